@@ -1,0 +1,17 @@
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+export default defineConfig({
+  main: {
+    build: { outDir: 'out/main', rollupOptions: { input: { index: resolve('main/index.ts') } } },
+  },
+  preload: {
+    build: { outDir: 'out/preload', rollupOptions: { input: { index: resolve('preload/index.ts') } } },
+  },
+  renderer: {
+    root: 'renderer',
+    plugins: [react()],
+    build: { outDir: 'out/renderer', rollupOptions: { input: { index: resolve('renderer/index.html') } } },
+  },
+});

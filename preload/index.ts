@@ -1,0 +1,2 @@
+// The typed UI API is exposed here once the host's UI API exists.
+export {};

@@ -1,0 +1,1 @@
+process.stdout.write('toolbridge: commands are coming: search | describe | listing | eval | serve | mcp\n');

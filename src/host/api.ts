@@ -1,0 +1,282 @@
+/**
+ * The UI API: everything the renderer can ask of the host, and the events it hears.
+ * One interface, two transports (Electron IPC via preload, WebSocket in web mode). Payloads are
+ * JSON-safe data only. The renderer takes only `import type` from here, plus UI_METHODS.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { JsonObject, JsonValue } from '../base/json.js';
+import type { ServerConfig, ServerStatus } from '../servers/types.js';
+
+export interface ServerView {
+  id: string;
+  name: string;
+  status: ServerStatus;
+  enabled: boolean;
+  trusted: boolean;
+  /** The config with secret values replaced by "••••". */
+  config: ServerConfig;
+  toolCount: number;
+  lastError?: string;
+  /** Last lines the server wrote to stderr (bounded). */
+  stderrTail: string[];
+}
+
+export interface ToolView {
+  /** Agent-facing name, e.g. `mcp__everything__echo`. */
+  name: string;
+  serverId: string;
+  toolName: string;
+  description: string;
+  inputSchema?: JsonObject;
+  enabled: boolean;
+  pinned: boolean;
+  /** Hidden behind the bridge (false for pinned tools). */
+  deferred: boolean;
+  /** For a pinned tool whose name is not a valid direct tool name: the name the agent sees. */
+  directName?: string;
+  readOnlyHint?: boolean;
+}
+
+export type ListingForm = 'full' | 'names' | 'mixed' | 'groups' | 'none';
+
+export interface TierView {
+  contextLengthTokens: number;
+  tier: 0 | 1 | 2;
+  form: ListingForm;
+  budgetTokens: number;
+  listingTokens: number;
+  deferredCount: number;
+  /** What the deferred tools' schemas would cost if listed directly. */
+  deferredTokens: number;
+  /** What the agent's tool list costs now (visible tools + bridge). */
+  visibleTokens: number;
+  visibleToolNames: string[];
+  /** The exact `tool_search` description the model receives. */
+  toolSearchDescription: string;
+}
+
+export type Policy = 'allow' | 'ask' | 'deny';
+
+export interface ApprovalCardView {
+  kind: 'approval';
+  id: string;
+  agentId: string;
+  serverId: string;
+  /** The real tool name (`mcp__server__tool` or `connectors__…`), never a bridge name. */
+  toolName: string;
+  arguments: JsonObject;
+  validation: { ok: true } | { ok: false; message: string; path?: string };
+  createdAt: string;
+  expiresAt: string;
+}
+
+export interface ConnectionCardRow {
+  name: string;
+  kind: 'connector' | 'mcp';
+  state: 'pending' | 'initiated' | 'connected' | 'skipped' | 'failed';
+  connectUrl?: string;
+  message?: string;
+}
+
+export interface ConnectionCardView {
+  kind: 'connection';
+  id: string;
+  agentId: string;
+  targets: ConnectionCardRow[];
+  createdAt: string;
+  expiresAt: string;
+}
+
+export type CardView = ApprovalCardView | ConnectionCardView;
+
+export type CardDecision =
+  | { action: 'approve' }
+  | { action: 'always' }
+  | { action: 'deny'; message?: string }
+  | { action: 'stop' };
+
+export interface ActivityEntry {
+  id: string;
+  time: string;
+  agentId: string;
+  toolName: string;
+  serverId: string;
+  arguments: JsonValue;
+  decision: Policy | 'interrupted' | 'timeout';
+  decidedBy: 'policy' | 'user' | 'hook' | 'system';
+  durationMs: number;
+  resultBytes: number;
+  isError: boolean;
+  message?: string;
+}
+
+export interface ActivityQuery {
+  toolName?: string;
+  serverId?: string;
+  agentId?: string;
+  decision?: ActivityEntry['decision'];
+  since?: string;
+  until?: string;
+  /** Opaque cursor from the previous page. */
+  cursor?: string;
+  limit?: number;
+}
+
+export interface ActivityPage {
+  entries: ActivityEntry[];
+  nextCursor?: string;
+}
+
+export interface AgentView {
+  id: string;
+  name: string;
+  contextLengthTokens: number;
+  createdAt: string;
+}
+
+export interface AgentConnectionInfo {
+  endpointUrl: string;
+  token: string;
+  /** Copy-paste configs keyed by client: `claude-desktop`, `cursor`, `vscode`. */
+  configs: Record<string, string>;
+}
+
+export interface ToolSearchSettings {
+  enabled: 'auto' | 'on' | 'off';
+  listing: 'auto' | 'on' | 'off';
+  thresholdPct: number;
+  listingMaxTokens: number;
+  maxSearchLimit: number;
+  searchDefaultLimit: number;
+}
+
+export interface SettingsView {
+  toolSearch: ToolSearchSettings;
+  defaultPolicy: Policy;
+  cardTimeoutMs: number;
+  callTimeoutMs: number;
+  redactionPatterns: string[];
+  dataDir: string;
+  secretStoreKind: 'os-encrypted' | 'file-0600' | 'memory';
+}
+
+export interface SearchExplanationView {
+  query: string;
+  gateToken?: string;
+  answerableTerms: string[];
+  corrections?: Array<{ from: string; to: string }>;
+  matches: Array<{ name: string; score: number; terms: Record<string, number> }>;
+}
+
+export interface PlaygroundSearchResult {
+  /** Exactly what `tool_search` returns to an agent. */
+  response: JsonObject;
+  explanations: SearchExplanationView[];
+}
+
+export interface ToolbridgeApi {
+  // Servers
+  listServers(): Promise<ServerView[]>;
+  addServer(config: ServerConfig): Promise<ServerView>;
+  updateServer(id: string, config: ServerConfig): Promise<ServerView>;
+  removeServer(id: string): Promise<void>;
+  setServerEnabled(id: string, enabled: boolean): Promise<ServerView>;
+  restartServer(id: string): Promise<ServerView>;
+  /** Pasted JSON from Claude Desktop, Cursor or VS Code; returns the servers added. */
+  importServers(configText: string): Promise<ServerView[]>;
+
+  // Catalog
+  listTools(serverId?: string): Promise<ToolView[]>;
+  setToolEnabled(name: string, enabled: boolean): Promise<ToolView>;
+  setToolPinned(name: string, pinned: boolean): Promise<ToolView>;
+  getTier(options: { agentId?: string; contextLengthTokens?: number }): Promise<TierView>;
+
+  // Playground (calls go through approvals like any agent's)
+  search(queries: string[], limit?: number): Promise<PlaygroundSearchResult>;
+  describe(names: string[]): Promise<JsonObject>;
+  call(name: string, args: JsonObject): Promise<CallToolResult>;
+
+  // Cards
+  listCards(): Promise<CardView[]>;
+  resolveCard(id: string, decision: CardDecision): Promise<void>;
+  resolveConnectionTarget(cardId: string, target: string, action: 'connect' | 'skip'): Promise<void>;
+
+  // Activity
+  queryActivity(query: ActivityQuery): Promise<ActivityPage>;
+  exportActivity(format: 'jsonl' | 'csv', query?: ActivityQuery): Promise<string>;
+
+  // Agents
+  listAgents(): Promise<AgentView[]>;
+  createAgent(name: string, contextLengthTokens?: number): Promise<AgentView>;
+  updateAgent(id: string, patch: { name?: string; contextLengthTokens?: number }): Promise<AgentView>;
+  revokeAgent(id: string): Promise<void>;
+  getAgentConnection(id: string): Promise<AgentConnectionInfo>;
+
+  // Settings
+  getSettings(): Promise<SettingsView>;
+  updateSettings(patch: Partial<Omit<SettingsView, 'dataDir' | 'secretStoreKind'>>): Promise<SettingsView>;
+
+  on<E extends keyof UiEventMap>(event: E, listener: (payload: UiEventMap[E]) => void): () => void;
+}
+
+/** Event name → payload. Past tense: these already happened. */
+export interface UiEventMap {
+  serverStatusChanged: ServerView;
+  serverRemoved: { id: string };
+  catalogChanged: { toolCount: number };
+  cardOpened: CardView;
+  cardUpdated: CardView;
+  cardResolved: { id: string; outcome: string };
+  activityAppended: ActivityEntry;
+  agentsChanged: { agents: AgentView[] };
+  settingsChanged: SettingsView;
+}
+
+/** Every method name, for transports that forward calls by name (IPC, WebSocket). */
+export const UI_METHODS = [
+  'listServers',
+  'addServer',
+  'updateServer',
+  'removeServer',
+  'setServerEnabled',
+  'restartServer',
+  'importServers',
+  'listTools',
+  'setToolEnabled',
+  'setToolPinned',
+  'getTier',
+  'search',
+  'describe',
+  'call',
+  'listCards',
+  'resolveCard',
+  'resolveConnectionTarget',
+  'queryActivity',
+  'exportActivity',
+  'listAgents',
+  'createAgent',
+  'updateAgent',
+  'revokeAgent',
+  'getAgentConnection',
+  'getSettings',
+  'updateSettings',
+] as const satisfies ReadonlyArray<Exclude<keyof ToolbridgeApi, 'on'>>;
+
+export type UiMethod = (typeof UI_METHODS)[number];
+
+export const UI_EVENTS = [
+  'serverStatusChanged',
+  'serverRemoved',
+  'catalogChanged',
+  'cardOpened',
+  'cardUpdated',
+  'cardResolved',
+  'activityAppended',
+  'agentsChanged',
+  'settingsChanged',
+] as const satisfies ReadonlyArray<keyof UiEventMap>;
+
+/** A reply as it crosses IPC or the socket: a thrown class would not survive. */
+export type UiReply =
+  | { ok: true; value: unknown }
+  | { ok: false; error: { code: string; message: string; data?: JsonValue } };

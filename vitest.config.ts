@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 // Three projects so a developer can run one layer alone: `npx vitest run --project unit`.
 export default defineConfig({
   test: {
+    reporters: ['default', './test/helpers/summary-reporter.ts'],
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.{ts,tsx}'] } },
       {

@@ -1,0 +1,189 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage } from '../base/errors.js';
+import type { AsyncDisposable } from '../base/lifecycle.js';
+import type { AgentRecord } from './agent-registry.js';
+import { createAgentMcpServer, type SurfaceProvider } from './mcp-session.js';
+import { hasCredentialInQuery, readBearerToken } from './request-guard.js';
+
+/** Who a bearer token belongs to. The AgentRegistry is one. */
+export interface AgentAuthenticator {
+  authenticate(token: string | undefined): AgentRecord | undefined;
+}
+
+export interface AgentEndpointOptions {
+  agents: AgentAuthenticator;
+  surfaces: SurfaceProvider;
+  /**
+   * Sessions one agent may hold open; creating one more closes its oldest.
+   * @defaultValue `32`
+   */
+  maxSessionsPerAgent?: number;
+  /**
+   * Largest POST body read, in bytes; larger ones get 413.
+   * @defaultValue `4 MiB`
+   */
+  maxBodyBytes?: number;
+}
+
+interface Session {
+  id: string;
+  agentId: string;
+  transport: StreamableHTTPServerTransport;
+  server: Server;
+}
+
+/**
+ * The agent-facing MCP endpoint over Streamable HTTP: mount `handle` at `/mcp` on a
+ * LoopbackServer (which has already checked Host and Origin). Every request carries the agent's
+ * bearer token; a session id only works for the agent that opened it (M5).
+ */
+export class AgentEndpoint implements AsyncDisposable {
+  private readonly sessions = new Map<string, Session>();
+  private readonly maxSessionsPerAgent: number;
+  private readonly maxBodyBytes: number;
+  private closed = false;
+
+  constructor(private readonly options: AgentEndpointOptions) {
+    this.maxSessionsPerAgent = options.maxSessionsPerAgent ?? 32;
+    this.maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  }
+
+  /** The `/mcp` route handler. */
+  readonly handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (this.closed) return sendRpcError(res, 503, 'Toolbridge is shutting down.');
+    if (hasCredentialInQuery(req.url)) {
+      return sendUnauthorized(
+        res,
+        'Credentials in the URL are not accepted; send Authorization: Bearer <token>.',
+      );
+    }
+    const agent = this.options.agents.authenticate(readBearerToken(req.headers.authorization));
+    if (agent === undefined) return sendUnauthorized(res, 'Missing or invalid agent token.');
+
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const session = this.sessions.get(sessionId);
+      // Another agent's session looks exactly like one that does not exist.
+      if (session === undefined || session.agentId !== agent.id)
+        return sendRpcError(res, 404, 'Session not found.');
+      await session.transport.handleRequest(req, res);
+      return;
+    }
+    if (req.method !== 'POST')
+      return sendRpcError(res, 400, 'Bad request: no session; send initialize first.');
+
+    const body = await readJsonBody(req, this.maxBodyBytes);
+    if (!body.ok) return sendRpcError(res, body.status, body.message, body.rpcCode);
+    if (!isInitializeRequest(body.value)) {
+      return sendRpcError(res, 400, 'Bad request: no session; send initialize first.');
+    }
+    const transport = await this.openSession(agent.id);
+    await transport.handleRequest(req, res, body.value);
+  };
+
+  /** Tells every connected agent to fetch tools/list again. */
+  notifyToolsChanged(): void {
+    if (this.closed) return;
+    for (const session of this.sessions.values()) {
+      session.server.sendToolListChanged().catch(() => {
+        // The agent went away between the change and the notification; its session closes itself.
+      });
+    }
+  }
+
+  /** Open sessions, optionally of one agent. */
+  sessionCount(agentId?: string): number {
+    let count = 0;
+    for (const session of this.sessions.values())
+      if (agentId === undefined || session.agentId === agentId) count++;
+    return count;
+  }
+
+  /** Closes every session of an agent, e.g. after its token was revoked. */
+  async closeAgentSessions(agentId: string): Promise<void> {
+    const closing = [...this.sessions.values()].filter((session) => session.agentId === agentId);
+    await Promise.all(closing.map((session) => this.closeSession(session)));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.sessions.values()].map((session) => this.closeSession(session)));
+  }
+
+  private async openSession(agentId: string): Promise<StreamableHTTPServerTransport> {
+    const own = [...this.sessions.values()].filter((session) => session.agentId === agentId);
+    if (own.length >= this.maxSessionsPerAgent) await this.closeSession(own[0]!);
+
+    const server = createAgentMcpServer(agentId, this.options.surfaces);
+    let session: Session | undefined;
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomBytes(24).toString('base64url'),
+      onsessioninitialized: (id) => {
+        session = { id, agentId, server, transport };
+        this.sessions.set(id, session);
+      },
+    });
+    // Set before connect(): the SDK chains an existing onclose but a later assignment would replace its own.
+    transport.onclose = () => {
+      if (session !== undefined && this.sessions.get(session.id) === session)
+        this.sessions.delete(session.id);
+    };
+    await server.connect(transport);
+    return transport;
+  }
+
+  private async closeSession(session: Session): Promise<void> {
+    this.sessions.delete(session.id);
+    try {
+      await session.server.close();
+    } catch (error) {
+      console.warn('toolbridge: closing an agent session failed:', errorMessage(error));
+    }
+  }
+}
+
+type BodyResult =
+  | { ok: true; value: unknown }
+  | { ok: false; status: number; message: string; rpcCode: number };
+
+async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<BodyResult> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      return {
+        ok: false,
+        status: 413,
+        message: `Request body is larger than ${maxBytes} bytes.`,
+        rpcCode: -32600,
+      };
+    }
+    chunks.push(chunk);
+  }
+  try {
+    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
+  } catch {
+    return { ok: false, status: 400, message: 'Parse error: the body is not valid JSON.', rpcCode: -32700 };
+  }
+}
+
+function sendUnauthorized(res: ServerResponse, message: string): void {
+  sendRpcError(res, 401, message, -32001, { 'WWW-Authenticate': 'Bearer realm="toolbridge"' });
+}
+
+function sendRpcError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  rpcCode = -32000,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: rpcCode, message }, id: null }));
+}

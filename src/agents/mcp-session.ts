@@ -1,0 +1,59 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage, ToolbridgeError } from '../base/errors.js';
+import type { AgentSurface } from '../bridge/types.js';
+
+/** Returns the surface for an agent as it is now; called on every request so changes show at once. */
+export type SurfaceProvider = (agentId: string) => AgentSurface;
+
+export const SERVER_INFO = { name: 'toolbridge', version: '0.1.0' } as const;
+
+/**
+ * One SDK `Server` for one agent session (HTTP) or one stdio connection. tools/list and
+ * tools/call come from the agent's surface; the request's abort signal (aborted when the agent
+ * sends notifications/cancelled, or the session closes) is passed into the call.
+ */
+export function createAgentMcpServer(agentId: string, surfaces: SurfaceProvider): Server {
+  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: true } } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: surfaces(agentId).listTools() }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const { name, arguments: args = {} } = request.params;
+    try {
+      return await surfaces(agentId).callTool(name, args, { agentId, signal: extra.signal });
+    } catch (error) {
+      return toAgentError(name, error);
+    }
+  });
+  return server;
+}
+
+/**
+ * A malformed call (unknown tool, bad envelope) is a protocol error, as in the SDK's McpServer;
+ * any other expected failure is a tool result with isError so the model can read it. A bug never
+ * leaks its details to the agent.
+ */
+function toAgentError(name: string, error: unknown): CallToolResult {
+  if (ToolbridgeError.is(error)) {
+    if (error.code === 'INVALID_ARGUMENT' || error.code === 'NOT_FOUND') {
+      throw new McpError(ErrorCode.InvalidParams, error.message);
+    }
+    return { isError: true, content: [{ type: 'text', text: error.message }] };
+  }
+  if (error instanceof McpError) throw error;
+  console.warn(`toolbridge: calling "${name}" failed unexpectedly:`, errorMessage(error));
+  return {
+    isError: true,
+    content: [
+      {
+        type: 'text',
+        text: `Toolbridge hit an internal error running "${name}". The app's log has details.`,
+      },
+    ],
+  };
+}

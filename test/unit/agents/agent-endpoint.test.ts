@@ -1,0 +1,393 @@
+import { request as httpRequest } from 'node:http';
+import { networkInterfaces } from 'node:os';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  type CallToolResult,
+  type Tool,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AgentEndpoint } from '../../../src/agents/agent-endpoint.js';
+import { type AgentRecord, AgentRegistry } from '../../../src/agents/agent-registry.js';
+import { LoopbackServer } from '../../../src/agents/loopback-server.js';
+import { ToolbridgeError } from '../../../src/base/errors.js';
+import type { AgentSurface, CallContext } from '../../../src/bridge/types.js';
+
+/** A surface with an echo tool, a tool that waits for its abort signal, and a switchable extra tool. */
+class FakeSurface implements AgentSurface {
+  extraTool = false;
+  readonly aborted: string[] = [];
+  readonly calls: CallContext[] = [];
+  constructor(private readonly label: string) {}
+
+  listTools(): Tool[] {
+    const tools: Tool[] = [
+      { name: 'echo', description: `echo for ${this.label}`, inputSchema: { type: 'object' } },
+      { name: 'wait', description: 'waits until cancelled', inputSchema: { type: 'object' } },
+    ];
+    if (this.extraTool) tools.push({ name: 'extra', inputSchema: { type: 'object' } });
+    return tools;
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallToolResult> {
+    this.calls.push(context);
+    if (name === 'echo')
+      return { content: [{ type: 'text', text: `${this.label}: ${String(args.message)}` }] };
+    if (name === 'wait') {
+      return new Promise((_, reject) => {
+        context.signal?.addEventListener('abort', () => {
+          this.aborted.push(context.agentId);
+          reject(new ToolbridgeError('CANCELLED', 'cancelled'));
+        });
+      });
+    }
+    throw new ToolbridgeError('NOT_FOUND', `Unknown tool "${name}".`);
+  }
+}
+
+let server: LoopbackServer;
+let endpoint: AgentEndpoint;
+let registry: AgentRegistry;
+let surfaces: Map<string, FakeSurface>;
+let alice: { agent: AgentRecord; token: string };
+let bob: { agent: AgentRecord; token: string };
+const clients: Client[] = [];
+
+beforeEach(async () => {
+  let records: AgentRecord[] = [];
+  const secrets = new Map<string, string>();
+  registry = await AgentRegistry.open(
+    {
+      read: () => records,
+      write: async (next) => {
+        records = next;
+      },
+    },
+    {
+      get: async (key) => secrets.get(key),
+      set: async (key, value) => void secrets.set(key, value),
+      delete: async (key) => void secrets.delete(key),
+    },
+  );
+  alice = await registry.create('Alice');
+  bob = await registry.create('Bob');
+  surfaces = new Map([
+    [alice.agent.id, new FakeSurface('alice')],
+    [bob.agent.id, new FakeSurface('bob')],
+  ]);
+  endpoint = new AgentEndpoint({ agents: registry, surfaces: (id) => surfaces.get(id)! });
+  server = new LoopbackServer({ port: 0 });
+  server.route('/mcp', endpoint.handle);
+  await server.listen();
+  registry.onDidRevokeAgent((id) => void endpoint.closeAgentSessions(id));
+});
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  await endpoint.close();
+  await server.close();
+});
+
+async function connect(token: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  });
+  const client = new Client({ name: 'test-agent', version: '1.0.0' });
+  await client.connect(transport);
+  clients.push(client);
+  return { client, transport };
+}
+
+const initialize = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
+
+/** A raw request with full control over the headers (fetch cannot set Host). */
+function raw(options: {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string;
+}): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        method: options.method ?? 'POST',
+        path: options.path ?? '/mcp',
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          ...options.headers,
+        },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          body += chunk;
+          // An SSE answer stays open; the first event is all we need.
+          if (body.includes('\n\n')) res.destroy();
+        });
+        res.on('close', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+describe('AgentEndpoint', () => {
+  it("lists the agent's own surface and runs its tools", async () => {
+    const { client } = await connect(alice.token);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['echo', 'wait']);
+    expect(tools[0]?.description).toBe('echo for alice');
+    const result = await client.callTool({ name: 'echo', arguments: { message: 'hi' } });
+    expect(result.content).toEqual([{ type: 'text', text: 'alice: hi' }]);
+    expect(surfaces.get(alice.agent.id)?.calls[0]?.agentId).toBe(alice.agent.id);
+
+    const other = await connect(bob.token);
+    expect((await other.client.callTool({ name: 'echo', arguments: { message: 'yo' } })).content).toEqual([
+      { type: 'text', text: 'bob: yo' },
+    ]);
+  });
+
+  it('turns an unknown tool into a protocol error (InvalidParams)', async () => {
+    const { client } = await connect(alice.token);
+    await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toThrow(/Unknown tool "nope"/);
+  });
+
+  it('declares tools.listChanged and notifies connected agents', async () => {
+    const { client } = await connect(alice.token);
+    expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
+    const notified = new Promise<void>((resolve) =>
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+    );
+    surfaces.get(alice.agent.id)!.extraTool = true;
+    // The client opens its notification stream in the background; notify until it is there.
+    let received = false;
+    void notified.then(() => {
+      received = true;
+    });
+    await waitFor(() => {
+      endpoint.notifyToolsChanged();
+      return received;
+    });
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('extra');
+  });
+
+  it('aborts the signal passed to callTool when the agent cancels', async () => {
+    const { client } = await connect(alice.token);
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'wait', arguments: {} }, undefined, { signal: controller.signal });
+    await waitFor(() => surfaces.get(alice.agent.id)!.calls.length === 1);
+    controller.abort('user pressed stop');
+    await expect(call).rejects.toThrow();
+    await waitFor(() => surfaces.get(alice.agent.id)!.aborted.length === 1);
+    expect(surfaces.get(alice.agent.id)!.aborted).toEqual([alice.agent.id]);
+  });
+
+  it('refuses a missing, wrong or query-string token with 401', async () => {
+    expect((await raw({ body: initialize })).status).toBe(401);
+    expect(
+      (await raw({ body: initialize, headers: { Authorization: `Bearer ${alice.token}x` } })).status,
+    ).toBe(401);
+    expect((await raw({ body: initialize, headers: { Authorization: `Basic ${alice.token}` } })).status).toBe(
+      401,
+    );
+    expect((await raw({ body: initialize, path: `/mcp?token=${alice.token}` })).status).toBe(401);
+    // Even next to a valid header, a credential in the URL is refused.
+    const both = await raw({
+      body: initialize,
+      path: `/mcp?token=${alice.token}`,
+      headers: { Authorization: `Bearer ${alice.token}` },
+    });
+    expect(both.status).toBe(401);
+    expect(both.headers['www-authenticate']).toMatch(/^Bearer/);
+    await expect(connect('tb_not-a-token')).rejects.toThrow();
+  });
+
+  it('answers 200 to a good initialize (the raw helper works)', async () => {
+    const ok = await raw({ body: initialize, headers: { Authorization: `Bearer ${alice.token}` } });
+    expect(ok.status).toBe(200);
+    expect(ok.headers['mcp-session-id']).toEqual(expect.any(String));
+  });
+
+  it('refuses a foreign Origin with 403, even with a valid token', async () => {
+    const auth = { Authorization: `Bearer ${alice.token}` };
+    for (const origin of [
+      'http://evil.example',
+      'null',
+      'http://127.0.0.1:9',
+      'http://localhost.evil.example',
+    ]) {
+      const res = await raw({ body: initialize, headers: { ...auth, Origin: origin } });
+      expect(res.status, origin).toBe(403);
+      expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    }
+    const own = await raw({ body: initialize, headers: { ...auth, Origin: server.url } });
+    expect(own.status).toBe(200);
+  });
+
+  it('refuses a bad Host with 403, even with a valid token', async () => {
+    const auth = { Authorization: `Bearer ${alice.token}` };
+    for (const host of [
+      'attacker.example',
+      `attacker.example:${server.port}`,
+      `127.0.0.1:${server.port + 1}`,
+    ]) {
+      expect((await raw({ body: initialize, headers: { ...auth, Host: host } })).status, host).toBe(403);
+    }
+    expect(
+      (await raw({ body: initialize, headers: { ...auth, Host: `localhost:${server.port}` } })).status,
+    ).toBe(200);
+  });
+
+  it("rejects another agent's session id", async () => {
+    const { transport } = await connect(alice.token);
+    const sessionId = transport.sessionId!;
+    const listTools = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
+    const stolen = await raw({
+      body: listTools,
+      headers: {
+        Authorization: `Bearer ${bob.token}`,
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-06-18',
+      },
+    });
+    expect(stolen.status).toBe(404);
+    expect(stolen.body).not.toContain('echo');
+    const stream = await raw({
+      method: 'GET',
+      headers: {
+        Authorization: `Bearer ${bob.token}`,
+        'mcp-session-id': sessionId,
+        Accept: 'text/event-stream',
+      },
+    });
+    expect(stream.status).toBe(404);
+    const own = await raw({
+      body: listTools,
+      headers: {
+        Authorization: `Bearer ${alice.token}`,
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-06-18',
+      },
+    });
+    expect(own.status).toBe(200);
+    expect(own.body).toContain('echo for alice');
+  });
+
+  it('refuses requests without a session unless they initialize', async () => {
+    const listTools = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
+    const res = await raw({ body: listTools, headers: { Authorization: `Bearer ${alice.token}` } });
+    expect(res.status).toBe(400);
+    const bad = await raw({ body: '{not json', headers: { Authorization: `Bearer ${alice.token}` } });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toContain('Parse error');
+  });
+
+  it('revoking an agent closes its sessions and its token stops working', async () => {
+    const { client } = await connect(alice.token);
+    await connect(bob.token);
+    expect(endpoint.sessionCount(alice.agent.id)).toBe(1);
+    await registry.revoke(alice.agent.id);
+    await waitFor(() => endpoint.sessionCount(alice.agent.id) === 0);
+    expect(endpoint.sessionCount(bob.agent.id)).toBe(1);
+    await expect(client.listTools()).rejects.toThrow();
+    expect(
+      (await raw({ body: initialize, headers: { Authorization: `Bearer ${alice.token}` } })).status,
+    ).toBe(401);
+  });
+
+  it('caps the sessions one agent can hold', async () => {
+    const capped = new AgentEndpoint({
+      agents: registry,
+      surfaces: (id) => surfaces.get(id)!,
+      maxSessionsPerAgent: 2,
+    });
+    const other = new LoopbackServer();
+    other.route('/mcp', capped.handle);
+    await other.listen();
+    try {
+      for (let i = 0; i < 4; i++) {
+        const res = await new Promise<number>((resolve, reject) => {
+          const req = httpRequest(
+            {
+              host: '127.0.0.1',
+              port: other.port,
+              method: 'POST',
+              path: '/mcp',
+              headers: {
+                Authorization: `Bearer ${alice.token}`,
+                'Content-Type': 'application/json',
+                Accept: 'application/json, text/event-stream',
+              },
+            },
+            (response) => {
+              response.resume();
+              resolve(response.statusCode ?? 0);
+            },
+          );
+          req.on('error', reject);
+          req.end(initialize);
+        });
+        expect(res).toBe(200);
+      }
+      expect(capped.sessionCount(alice.agent.id)).toBe(2);
+    } finally {
+      await capped.close();
+      await other.close();
+    }
+  });
+});
+
+describe('LoopbackServer', () => {
+  it('binds to loopback only', () => {
+    const address = server.httpServer.address();
+    expect(typeof address === 'object' && address?.address).toBe('127.0.0.1');
+    expect(() => new LoopbackServer({ host: '0.0.0.0' })).toThrow(/only binds to loopback/);
+    expect(() => new LoopbackServer({ host: '::' })).toThrow(/only binds to loopback/);
+  });
+
+  it('is not reachable through a LAN address', async () => {
+    const lan = Object.values(networkInterfaces())
+      .flat()
+      .find((info) => info !== undefined && info.family === 'IPv4' && !info.internal);
+    if (lan === undefined) return; // No LAN interface on this machine: nothing to reach through.
+    const error = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
+      const req = httpRequest({ host: lan.address, port: server.port, path: '/mcp', timeout: 2000 }, () =>
+        resolve(undefined),
+      );
+      req.on('error', (err) => resolve(err));
+      req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })));
+      req.end();
+    });
+    expect(error?.code).toMatch(/ECONNREFUSED|ETIMEDOUT|EHOSTUNREACH/);
+  });
+
+  it('fails clearly when the port is taken', async () => {
+    const clash = new LoopbackServer({ port: server.port });
+    await expect(clash.listen()).rejects.toThrow(/already in use/);
+    await clash.close();
+  });
+
+  it('answers 404 for unknown paths and checks Host before routing', async () => {
+    expect((await raw({ path: '/nothing' })).status).toBe(404);
+    expect((await raw({ path: '/nothing', headers: { Host: 'evil.example' } })).status).toBe(403);
+  });
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const start = Date.now();
+  while (!condition()) {
+    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -280,3 +280,16 @@ export const UI_EVENTS = [
 export type UiReply =
   | { ok: true; value: unknown }
   | { ok: false; error: { code: string; message: string; data?: JsonValue } };
+
+/** WebSocket frames (web mode). The client sends requests; the host answers by id and pushes events. */
+export interface UiSocketRequest {
+  id: number;
+  method: UiMethod;
+  params: unknown[];
+}
+
+export type UiEvent = (typeof UI_EVENTS)[number];
+
+export type UiSocketMessage =
+  | { type: 'reply'; id: number | null; reply: UiReply }
+  | { type: 'event'; event: UiEvent; payload: unknown };

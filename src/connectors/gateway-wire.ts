@@ -1,0 +1,247 @@
+/**
+ * The connector gateway's JSON shapes (docs/gateway-protocol.md) and the parsers that turn an
+ * untrusted response body into them. A parser returns `undefined` when the body is not the
+ * documented shape; the client reports that as `unreachable`. Unknown fields are ignored, and
+ * snake_case spellings (`use_case`, `input_schema`, …) are accepted for older gateways.
+ */
+import { isPlainObject, type JsonObject, type JsonValue } from '../base/json.js';
+
+/** What the gateway knows about one slug. */
+export interface GatewaySchema {
+  /** The connector as the gateway spells it (`gmail`, `CUSTOM_X`). */
+  connector: string;
+  /** The slug again. */
+  tool: string;
+  description: string;
+  inputSchema: JsonObject | undefined;
+}
+
+/** One answered use case, in request order. */
+export interface GatewaySearchGroup {
+  /** The use case the gateway says it answered; absent when it did not echo it. */
+  useCase: string | undefined;
+  tools: string[];
+}
+
+export interface GatewaySearchResponse {
+  results: GatewaySearchGroup[];
+  /** Slug → schema; slugs missing here are dropped by the merge. */
+  schemas: Record<string, GatewaySchema>;
+}
+
+/** One tool to run. `tool` is a slug. */
+export interface GatewayExecuteTool {
+  connector: string;
+  tool: string;
+  arguments: JsonObject;
+}
+
+export type GatewayToolErrorCode =
+  | 'TOOL_NOT_ALLOWED'
+  | 'CONNECTION_REQUIRED'
+  | 'TOOL_NOT_FOUND'
+  | 'PROVIDER_ERROR'
+  | (string & {});
+
+export interface GatewayToolError {
+  code: GatewayToolErrorCode;
+  message: string;
+  connector?: string;
+  connectionId?: string;
+  connectUrl?: string;
+  hint?: string;
+}
+
+export type GatewayExecuteResult = { data: JsonValue; account?: string } | { error: GatewayToolError };
+
+export type ConnectionStatus = 'active' | 'initiated' | 'failed' | 'expired';
+
+/** One row of the connections list, also the answer of the per-connection status call. */
+export interface GatewayConnectionRow {
+  connector: string;
+  enabled: boolean;
+  connected: boolean;
+  connectionStatus?: ConnectionStatus;
+  statusReason?: string;
+  connectionId?: string;
+  account?: string;
+  disabledTools: string[];
+}
+
+export interface GatewayConnectionsPage {
+  connections: GatewayConnectionRow[];
+  nextCursor: string | undefined;
+}
+
+/** The answer to starting a link for one connector. */
+export interface GatewayConnectionStart {
+  connector: string;
+  status: 'active' | 'initiated' | 'failed';
+  connectionId?: string;
+  connectUrl?: string;
+  message?: string;
+}
+
+/** The top-level error envelope of a non-2xx answer. */
+export interface GatewayErrorBody {
+  code: string | undefined;
+  message: string | undefined;
+}
+
+function pick(record: Record<string, unknown>, camel: string, snake: string): unknown {
+  return record[camel] ?? record[snake];
+}
+
+function optionalString(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function stringArray(value: unknown): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return value.filter((item): item is string => typeof item === 'string');
+}
+
+/** Copies the optional string fields that are present, so absent ones stay absent (not `undefined`). */
+function withStrings<T extends object>(
+  base: T,
+  record: Record<string, unknown>,
+  fields: ReadonlyArray<readonly [key: string, camel: string, snake: string]>,
+): T {
+  const out = { ...base } as Record<string, unknown>;
+  for (const [key, camel, snake] of fields) {
+    const value = optionalString(pick(record, camel, snake));
+    if (value !== undefined) out[key] = value;
+  }
+  return out as T;
+}
+
+export function parseSchema(value: unknown, slug: string): GatewaySchema | undefined {
+  if (!isPlainObject(value)) return undefined;
+  const connector = optionalString(value.connector);
+  // A schema without a connector cannot be named or run: the merge drops it.
+  if (connector === undefined || connector === '') return undefined;
+  const input = pick(value, 'inputSchema', 'input_schema');
+  return {
+    connector,
+    tool: optionalString(value.tool) ?? slug,
+    description: optionalString(value.description) ?? '',
+    inputSchema: isPlainObject(input) ? (input as JsonObject) : undefined,
+  };
+}
+
+export function parseSchemas(value: unknown): Record<string, GatewaySchema> | undefined {
+  if (value === undefined || value === null) return {};
+  if (!isPlainObject(value)) return undefined;
+  const schemas: Record<string, GatewaySchema> = {};
+  for (const [slug, raw] of Object.entries(value)) {
+    const schema = parseSchema(raw, slug);
+    if (schema !== undefined) schemas[slug] = schema;
+  }
+  return schemas;
+}
+
+export function parseSearchResponse(body: unknown): GatewaySearchResponse | undefined {
+  if (!isPlainObject(body) || !Array.isArray(body.results)) return undefined;
+  const schemas = parseSchemas(body.schemas);
+  if (schemas === undefined) return undefined;
+  const results = body.results.map((group): GatewaySearchGroup => {
+    if (!isPlainObject(group)) return { useCase: undefined, tools: [] };
+    return {
+      useCase: optionalString(pick(group, 'useCase', 'use_case')),
+      tools: stringArray(group.tools) ?? [],
+    };
+  });
+  return { results, schemas };
+}
+
+export function parseSchemasResponse(body: unknown): Record<string, GatewaySchema> | undefined {
+  return isPlainObject(body) ? parseSchemas(body.schemas) : undefined;
+}
+
+function parseToolError(value: unknown): GatewayToolError {
+  const record = isPlainObject(value) ? value : {};
+  const base: GatewayToolError = {
+    code: optionalString(record.code) ?? 'PROVIDER_ERROR',
+    message: optionalString(record.message) ?? (typeof value === 'string' ? value : ''),
+  };
+  return withStrings(base, record, [
+    ['connector', 'connector', 'connector'],
+    ['connectionId', 'connectionId', 'connection_id'],
+    ['connectUrl', 'connectUrl', 'connect_url'],
+    ['hint', 'hint', 'hint'],
+  ]);
+}
+
+export function parseExecuteResponse(body: unknown): GatewayExecuteResult[] | undefined {
+  if (!isPlainObject(body) || !Array.isArray(body.results)) return undefined;
+  return body.results.map((item): GatewayExecuteResult => {
+    if (!isPlainObject(item))
+      return { error: { code: 'PROVIDER_ERROR', message: 'The gateway sent an empty result.' } };
+    if (item.error !== undefined && item.error !== null) return { error: parseToolError(item.error) };
+    const account = optionalString(item.account);
+    const data = (item.data ?? null) as JsonValue;
+    return account === undefined ? { data } : { data, account };
+  });
+}
+
+const CONNECTION_STATUSES: readonly string[] = ['active', 'initiated', 'failed', 'expired'];
+
+export function parseConnectionRow(value: unknown): GatewayConnectionRow | undefined {
+  if (!isPlainObject(value)) return undefined;
+  const connector = optionalString(value.connector);
+  if (connector === undefined) return undefined;
+  const status = optionalString(pick(value, 'connectionStatus', 'connection_status'));
+  const row: GatewayConnectionRow = {
+    connector,
+    enabled: value.enabled !== false,
+    connected: value.connected === true,
+    disabledTools: stringArray(pick(value, 'disabledTools', 'disabled_tools')) ?? [],
+  };
+  if (status !== undefined && CONNECTION_STATUSES.includes(status)) {
+    row.connectionStatus = status as ConnectionStatus;
+  }
+  return withStrings(row, value, [
+    ['statusReason', 'statusReason', 'status_reason'],
+    ['connectionId', 'connectionId', 'connection_id'],
+    ['account', 'account', 'account'],
+  ]);
+}
+
+export function parseConnectionsPage(body: unknown): GatewayConnectionsPage | undefined {
+  if (!isPlainObject(body) || !Array.isArray(body.connections)) return undefined;
+  const connections: GatewayConnectionRow[] = [];
+  for (const raw of body.connections) {
+    const row = parseConnectionRow(raw);
+    if (row !== undefined) connections.push(row);
+  }
+  const cursor = optionalString(pick(body, 'nextCursor', 'next_cursor'));
+  return { connections, nextCursor: cursor === '' ? undefined : cursor };
+}
+
+export function parseConnectionStarts(body: unknown): GatewayConnectionStart[] | undefined {
+  if (!isPlainObject(body) || !Array.isArray(body.connections)) return undefined;
+  const starts: GatewayConnectionStart[] = [];
+  for (const raw of body.connections) {
+    if (!isPlainObject(raw)) continue;
+    const connector = optionalString(raw.connector);
+    const status = optionalString(raw.status);
+    if (connector === undefined) continue;
+    const base: GatewayConnectionStart = {
+      connector,
+      status: status === 'active' || status === 'initiated' ? status : 'failed',
+    };
+    starts.push(
+      withStrings(base, raw, [
+        ['connectionId', 'connectionId', 'connection_id'],
+        ['connectUrl', 'connectUrl', 'connect_url'],
+        ['message', 'message', 'message'],
+      ]),
+    );
+  }
+  return starts;
+}
+
+export function parseErrorBody(body: unknown): GatewayErrorBody {
+  const error = isPlainObject(body) && isPlainObject(body.error) ? body.error : {};
+  return { code: optionalString(error.code), message: optionalString(error.message) };
+}

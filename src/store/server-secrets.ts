@@ -1,0 +1,136 @@
+/**
+ * Moves secret values out of server configs and back in. In settings, an env value or HTTP header
+ * that looks secret (Authorization, *TOKEN*, *KEY*, *SECRET*, *PASSWORD*, …) is replaced by a
+ * reference `${secret:<server id>:env.NAME}` / `${secret:<server id>:header.Name}`; the value
+ * itself goes to the secret store. The connection resolves references just before it connects.
+ */
+import { ToolbridgeError } from '../base/errors.js';
+import type { ServerConfig } from '../servers/types.js';
+import { type SecretStore, secretKey } from './secret-store.js';
+
+/** What the UI shows instead of a secret; sending it back means "keep the stored value". */
+export const SECRET_MASK = '••••';
+
+const SECRET_NAME = /auth|token|key|secret|passw|pwd|credential|cookie|session/i;
+const REF = /\$\{secret:([^}]+)\}/g;
+const WHOLE_REF = /^\$\{secret:([^}]+)\}$/;
+
+/** True for env and header names whose values we treat as secrets. */
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name);
+}
+
+export function secretRef(key: string): string {
+  return `\${secret:${key}}`;
+}
+
+/** The key when `value` is exactly one reference. */
+export function parseSecretRef(value: string): string | undefined {
+  return WHOLE_REF.exec(value)?.[1];
+}
+
+type Section = 'env' | 'headers';
+
+function sections(
+  config: ServerConfig,
+): Array<{ section: Section; field: string; values: Record<string, string> }> {
+  if (config.transport === 'stdio')
+    return config.env ? [{ section: 'env', field: 'env', values: config.env }] : [];
+  return config.headers ? [{ section: 'headers', field: 'header', values: config.headers }] : [];
+}
+
+function withSection(config: ServerConfig, section: Section, values: Record<string, string>): ServerConfig {
+  return section === 'env'
+    ? ({ ...config, env: values } as ServerConfig)
+    : ({ ...config, headers: values } as ServerConfig);
+}
+
+/**
+ * Returns `config` with every secret value moved into `store` and replaced by a reference.
+ * A masked value (`••••`) keeps the secret `previous` had for that name; references made under an
+ * older id are copied to the new id. Throws `INVALID_ARGUMENT` for a mask with nothing stored behind it.
+ */
+export async function extractServerSecrets(
+  config: ServerConfig,
+  store: SecretStore,
+  previous?: ServerConfig,
+): Promise<ServerConfig> {
+  let result = config;
+  for (const { section, field, values } of sections(config)) {
+    const previousValues = previous
+      ? sections(previous).find((s) => s.section === section)?.values
+      : undefined;
+    const next: Record<string, string> = {};
+    for (const [name, value] of Object.entries(values)) {
+      const key = secretKey(config.id, `${field}.${name}`);
+      let ref = parseSecretRef(value);
+      if (value === SECRET_MASK) {
+        const kept = previousValues?.[name] === undefined ? undefined : parseSecretRef(previousValues[name]);
+        if (kept === undefined) {
+          throw new ToolbridgeError(
+            'INVALID_ARGUMENT',
+            `Server "${config.id}": ${field} ${name} is masked (${SECRET_MASK}) but no value is stored for it; type the real value.`,
+          );
+        }
+        ref = kept;
+      }
+      if (ref !== undefined) {
+        next[name] = ref === key ? secretRef(key) : await moveSecret(store, ref, key);
+      } else if (isSecretName(name) && value !== '') {
+        await store.set(key, value);
+        next[name] = secretRef(key);
+      } else {
+        next[name] = value;
+      }
+    }
+    result = withSection(result, section, next);
+  }
+  return result;
+}
+
+async function moveSecret(store: SecretStore, from: string, to: string): Promise<string> {
+  const value = await store.get(from);
+  // A dangling reference stays as it is; resolving it reports the missing secret.
+  if (value === undefined) return secretRef(from);
+  await store.set(to, value);
+  return secretRef(to);
+}
+
+/** Returns `config` with every `${secret:…}` reference replaced by its value. Throws `NOT_FOUND` for a missing one. */
+export async function resolveServerSecrets(config: ServerConfig, store: SecretStore): Promise<ServerConfig> {
+  let result = config;
+  for (const { section, field, values } of sections(config)) {
+    const next: Record<string, string> = {};
+    for (const [name, value] of Object.entries(values)) {
+      const keys = [...value.matchAll(REF)].map((match) => match[1]!);
+      let resolved = value;
+      for (const key of keys) {
+        const secret = await store.get(key);
+        if (secret === undefined) {
+          throw new ToolbridgeError(
+            'NOT_FOUND',
+            `Server "${config.id}": the secret for ${field} ${name} is missing from the secret store (${store.kind}). Enter it again in the server's settings.`,
+          );
+        }
+        resolved = resolved.replace(secretRef(key), () => secret);
+      }
+      next[name] = resolved;
+    }
+    result = withSection(result, section, next);
+  }
+  return result;
+}
+
+/** For views: every reference and every secret-looking value becomes `••••`. */
+export function maskServerConfig(config: ServerConfig): ServerConfig {
+  let result = config;
+  for (const { section, values } of sections(config)) {
+    const next: Record<string, string> = {};
+    for (const [name, value] of Object.entries(values)) {
+      const secret = value.includes('${secret:') || (isSecretName(name) && value !== '');
+      next[name] = secret ? SECRET_MASK : value;
+    }
+    result = withSection(result, section, next);
+  }
+  return result;
+}

@@ -1,0 +1,108 @@
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  ensurePrivateDir,
+  moveAside,
+  removeStaleTempFiles,
+  repairPrivateFileMode,
+  writeFileAtomic,
+} from '../../../src/store/atomic-file.js';
+
+const posix = process.platform !== 'win32';
+let dir: string;
+
+beforeEach(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-atomic-'));
+});
+afterEach(async () => {
+  await fs.rm(dir, { recursive: true, force: true });
+});
+
+async function modeOf(file: string): Promise<number> {
+  return (await fs.stat(file)).mode & 0o777;
+}
+
+describe('writeFileAtomic', () => {
+  it('creates the file 0600 and leaves no temp file behind', async () => {
+    const file = path.join(dir, 'settings.json');
+    await writeFileAtomic(file, '{"a":1}');
+    expect(await fs.readFile(file, 'utf8')).toBe('{"a":1}');
+    expect(await fs.readdir(dir)).toEqual(['settings.json']);
+    if (posix) expect(await modeOf(file)).toBe(0o600);
+  });
+
+  it('keeps 0600 when it replaces a file, even under a permissive umask', async () => {
+    const file = path.join(dir, 'secrets.json');
+    const oldMask = process.umask(0);
+    try {
+      await writeFileAtomic(file, 'one');
+      await writeFileAtomic(file, 'two');
+    } finally {
+      process.umask(oldMask);
+    }
+    expect(await fs.readFile(file, 'utf8')).toBe('two');
+    if (posix) expect(await modeOf(file)).toBe(0o600);
+  });
+
+  it('applies concurrent writes to one file in call order, each whole', async () => {
+    const file = path.join(dir, 'queue.json');
+    const writes = Array.from({ length: 20 }, (_, i) =>
+      writeFileAtomic(file, JSON.stringify({ i, pad: 'x'.repeat(10_000) })),
+    );
+    await Promise.all(writes);
+    expect(JSON.parse(await fs.readFile(file, 'utf8')).i).toBe(19);
+    expect(await fs.readdir(dir)).toEqual(['queue.json']);
+  });
+
+  it('leaves the old content and no temp file when the rename fails', async () => {
+    const target = path.join(dir, 'target');
+    await fs.mkdir(target);
+    await fs.writeFile(path.join(target, 'inside'), 'x');
+    await expect(writeFileAtomic(target, 'data')).rejects.toThrow();
+    expect((await fs.readdir(dir)).sort()).toEqual(['target']);
+  });
+});
+
+describe('removeStaleTempFiles', () => {
+  it('removes only the temp files of that target', async () => {
+    const file = path.join(dir, 'settings.json');
+    await fs.writeFile(path.join(dir, '.settings.json.123.abc.tmp'), 'half');
+    await fs.writeFile(path.join(dir, '.other.json.1.a.tmp'), 'keep');
+    await fs.writeFile(file, '{}');
+    expect(await removeStaleTempFiles(file)).toBe(1);
+    expect((await fs.readdir(dir)).sort()).toEqual(['.other.json.1.a.tmp', 'settings.json']);
+  });
+});
+
+describe('moveAside', () => {
+  it('renames to <name>.corrupt-<timestamp>', async () => {
+    const file = path.join(dir, 'settings.json');
+    await fs.writeFile(file, 'garbage');
+    const aside = await moveAside(file, new Date('2026-05-04T03:02:01.000Z'));
+    expect(path.basename(aside)).toBe('settings.json.corrupt-2026-05-04T03-02-01-000Z');
+    expect(await fs.readFile(aside, 'utf8')).toBe('garbage');
+  });
+});
+
+describe.runIf(posix)('private modes', () => {
+  it('creates the folder 0700 and tightens an open one with a warning', async () => {
+    const fresh = path.join(dir, 'a', 'b');
+    expect(await ensurePrivateDir(fresh)).toBeUndefined();
+    expect(await modeOf(fresh)).toBe(0o700);
+    await fs.chmod(fresh, 0o755);
+    expect(await ensurePrivateDir(fresh)).toMatch(/mode 755.*now 700/);
+    expect(await modeOf(fresh)).toBe(0o700);
+  });
+
+  it('tightens a file others can read', async () => {
+    const file = path.join(dir, 'secrets.json');
+    await fs.writeFile(file, '{}', { mode: 0o644 });
+    await fs.chmod(file, 0o644);
+    expect(await repairPrivateFileMode(file)).toMatch(/mode 644/);
+    expect(await modeOf(file)).toBe(0o600);
+    expect(await repairPrivateFileMode(file)).toBeUndefined();
+    expect(await repairPrivateFileMode(path.join(dir, 'absent'))).toBeUndefined();
+  });
+});

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Emitter, type Event } from '../base/emitter.js';
 import { ToolbridgeError } from '../base/errors.js';
 import type { Disposable } from '../base/lifecycle.js';
+import { agentSecretScope, type SecretStore, secretKey } from '../store/secret-store.js';
 import { digestsEqual, secretDigest } from './request-guard.js';
 
 /** An agent that may call the endpoint. Its token is a secret and never part of this record. */
@@ -19,12 +20,8 @@ export interface AgentRecordStore {
   write(records: AgentRecord[]): Promise<void>;
 }
 
-/** The subset of the secret store the registry needs. */
-export interface TokenSecrets {
-  get(key: string): Promise<string | null | undefined>;
-  set(key: string, value: string): Promise<void>;
-  delete(key: string): Promise<void>;
-}
+/** The part of the secret store the registry needs. */
+export type TokenSecrets = Pick<SecretStore, 'get' | 'set' | 'delete'>;
 
 /** The agent `toolbridge serve` and `toolbridge mcp` use when none is named. */
 export const DEFAULT_AGENT_ID = 'default';
@@ -39,7 +36,7 @@ export const DEFAULT_CONTEXT_LENGTH_TOKENS = 200_000;
 const MIN_TOKEN_LENGTH = 16;
 
 export function agentTokenKey(agentId: string): string {
-  return `agent:${agentId}:token`;
+  return secretKey(agentSecretScope(agentId), 'token');
 }
 
 /** A fresh bearer token: 256 random bits, base64url, with a recognisable prefix for secret scanners. */
@@ -75,7 +72,7 @@ export class AgentRegistry implements Disposable {
       registry.records.set(record.id, { ...record });
       const token = await secrets.get(agentTokenKey(record.id));
       // A record whose token was lost cannot authenticate until a new token is issued.
-      if (typeof token === 'string' && token !== '') registry.digests.set(record.id, secretDigest(token));
+      if (token !== undefined && token !== '') registry.digests.set(record.id, secretDigest(token));
     }
     return registry;
   }
@@ -155,7 +152,7 @@ export class AgentRegistry implements Disposable {
     const runToken = this.runTokens.get(id);
     if (runToken !== undefined) return runToken;
     const stored = await this.secrets.get(agentTokenKey(id));
-    if (typeof stored !== 'string' || stored === '') {
+    if (stored === undefined || stored === '') {
       throw new ToolbridgeError(
         'NOT_FOUND',
         `The token of agent "${id}" is missing from the secret store. Revoke the agent and create a new one.`,

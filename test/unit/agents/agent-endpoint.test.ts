@@ -11,40 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AgentEndpoint } from '../../../src/agents/agent-endpoint.js';
 import { type AgentRecord, AgentRegistry } from '../../../src/agents/agent-registry.js';
 import { LoopbackServer } from '../../../src/agents/loopback-server.js';
-import { ToolbridgeError } from '../../../src/base/errors.js';
-import type { AgentSurface, CallContext } from '../../../src/bridge/types.js';
-
-/** A surface with an echo tool, a tool that waits for its abort signal, and a switchable extra tool. */
-class FakeSurface implements AgentSurface {
-  extraTool = false;
-  readonly aborted: string[] = [];
-  readonly calls: CallContext[] = [];
-  constructor(private readonly label: string) {}
-
-  listTools(): Tool[] {
-    const tools: Tool[] = [
-      { name: 'echo', description: `echo for ${this.label}`, inputSchema: { type: 'object' } },
-      { name: 'wait', description: 'waits until cancelled', inputSchema: { type: 'object' } },
-    ];
-    if (this.extraTool) tools.push({ name: 'extra', inputSchema: { type: 'object' } });
-    return tools;
-  }
-
-  async callTool(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallToolResult> {
-    this.calls.push(context);
-    if (name === 'echo')
-      return { content: [{ type: 'text', text: `${this.label}: ${String(args.message)}` }] };
-    if (name === 'wait') {
-      return new Promise((_, reject) => {
-        context.signal?.addEventListener('abort', () => {
-          this.aborted.push(context.agentId);
-          reject(new ToolbridgeError('CANCELLED', 'cancelled'));
-        });
-      });
-    }
-    throw new ToolbridgeError('NOT_FOUND', `Unknown tool "${name}".`);
-  }
-}
+import { FakeSurface, waitFor } from './fake-surface.js';
 
 let server: LoopbackServer;
 let endpoint: AgentEndpoint;
@@ -383,11 +350,3 @@ describe('LoopbackServer', () => {
     expect((await raw({ path: '/nothing', headers: { Host: 'evil.example' } })).status).toBe(403);
   });
 });
-
-async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

@@ -1,4 +1,0 @@
-import { createRoot } from 'react-dom/client';
-
-const root = document.getElementById('root');
-if (root) createRoot(root).render(<h1>Toolbridge</h1>);

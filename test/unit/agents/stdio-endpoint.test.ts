@@ -1,0 +1,130 @@
+import { PassThrough } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AgentEndpoint } from '../../../src/agents/agent-endpoint.js';
+import { LoopbackServer } from '../../../src/agents/loopback-server.js';
+import { StdioEndpoint } from '../../../src/agents/stdio-endpoint.js';
+import { StdioRelay } from '../../../src/agents/stdio-relay.js';
+import { FakeSurface, StreamClientTransport, waitFor } from './fake-surface.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** Pipes an agent (SDK Client) would hold to a stdio server, plus the server's ends. */
+function pipes() {
+  const toServer = new PassThrough();
+  const toClient = new PassThrough();
+  return { stdin: toServer, stdout: toClient, client: new StreamClientTransport(toClient, toServer) };
+}
+
+async function connectClient(transport: StreamClientTransport): Promise<Client> {
+  const client = new Client({ name: 'stdio-agent', version: '1.0.0' });
+  await client.connect(transport);
+  cleanups.push(() => client.close());
+  return client;
+}
+
+describe('StdioEndpoint', () => {
+  it('serves the surface over stdio, notifies and cancels', async () => {
+    const surface = new FakeSurface('stdio');
+    const io = pipes();
+    const endpoint = new StdioEndpoint('stdio', () => surface, io);
+    await endpoint.start();
+    cleanups.push(() => endpoint.close());
+    const client = await connectClient(io.client);
+
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['echo', 'wait']);
+    const result = await client.callTool({ name: 'echo', arguments: { message: 'hi' } });
+    expect(result.content).toEqual([{ type: 'text', text: 'stdio: hi' }]);
+    expect(surface.calls[0]?.agentId).toBe('stdio');
+
+    const notified = new Promise<void>((resolve) =>
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+    );
+    surface.extraTool = true;
+    endpoint.notifyToolsChanged();
+    await notified;
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('extra');
+
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'wait', arguments: {} }, undefined, { signal: controller.signal });
+    await waitFor(() => surface.calls.length === 2);
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    await waitFor(() => surface.aborted.length === 1);
+  });
+
+  it('finishes when the agent closes stdin', async () => {
+    const io = pipes();
+    const endpoint = new StdioEndpoint('stdio', () => new FakeSurface('x'), io);
+    await endpoint.start();
+    io.stdin.end();
+    await endpoint.done;
+  });
+});
+
+describe('StdioRelay', () => {
+  async function host() {
+    const surface = new FakeSurface('relayed');
+    const token = 'relay-token-0123456789abcdef';
+    const endpoint = new AgentEndpoint({
+      agents: {
+        authenticate: (given) =>
+          given === token
+            ? { id: 'desk', name: 'Desk', contextLengthTokens: 200_000, createdAt: '' }
+            : undefined,
+      },
+      surfaces: () => surface,
+    });
+    const server = new LoopbackServer();
+    server.route('/mcp', endpoint.handle);
+    await server.listen();
+    cleanups.push(async () => {
+      await endpoint.close();
+      await server.close();
+    });
+    return { surface, token, endpoint, url: `${server.url}/mcp` };
+  }
+
+  it('relays an agent on stdio to the HTTP endpoint, notifications included', async () => {
+    const { surface, token, endpoint, url } = await host();
+    const io = pipes();
+    const relay = new StdioRelay({ endpointUrl: url, token, ...io, log: () => undefined });
+    await relay.start();
+    cleanups.push(() => relay.close());
+    const client = await connectClient(io.client);
+
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['echo', 'wait']);
+    const result = await client.callTool({ name: 'echo', arguments: { message: 'through' } });
+    expect(result.content).toEqual([{ type: 'text', text: 'relayed: through' }]);
+    expect(surface.calls[0]?.agentId).toBe('desk');
+
+    let notified = false;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      notified = true;
+    });
+    await waitFor(() => {
+      endpoint.notifyToolsChanged();
+      return notified;
+    });
+  });
+
+  it('answers with an error when the token is wrong, instead of hanging', async () => {
+    const { url } = await host();
+    const io = pipes();
+    const lines: string[] = [];
+    const relay = new StdioRelay({
+      endpointUrl: url,
+      token: 'wrong-token-0123456789',
+      ...io,
+      log: (line) => lines.push(line),
+    });
+    await relay.start();
+    cleanups.push(() => relay.close());
+    await expect(connectClient(io.client)).rejects.toThrow(/unreachable|401/i);
+    expect(lines.join('\n')).not.toContain('wrong-token');
+  });
+});

@@ -1,0 +1,211 @@
+/**
+ * The connector legs of `tool_search` and `tool_describe` (reference §4.3, §4.4): one gateway
+ * request per call, turned into searchable documents per query, or into schemas per name. A
+ * failure never hides local results: `dark` is silent, anything else adds a `connectors` status
+ * object the bridge puts beside them.
+ */
+import type { JsonObject } from '../base/json.js';
+import type { CatalogEntry } from '../catalog/types.js';
+import type { IndexEntry } from '../search/types.js';
+import type { GatewayClient, GatewayFailure, RequestOptions } from './gateway-client.js';
+import type { GatewaySchema, GatewaySearchResponse } from './gateway-wire.js';
+import { parseConnectorName, resolveTwins, slugCandidates } from './names.js';
+
+/** One connector tool as a search document; an `IndexEntry` the engine takes as is. */
+export interface ConnectorDocument extends IndexEntry {
+  /** `connectors__<connector>__<tool>`. */
+  name: string;
+  description: string;
+  inputSchema: JsonObject | undefined;
+  /** The connector as the gateway spelled it (the group label, reference `source_name`). */
+  server: string;
+  /** The vendor slug this name stands for in this search. */
+  slug: string;
+}
+
+/** What the bridge adds as `connectors` beside local results when the gateway leg failed. */
+export type ConnectorsStatus =
+  | { status: 'unavailable'; reason: 'unreachable' | 'sign_in_expired'; hint: string; names?: string[] }
+  | { status: 'not_set_up'; hint: string; names?: string[] };
+
+export const UNREACHABLE_HINT =
+  'Remote apps (connectors) could not be searched right now; the results above are local tools only. ' +
+  'Do not conclude that an app is missing: try again later or tell the user.';
+export const SIGN_IN_EXPIRED_HINT =
+  'Remote apps (connectors) could not be searched because the sign-in to the connector gateway has expired. ' +
+  'Ask the user to sign in to the connector gateway again in Toolbridge; do not conclude that an app is missing.';
+export const NOT_SET_UP_HINT =
+  'Remote apps (connectors) are not set up yet. If the user needs one, call manage_connections to connect ' +
+  'the app first, then search again.';
+
+/**
+ * The `connectors` object for a failed leg, or `undefined` when the failure is `dark` (connectors
+ * are simply absent). `names` lists the connector names a describe could not answer.
+ */
+export function connectorsStatus(
+  failure: GatewayFailure,
+  names?: readonly string[],
+): ConnectorsStatus | undefined {
+  const withNames = names === undefined || names.length === 0 ? {} : { names: [...names] };
+  switch (failure.kind) {
+    case 'dark':
+      return undefined;
+    case 'not_set_up':
+      return { status: 'not_set_up', hint: NOT_SET_UP_HINT, ...withNames };
+    case 'sign_in_expired':
+      return { status: 'unavailable', reason: 'sign_in_expired', hint: SIGN_IN_EXPIRED_HINT, ...withNames };
+    case 'unreachable':
+      return { status: 'unavailable', reason: 'unreachable', hint: UNREACHABLE_HINT, ...withNames };
+  }
+}
+
+/**
+ * Turns one search answer into documents per query: `result[i]` for `queries[i]`. Groups are
+ * matched by position; a group that echoes a different use case is dropped; slugs without a
+ * schema or connector are dropped; twins keep the prefixed slug; a name that would not parse
+ * back to its connector (a connector spelled with `__`) is dropped.
+ */
+export function connectorDocuments(
+  queries: readonly string[],
+  response: GatewaySearchResponse,
+  warn: (message: string) => void = console.warn,
+): ConnectorDocument[][] {
+  return queries.map((query, position) => {
+    const group = response.results[position];
+    if (group === undefined) return [];
+    if (group.useCase !== undefined && group.useCase !== '' && group.useCase !== query) return [];
+    const slugs = [];
+    for (const slug of group.tools) {
+      const schema = response.schemas[slug];
+      if (schema !== undefined) slugs.push({ slug, connector: schema.connector });
+    }
+    const documents: ConnectorDocument[] = [];
+    for (const { slug, connector, name } of resolveTwins(slugs, warn)) {
+      if (parseConnectorName(name)?.connector !== connector.toLowerCase()) continue;
+      const schema = response.schemas[slug]!;
+      documents.push({
+        name,
+        description: schema.description,
+        inputSchema: schema.inputSchema,
+        server: connector,
+        slug,
+      });
+    }
+    return documents;
+  });
+}
+
+export interface ConnectorSearchLeg {
+  /** One list per query, in query order (empty lists when the leg failed or is dark). */
+  documents: ConnectorDocument[][];
+  /** Present when the leg failed in a way the agent should hear about. */
+  status?: ConnectorsStatus;
+}
+
+/**
+ * The whole search leg: one gateway request for all queries (1–7). Call it only when connectors
+ * are in scope and some query's local hits are fewer than the limit.
+ */
+export async function searchConnectors(
+  client: GatewayClient,
+  queries: readonly string[],
+  options: RequestOptions & { warn?: (message: string) => void } = {},
+): Promise<ConnectorSearchLeg> {
+  const empty = queries.map((): ConnectorDocument[] => []);
+  const result = await client.search(queries, options);
+  if (!result.ok) {
+    const status = connectorsStatus(result.failure);
+    return status === undefined ? { documents: empty } : { documents: empty, status };
+  }
+  return { documents: connectorDocuments(queries, result.value, options.warn) };
+}
+
+/** A connector tool's schema as `tool_describe` shows it. */
+export interface ConnectorDescription {
+  name: string;
+  description: string;
+  /** The input schema, `{}` when the gateway has none. */
+  inputSchema: JsonObject;
+  /** The connector as the gateway spelled it. */
+  server: string;
+  slug: string;
+}
+
+export interface ConnectorDescribeLeg {
+  /** Described names, in request order. */
+  tools: ConnectorDescription[];
+  /** Names the gateway does not know (malformed names included). Empty when the leg failed. */
+  notFound: string[];
+  /** Present when the leg failed in a way the agent should hear about; `names` are the unanswered ones. */
+  status?: ConnectorsStatus;
+}
+
+/**
+ * The describe leg: one schemas request with every name's candidates (prefixed, then literal),
+ * de-duplicated in order. For each name the first candidate with a schema wins; one slug may
+ * answer two names. When dark, every name is simply not found.
+ */
+export async function describeConnectors(
+  client: GatewayClient,
+  names: readonly string[],
+  options: RequestOptions = {},
+): Promise<ConnectorDescribeLeg> {
+  const wanted = names.map((name) => {
+    const parsed = parseConnectorName(name);
+    return { name, candidates: parsed === undefined ? [] : slugCandidates(parsed) };
+  });
+  const slugs = [...new Set(wanted.flatMap((item) => item.candidates))];
+  const malformed = wanted.filter((item) => item.candidates.length === 0).map((item) => item.name);
+  const result = await client.schemas(slugs, options);
+  if (!result.ok) {
+    const status = connectorsStatus(
+      result.failure,
+      wanted.filter((item) => item.candidates.length > 0).map((item) => item.name),
+    );
+    if (status === undefined) return { tools: [], notFound: [...names] };
+    return { tools: [], notFound: malformed, status };
+  }
+  const tools: ConnectorDescription[] = [];
+  const notFound: string[] = [];
+  for (const { name, candidates } of wanted) {
+    const hit = firstSchema(candidates, result.value);
+    if (hit === undefined) {
+      notFound.push(name);
+      continue;
+    }
+    tools.push({
+      name,
+      description: hit.schema.description,
+      inputSchema: hit.schema.inputSchema ?? {},
+      server: hit.schema.connector,
+      slug: hit.slug,
+    });
+  }
+  return { tools, notFound };
+}
+
+function firstSchema(
+  candidates: readonly string[],
+  schemas: Record<string, GatewaySchema>,
+): { slug: string; schema: GatewaySchema } | undefined {
+  for (const slug of candidates) {
+    const schema = schemas[slug];
+    if (schema !== undefined) return { slug, schema };
+  }
+  return undefined;
+}
+
+/** A connector document as a catalog entry, so the bridge can treat it like any deferred tool. */
+export function connectorCatalogEntry(
+  document: Pick<ConnectorDocument, 'name' | 'description' | 'inputSchema'>,
+): CatalogEntry {
+  const parsed = parseConnectorName(document.name);
+  return {
+    name: document.name,
+    serverId: parsed?.connector ?? '',
+    toolName: parsed?.tool ?? document.name,
+    source: 'connectors',
+    description: document.description,
+    inputSchema: document.inputSchema,
+  };
+}

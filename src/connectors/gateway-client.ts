@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { errorMessage, ToolbridgeError } from '../base/errors.js';
-import { isPlainObject, type JsonObject } from '../base/json.js';
+import { isPlainObject } from '../base/json.js';
 import {
   type GatewayConnectionRow,
   type GatewayConnectionStart,
@@ -114,7 +114,8 @@ export interface ConnectOptions extends RequestOptions {
 interface Call {
   method: 'GET' | 'POST';
   path: string;
-  body?: JsonObject;
+  /** Sent as JSON. */
+  body?: Record<string, unknown>;
   timeoutMs: number;
   retry: boolean;
   headers?: Record<string, string>;
@@ -198,7 +199,7 @@ export class GatewayClient {
     tools: readonly GatewayExecuteTool[],
     options: ExecuteOptions = {},
   ): Promise<GatewayResult<GatewayExecuteResult[]>> {
-    const body: JsonObject = { tools: tools.map((tool) => ({ ...tool })) };
+    const body: Record<string, unknown> = { tools: tools.map((tool) => ({ ...tool })) };
     if (this.returnTo !== undefined) body.returnTo = this.returnTo;
     if (options.op !== undefined) body.op = options.op;
     const result = await this.request({
@@ -244,7 +245,10 @@ export class GatewayClient {
     connectors: readonly string[],
     options: ConnectOptions = {},
   ): Promise<GatewayResult<GatewayConnectionStart[]>> {
-    const body: JsonObject = { connectors: [...connectors], reinitiate: options.reinitiate === true };
+    const body: Record<string, unknown> = {
+      connectors: [...connectors],
+      reinitiate: options.reinitiate === true,
+    };
     if (this.returnTo !== undefined) body.returnTo = this.returnTo;
     if (options.op !== undefined) body.op = options.op;
     const result = await this.request({

@@ -33,7 +33,8 @@ export interface GatewaySearchResponse {
 export interface GatewayExecuteTool {
   connector: string;
   tool: string;
-  arguments: JsonObject;
+  /** JSON-safe: the arguments as the agent sent them (after any hook rewrote them). */
+  arguments: Record<string, unknown>;
 }
 
 export type GatewayToolErrorCode =

@@ -1,4 +1,6 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { JsonValue } from '../base/json.js';
+import type { UnavailableServer } from '../catalog/listing.js';
 import type { CatalogEntry } from '../catalog/types.js';
 
 /** Who is calling and how to cancel. */
@@ -6,6 +8,11 @@ export interface CallContext {
   /** The agent (token) id the call came from; `playground` for the UI's own calls. */
   agentId: string;
   signal?: AbortSignal;
+  /**
+   * The user's Stop for this agent's turn. A connector batch checks it before each entry and
+   * marks every entry not yet started `INTERRUPTED` (never sent).
+   */
+  stopSignal?: AbortSignal;
 }
 
 /**
@@ -21,4 +28,54 @@ export interface AgentSurface {
   /** Visible tools in order: pinned tools, then manage_connections, then the bridge tools. */
   listTools(): Tool[];
   callTool(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallToolResult>;
+}
+
+/** A pinned tool: listed directly to the agent, never behind the bridge (catalog's DirectEntry). */
+export interface PinnedTool {
+  entry: CatalogEntry;
+  /** The name the agent calls it by: `entry.name`, or an alias when that is not a valid direct tool name. */
+  directName: string;
+}
+
+/** The tools one agent session sees, already split into pinned and deferred by the tier rules. */
+export interface BridgeCatalog {
+  /** Tools behind the bridge, in catalog order (equal search scores keep this order). */
+  deferred: readonly CatalogEntry[];
+  pinned: readonly PinnedTool[];
+  /** Declared servers with no tools right now; named in empty search results. */
+  unavailableServers?: readonly UnavailableServer[];
+  /**
+   * Names the host knows but this session cannot call (a disabled tool, say). A `tool_call` to
+   * one is told it is not available, rather than that the name is unknown.
+   */
+  unavailableNames?: readonly string[];
+}
+
+/** A tool the agent calls directly that is neither pinned nor a bridge tool (`manage_connections`). */
+export interface DirectTool {
+  tool: Tool;
+  call(args: Record<string, unknown>, context: CallContext): Promise<CallToolResult>;
+}
+
+/** A connector entry's error, as the gateway reports it (`TOOL_NOT_FOUND`, `CONNECTION_REQUIRED`, …). */
+export interface ConnectorErrorBody {
+  code: string;
+  message: string;
+  [key: string]: JsonValue;
+}
+
+/** What one connector entry produced: a response (and the account it ran under), or an error. */
+export type ConnectorOutcome = { response: JsonValue; account?: string } | { error: ConnectorErrorBody };
+
+/**
+ * Runs one `connectors__<connector>__<tool>` entry against the hosted gateway. The connectors
+ * module implements it; the bridge reaches it only through the ToolExecutor (see
+ * `routeConnectorCalls`), so every entry passes the same approval path as a local tool.
+ */
+export interface ConnectorBackend {
+  execute(
+    entry: CatalogEntry,
+    args: Record<string, unknown>,
+    context: CallContext,
+  ): Promise<ConnectorOutcome>;
 }

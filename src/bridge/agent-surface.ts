@@ -1,0 +1,125 @@
+import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { UnavailableServer } from '../catalog/listing.js';
+import { TOOL_CALL_NAME, TOOL_DESCRIBE_NAME, TOOL_SEARCH_NAME } from '../catalog/naming.js';
+import type { ToolSurfacePlan } from '../catalog/tool-surface.js';
+import type { CatalogEntry } from '../catalog/types.js';
+import type { ToolSearchSettings } from '../host/api.js';
+import { createToolIndex } from '../search/index.js';
+import type { ToolIndex } from '../search/types.js';
+import { type ArgumentValidator, createArgumentValidator } from './argument-validator.js';
+import { jsonResult } from './bridge-results.js';
+import { createBridgeScope } from './bridge-scope.js';
+import { agentTools } from './bridge-tools.js';
+import { callCatalogTool, runToolCall } from './tool-call.js';
+import { type ToolDescribePayload, toolDescribePayload } from './tool-describe.js';
+import { type ToolSearchPayload, toolSearchPayload } from './tool-search.js';
+import type { AgentSurface, DirectTool, PinnedTool, ToolExecutor } from './types.js';
+
+export interface AgentSurfaceOptions {
+  /** What this agent sees, from `planToolSurface` for the current catalog, settings and context length. */
+  plan: ToolSurfacePlan;
+  settings: Pick<ToolSearchSettings, 'searchDefaultLimit' | 'maxSearchLimit'>;
+  /** Runs real tools (wrapped by approvals and audit in the host). */
+  executor: ToolExecutor;
+  /** `manage_connections`, when the session can connect apps; it also puts `connectors__` calls in scope. */
+  manageConnections?: DirectTool;
+  /** Declared servers that offer no tools right now: named in empty search results. */
+  unavailableServers?: readonly UnavailableServer[];
+  /** Real names this agent may not call (disabled tools): told "not available" rather than "unknown". */
+  unavailableNames?: readonly string[];
+  /**
+   * A search index over `plan.deferred`, to share one between agents with the same catalog.
+   * Without it the surface builds its own on the first search.
+   */
+  index?: ToolIndex;
+  /** Compiled-schema cache; share one across rebuilds. @defaultValue one shared per process */
+  validator?: ArgumentValidator;
+}
+
+/** The agent surface plus the bridge answers as data, for the UI playground and the CLI. */
+export interface BridgeSurface extends AgentSurface {
+  /** Exactly what `tool_search` returns to an agent, as an object. */
+  toolSearch(args: Record<string, unknown>): ToolSearchPayload | { error: string };
+  /** Exactly what `tool_describe` returns to an agent, as an object. */
+  toolDescribe(args: Record<string, unknown>): ToolDescribePayload | { error: string };
+}
+
+let sharedValidator: ArgumentValidator | undefined;
+
+/**
+ * What one agent endpoint serves: the visible tools (pins, `manage_connections`, the bridge
+ * when active) and a router for calls. Holds no state of its own beyond lazy caches, so the
+ * host simply builds a new one whenever the catalog, settings or pins change.
+ */
+export function createAgentSurface(options: AgentSurfaceOptions): BridgeSurface {
+  const { plan, manageConnections } = options;
+  sharedValidator ??= createArgumentValidator();
+  const scope = createBridgeScope({
+    catalog: {
+      deferred: plan.deferred,
+      pinned: plan.direct,
+      unavailableServers: options.unavailableServers ?? [],
+      unavailableNames: options.unavailableNames ?? [],
+    },
+    executor: options.executor,
+    validator: options.validator ?? sharedValidator,
+    createIndex: (entries) => options.index ?? createToolIndex(entries.map(indexEntry)),
+    limits: { defaultLimit: options.settings.searchDefaultLimit, maxLimit: options.settings.maxSearchLimit },
+    extraDirectNames: manageConnections === undefined ? [] : [manageConnections.tool.name],
+    connectorsInScope: manageConnections !== undefined,
+  });
+
+  let tools: Tool[] | undefined;
+  let pinnedByName: Map<string, PinnedTool> | undefined;
+  const pinned = (name: string) => {
+    pinnedByName ??= new Map(plan.direct.map((item) => [item.directName, item]));
+    return pinnedByName.get(name);
+  };
+
+  return {
+    listTools() {
+      tools ??= agentTools(plan, { settings: options.settings, manageConnections: manageConnections?.tool });
+      return tools;
+    },
+
+    async callTool(name, args, context) {
+      if (plan.activated) {
+        if (name === TOOL_SEARCH_NAME) return payloadResult(toolSearchPayload(args, scope));
+        if (name === TOOL_DESCRIBE_NAME) return payloadResult(toolDescribePayload(args, scope));
+        if (name === TOOL_CALL_NAME) return runToolCall(args, scope, context);
+      }
+      if (manageConnections !== undefined && name === manageConnections.tool.name) {
+        return manageConnections.call(args, context);
+      }
+      const direct = pinned(name);
+      if (direct !== undefined) return callCatalogTool(direct.entry, args, 'direct', scope, context);
+      throw new McpError(ErrorCode.InvalidParams, unlistedMessage(name, plan));
+    },
+
+    toolSearch: (args) => toolSearchPayload(args, scope),
+    toolDescribe: (args) => toolDescribePayload(args, scope),
+  };
+}
+
+function payloadResult(payload: object): ReturnType<typeof jsonResult> {
+  return jsonResult(payload, 'error' in payload);
+}
+
+function indexEntry(entry: CatalogEntry) {
+  return {
+    name: entry.name,
+    description: entry.description,
+    inputSchema: entry.inputSchema,
+    // Tools of no known source carry no label, as in the reference.
+    server: entry.source === 'other' || entry.serverId === '' ? null : entry.serverId,
+  };
+}
+
+function unlistedMessage(name: string, plan: ToolSurfacePlan): string {
+  if (plan.activated && plan.deferred.some((entry) => entry.name === name)) {
+    return `Tool '${name}' is not listed directly: call it through ${TOOL_CALL_NAME} with {"calls":[{"name":"${name}","arguments":{...}}]}.`;
+  }
+  return plan.activated
+    ? `Tool '${name}' is not listed. Use ${TOOL_SEARCH_NAME} to find tools, then ${TOOL_CALL_NAME} to call them.`
+    : `Tool '${name}' is not listed. Call one of the tools in the tool list.`;
+}

@@ -1,0 +1,125 @@
+import { BRIDGE_TOOL_NAMES } from '../catalog/naming.js';
+import type { CatalogEntry } from '../catalog/types.js';
+import type { ToolIndex } from '../search/types.js';
+import type { ArgumentValidator } from './argument-validator.js';
+import type { BridgeCatalog, ToolExecutor } from './types.js';
+
+/** `limit` bounds for tool_search (reference §2.5: `search_default_limit`, `max_search_limit`). */
+export interface SearchLimits {
+  /** Used when the agent sends no limit. @defaultValue 5 */
+  defaultLimit: number;
+  /** The most names one query may return; at most 50. @defaultValue 25 */
+  maxLimit: number;
+}
+
+export const DEFAULT_SEARCH_LIMITS: Readonly<SearchLimits> = Object.freeze({ defaultLimit: 5, maxLimit: 25 });
+const HARD_MAX_LIMIT = 50;
+
+/**
+ * Everything the three bridge handlers read for one agent session. Built once per catalog
+ * change; lookups are computed on first use, so building one costs next to nothing.
+ */
+export interface BridgeScope {
+  readonly catalog: BridgeCatalog;
+  readonly executor: ToolExecutor;
+  readonly validator: ArgumentValidator;
+  readonly limits: SearchLimits;
+  /** `manage_connections` is in this session, so `connectors__` names may be called. */
+  readonly connectorsInScope: boolean;
+  /** Deferred tools by exact name, in catalog order. */
+  deferred(): ReadonlyMap<string, CatalogEntry>;
+  /** The search index over the deferred tools. */
+  index(): ToolIndex;
+  /**
+   * When `name` is a tool the agent sees directly (pinned, manage_connections, a bridge tool),
+   * the name to call it by. Matching ignores case, surrounding space and `-`/space vs `_`.
+   */
+  directName(name: string): string | undefined;
+  /** The host knows the name but this session cannot call it. */
+  isUnavailable(name: string): boolean;
+  /** Every callable tool's real name, for "did you mean" suggestions. */
+  knownNames(): readonly string[];
+}
+
+export interface BridgeScopeOptions {
+  catalog: BridgeCatalog;
+  executor: ToolExecutor;
+  validator: ArgumentValidator;
+  createIndex: (entries: readonly CatalogEntry[]) => ToolIndex;
+  limits?: Partial<SearchLimits>;
+  /** Direct tools besides pinned and bridge ones (today: manage_connections). */
+  extraDirectNames?: readonly string[];
+  connectorsInScope?: boolean;
+}
+
+export function createBridgeScope(options: BridgeScopeOptions): BridgeScope {
+  const { catalog } = options;
+  const maxLimit = clampInteger(
+    options.limits?.maxLimit ?? DEFAULT_SEARCH_LIMITS.maxLimit,
+    1,
+    HARD_MAX_LIMIT,
+  );
+  const limits: SearchLimits = {
+    maxLimit,
+    defaultLimit: clampInteger(
+      options.limits?.defaultLimit ?? DEFAULT_SEARCH_LIMITS.defaultLimit,
+      1,
+      maxLimit,
+    ),
+  };
+
+  let deferred: Map<string, CatalogEntry> | undefined;
+  let index: ToolIndex | undefined;
+  let direct: Map<string, string> | undefined;
+  let unavailable: Set<string> | undefined;
+  let known: string[] | undefined;
+
+  return {
+    catalog,
+    executor: options.executor,
+    validator: options.validator,
+    limits,
+    connectorsInScope: options.connectorsInScope ?? false,
+    deferred() {
+      deferred ??= new Map(catalog.deferred.map((entry) => [entry.name, entry]));
+      return deferred;
+    },
+    index() {
+      index ??= options.createIndex(catalog.deferred);
+      return index;
+    },
+    directName(name) {
+      if (direct === undefined) {
+        direct = new Map();
+        for (const pinned of catalog.pinned) {
+          direct.set(normalizeToolName(pinned.directName), pinned.directName);
+          direct.set(normalizeToolName(pinned.entry.name), pinned.directName);
+        }
+        for (const extra of [...(options.extraDirectNames ?? []), ...BRIDGE_TOOL_NAMES]) {
+          direct.set(normalizeToolName(extra), extra);
+        }
+      }
+      return direct.get(normalizeToolName(name));
+    },
+    isUnavailable(name) {
+      unavailable ??= new Set(catalog.unavailableNames ?? []);
+      return unavailable.has(name);
+    },
+    knownNames() {
+      known ??= [
+        ...catalog.deferred.map((entry) => entry.name),
+        ...catalog.pinned.map((pinned) => pinned.entry.name),
+      ];
+      return known;
+    },
+  };
+}
+
+/** How names are compared when deciding whether a name is a directly-listed tool (reference §3.4). */
+export function normalizeToolName(name: string): string {
+  return name.trim().toLowerCase().replace(/[- ]/g, '_');
+}
+
+function clampInteger(value: number, min: number, max: number): number {
+  return Number.isFinite(value) ? Math.min(max, Math.max(min, Math.trunc(value))) : min;
+}

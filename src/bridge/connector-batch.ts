@@ -1,0 +1,138 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage, ToolbridgeError } from '../base/errors.js';
+import { isPlainObject } from '../base/json.js';
+import { parseConnectorName } from '../connectors/names.js';
+import { jsonResult } from './bridge-results.js';
+import type { BridgeScope } from './bridge-scope.js';
+import type { CallEntry } from './call-envelope.js';
+import { connectorEntry } from './connector-routing.js';
+import type { CallContext } from './types.js';
+
+export const STOPPED_MESSAGE = 'Stopped by the user before this call was made.';
+const NO_RESULT_MESSAGE = 'No result was produced for this call.';
+
+interface EntryError {
+  code: string;
+  message: string;
+  [key: string]: unknown;
+}
+
+type Slot =
+  | { index: number; name: string; response: unknown; account?: string }
+  | { index: number; name: string; error: EntryError };
+
+/**
+ * Runs a batch of `connectors__` entries one at a time in input order (reference §3.5). Each
+ * entry goes through the executor alone, so it gets its own approval decision. The user's Stop
+ * is checked before each entry: entries not yet started are reported INTERRUPTED and never sent.
+ * A malformed name fails only its own entry. Results are slotted by input position.
+ */
+export async function runConnectorBatch(
+  entries: readonly CallEntry[],
+  scope: BridgeScope,
+  context: CallContext,
+): Promise<CallToolResult> {
+  const slots: Array<Slot | undefined> = new Array(entries.length);
+  for (const [index, entry] of entries.entries()) {
+    const { name } = entry;
+    if (isStopped(context)) {
+      slots[index] = { index, name, error: { code: 'INTERRUPTED', message: STOPPED_MESSAGE } };
+      continue;
+    }
+    const parsed = parseConnectorName(name);
+    if (parsed === undefined) {
+      slots[index] = {
+        index,
+        name,
+        error: {
+          code: 'TOOL_NOT_FOUND',
+          message: `'${name}' is not a connector tool name: expected connectors__<connector>__<tool>. Use tool_search to find the exact name.`,
+        },
+      };
+      continue;
+    }
+    const catalogEntry = scope.deferred().get(name) ?? connectorEntry(name, parsed.connector, parsed.tool);
+    slots[index] = await runEntry(index, name, () =>
+      scope.executor.callTool(catalogEntry, entry.arguments, context),
+    );
+  }
+  const payload = stitch(entries, slots);
+  // Some entries may have worked; only a batch where nothing did is an error result.
+  return jsonResult(payload, payload.error_count === payload.total_count);
+}
+
+function isStopped(context: CallContext): boolean {
+  return context.stopSignal?.aborted === true || context.signal?.aborted === true;
+}
+
+async function runEntry(index: number, name: string, call: () => Promise<CallToolResult>): Promise<Slot> {
+  try {
+    return slotFromResult(index, name, await call());
+  } catch (error) {
+    // A refusal (denied, stopped, timed out) keeps its code; anything else is the provider's failure.
+    const code = ToolbridgeError.is(error) ? error.code : 'PROVIDER_ERROR';
+    return { index, name, error: { code, message: errorMessage(error) } };
+  }
+}
+
+/** Reads one entry's result: the gateway outcome in `structuredContent`, else the result as any tool gives it. */
+function slotFromResult(index: number, name: string, result: unknown): Slot {
+  if (!isPlainObject(result))
+    return { index, name, error: { code: 'PROVIDER_ERROR', message: NO_RESULT_MESSAGE } };
+  const structured = result.structuredContent;
+  if (isPlainObject(structured)) {
+    if ('error' in structured) return { index, name, error: entryError(structured.error) };
+    const response = 'response' in structured ? structured.response : structured;
+    return typeof structured.account === 'string'
+      ? { index, name, response, account: structured.account }
+      : { index, name, response };
+  }
+  const text = textOf(result.content);
+  if (result.isError === true)
+    return { index, name, error: { code: 'TOOL_ERROR', message: text ?? 'The tool failed.' } };
+  return { index, name, response: text === undefined ? (result.content ?? null) : parseOrText(text) };
+}
+
+function entryError(error: unknown): EntryError {
+  if (isPlainObject(error) && typeof error.code === 'string' && typeof error.message === 'string') {
+    return { ...error, code: error.code, message: error.message };
+  }
+  return { code: 'TOOL_ERROR', message: typeof error === 'string' ? error : JSON.stringify(error) };
+}
+
+function textOf(content: unknown): string | undefined {
+  if (!Array.isArray(content)) return undefined;
+  const texts = content.filter(
+    (item): item is { type: 'text'; text: string } =>
+      isPlainObject(item) && item.type === 'text' && typeof item.text === 'string',
+  );
+  return texts.length === 0 || texts.length !== content.length
+    ? undefined
+    : texts.map((item) => item.text).join('\n');
+}
+
+function parseOrText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function stitch(entries: readonly CallEntry[], slots: Array<Slot | undefined>) {
+  const results = entries.map(
+    (entry, index): Slot =>
+      slots[index] ?? {
+        index,
+        name: entry.name,
+        error: { code: 'PROVIDER_ERROR', message: NO_RESULT_MESSAGE },
+      },
+  );
+  const errorCount = results.filter((slot) => 'error' in slot).length;
+  return {
+    results,
+    success_count: results.length - errorCount,
+    error_count: errorCount,
+    total_count: results.length,
+  };
+}

@@ -1,0 +1,80 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ToolbridgeError } from '../base/errors.js';
+import type { CatalogEntry } from '../catalog/types.js';
+import { isConnectorName } from '../connectors/names.js';
+import type { CallRoute } from './argument-validator.js';
+import { errorResult, jsonResult } from './bridge-results.js';
+import type { BridgeScope } from './bridge-scope.js';
+import { MAX_CONNECTOR_CALLS_PER_BATCH } from './bridge-tools.js';
+import { type CallEntry, normalizeCallEnvelope } from './call-envelope.js';
+import { runConnectorBatch } from './connector-batch.js';
+import { explainNonDeferred } from './name-guidance.js';
+import type { CallContext } from './types.js';
+
+/** Arguments longer than this are echoed as `{...}` in the batch-rejection retry. */
+const MAX_ECHOED_ARGUMENTS_CHARS = 1500;
+
+/**
+ * `tool_call` (reference §3): one local entry per call, or a batch of up to 10 connector
+ * entries. A local entry must be a deferred tool of this session; its arguments are checked
+ * against its schema before anything is sent. The server's result comes back untouched.
+ */
+export async function runToolCall(
+  args: Record<string, unknown>,
+  scope: BridgeScope,
+  context: CallContext,
+): Promise<CallToolResult> {
+  const envelope = normalizeCallEnvelope(args);
+  if ('error' in envelope) return errorResult(envelope.error);
+  const { entries } = envelope;
+  const allConnectors = entries.every((entry) => isConnectorName(entry.name));
+  if (entries.length > 1 && !allConnectors) return errorResult(batchRejection(entries));
+  if (allConnectors) {
+    if (!scope.connectorsInScope) return errorResult('Connectors are not available in this session.');
+    if (entries.length > MAX_CONNECTOR_CALLS_PER_BATCH) {
+      return errorResult(
+        `too many calls: ${entries.length} > max ${MAX_CONNECTOR_CALLS_PER_BATCH}. Retry with fewer calls per batch.`,
+      );
+    }
+    return runConnectorBatch(entries, scope, context);
+  }
+  const [entry] = entries as [CallEntry];
+  const target = scope.deferred().get(entry.name);
+  if (target === undefined) return errorResult(explainNonDeferred(entry.name, scope, 'call').message);
+  return callCatalogTool(target, entry.arguments, 'tool_call', scope, context);
+}
+
+/**
+ * The one way a catalog tool is called, through tool_call or directly when pinned: arguments
+ * are checked and coerced, then the executor runs the tool. A refusal the executor reports
+ * (denied, stopped, server down) becomes an error result the agent can read.
+ */
+export async function callCatalogTool(
+  entry: CatalogEntry,
+  args: Record<string, unknown>,
+  route: CallRoute,
+  scope: BridgeScope,
+  context: CallContext,
+): Promise<CallToolResult> {
+  const check = scope.validator.check(entry.name, entry.inputSchema, args, route);
+  if (!check.ok) return jsonResult(check.error, true);
+  try {
+    return await scope.executor.callTool(entry, check.args, context);
+  } catch (error) {
+    if (ToolbridgeError.is(error)) return errorResult(error.message, { code: error.code });
+    throw error;
+  }
+}
+
+/** The reference's rejection of a multi-entry batch with a local tool, echoing a retry that works. */
+function batchRejection(entries: readonly CallEntry[]): string {
+  const [first] = entries as [CallEntry];
+  const argumentsJson = JSON.stringify(first.arguments);
+  const echoed = argumentsJson.length > MAX_ECHOED_ARGUMENTS_CHARS ? '{...}' : argumentsJson;
+  const retry = `{"calls":[{"name":${JSON.stringify(first.name)},"arguments":${echoed}}]}`;
+  return (
+    `tool_call takes exactly one entry for local tools; you sent ${entries.length}. Retry with only: ${retry} ` +
+    `then issue the remaining ${entries.length - 1} call(s) as separate tool_call invocations. ` +
+    'Only connectors__ names may be batched together.'
+  );
+}

@@ -1,0 +1,69 @@
+import { isConnectorName } from '../connectors/names.js';
+import type { BridgeScope } from './bridge-scope.js';
+import { MAX_NAMES_PER_DESCRIBE } from './bridge-tools.js';
+import { explainNonDeferred } from './name-guidance.js';
+
+const NOT_FOUND_HINT = 'Names in not_found are not currently available. Re-run tool_search to refresh.';
+
+export interface ToolDescription {
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface ToolDescribePayload {
+  tools: Record<string, ToolDescription>;
+  not_found?: string[];
+  hint?: string;
+  /** Names that are tools the agent already sees directly: describing them is a mistake, said plainly. */
+  errors?: Record<string, string>;
+}
+
+/**
+ * `tool_describe` (reference §1.10): the full description and parameters of each deferred tool
+ * named. Unknown names go to `not_found`; directly-listed ones to `errors`.
+ */
+export function toolDescribePayload(
+  args: Record<string, unknown>,
+  scope: BridgeScope,
+): ToolDescribePayload | { error: string } {
+  const names = parseNames(args.names);
+  if ('error' in names) return names;
+  const deferred = scope.deferred();
+  const payload: ToolDescribePayload = { tools: {} };
+  const notFound: string[] = [];
+  const errors: Record<string, string> = {};
+  for (const name of names.list) {
+    const entry = deferred.get(name);
+    if (entry !== undefined) {
+      payload.tools[name] = { description: entry.description, parameters: entry.inputSchema ?? {} };
+      continue;
+    }
+    // A connector miss is never an error: the tool may simply be gone from the gateway.
+    const reason = isConnectorName(name) ? undefined : explainNonDeferred(name, scope, 'describe');
+    if (reason?.kind === 'direct') errors[name] = reason.message;
+    else notFound.push(name);
+  }
+  if (notFound.length > 0) {
+    payload.not_found = notFound;
+    payload.hint = NOT_FOUND_HINT;
+  }
+  if (Object.keys(errors).length > 0) payload.errors = errors;
+  return payload;
+}
+
+function parseNames(value: unknown): { list: string[] } | { error: string } {
+  const raw = typeof value === 'string' ? [value] : Array.isArray(value) ? value : undefined;
+  if (raw === undefined) return { error: 'names is required and must be an array of tool names.' };
+  const list = [
+    ...new Set(
+      raw.map((item) => (typeof item === 'string' ? item.trim() : '')).filter((item) => item !== ''),
+    ),
+  ];
+  if (list.length === 0) return { error: 'names must contain at least one non-empty tool name.' };
+  if (list.length > MAX_NAMES_PER_DESCRIBE) {
+    return {
+      error: `too many names: ${list.length} > max ${MAX_NAMES_PER_DESCRIBE}. Retry with fewer names per call.`,
+    };
+  }
+  return { list };
+}

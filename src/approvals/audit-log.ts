@@ -1,0 +1,417 @@
+import { randomUUID } from 'node:crypto';
+import { type FileHandle, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Emitter, type Event } from '../base/emitter.js';
+import { ToolbridgeError } from '../base/errors.js';
+import { isPlainObject, type JsonValue } from '../base/json.js';
+import type { AsyncDisposable } from '../base/lifecycle.js';
+import type { ActivityEntry, ActivityPage, ActivityQuery } from '../host/api.js';
+import { type Clock, systemClock } from './approval-queue.js';
+import { createRedactor, type Redactor } from './redaction.js';
+
+/** What a caller appends; the log adds id and time. */
+export type AuditRecord = Omit<ActivityEntry, 'id' | 'time'> & { time?: string };
+
+/** Where audit records go. The gate needs only this. */
+export interface AuditSink {
+  append(record: AuditRecord): Promise<unknown>;
+}
+
+export interface AuditLogOptions {
+  /** The data folder; the log is `<dir>/audit.jsonl`, rotated files `audit.1.jsonl` (newest) … */
+  dir: string;
+  /** Rotate before a line would take the file past this. @defaultValue 5 MiB */
+  maxFileBytes?: number;
+  /** Rotated files kept besides the current one (at least 1); older ones are deleted. @defaultValue 5 */
+  keepFiles?: number;
+  /**
+   * fsync after every line, so an entry the host reported is on disk even if the machine dies.
+   * Turn off only for bulk imports or tests. @defaultValue true
+   */
+  syncEachLine?: boolean;
+  /** Arguments whose JSON is longer than this are stored as a truncated preview. @defaultValue 16384 */
+  maxArgumentChars?: number;
+  /** Applied to arguments and messages before they are written. @defaultValue built-in secret shapes */
+  redactor?: () => Redactor;
+  clock?: Clock;
+}
+
+export const AUDIT_FILE_NAME = 'audit.jsonl';
+const DEFAULTS = { maxFileBytes: 5 * 1024 * 1024, keepFiles: 5, maxArgumentChars: 16_384 };
+const DEFAULT_PAGE_SIZE = 50;
+const MAX_PAGE_SIZE = 500;
+const MAX_MESSAGE_CHARS = 1_000;
+const DECISIONS: ReadonlySet<string> = new Set(['allow', 'ask', 'deny', 'interrupted', 'timeout']);
+const DECIDERS: ReadonlySet<string> = new Set(['policy', 'user', 'hook', 'system']);
+
+/** One stored line: the entry plus a sequence number that orders entries and anchors cursors. */
+type StoredEntry = ActivityEntry & { seq: number };
+
+/**
+ * Append-only JSON Lines audit log. One writer (a promise chain) appends and rotates; each line
+ * is fsynced. Reading never fails on a torn or foreign line: it is skipped. Queries run newest
+ * first across the current and rotated files.
+ */
+export class AuditLog implements AsyncDisposable, AuditSink {
+  private readonly _onDidAppend = new Emitter<ActivityEntry>();
+  readonly onDidAppend: Event<ActivityEntry> = this._onDidAppend.event;
+  private tail: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  /** A failed write may have left half a line; the next write ends it first. */
+  private torn = false;
+
+  private constructor(
+    private readonly options: Required<Omit<AuditLogOptions, 'redactor' | 'clock'>> & {
+      redactor: () => Redactor;
+      clock: Clock;
+    },
+    private handle: FileHandle,
+    private size: number,
+    private seq: number,
+  ) {}
+
+  static async open(options: AuditLogOptions): Promise<AuditLog> {
+    const resolved = {
+      dir: options.dir,
+      maxFileBytes: options.maxFileBytes ?? DEFAULTS.maxFileBytes,
+      keepFiles: options.keepFiles ?? DEFAULTS.keepFiles,
+      syncEachLine: options.syncEachLine ?? true,
+      maxArgumentChars: options.maxArgumentChars ?? DEFAULTS.maxArgumentChars,
+      redactor: options.redactor ?? defaultRedactor(),
+      clock: options.clock ?? systemClock,
+    };
+    if (!(resolved.maxFileBytes > 0) || !Number.isInteger(resolved.keepFiles) || resolved.keepFiles < 1) {
+      throw new ToolbridgeError(
+        'INVALID_ARGUMENT',
+        'The audit log needs maxFileBytes > 0 and a whole keepFiles ≥ 1.',
+      );
+    }
+    await mkdir(resolved.dir, { recursive: true, mode: 0o700 });
+    const paths = filePaths(resolved.dir, resolved.keepFiles);
+    let seq = 0;
+    for (const path of paths) {
+      const entries = await readEntries(path);
+      if (entries.length > 0) {
+        seq = Math.max(...entries.map((entry) => entry.seq));
+        break;
+      }
+    }
+    const handle = await open(paths[0]!, 'a+', 0o600);
+    let size = (await handle.stat()).size;
+    if (size > 0) {
+      // A crash mid-append leaves a line without its newline; end it so the next entry stands alone.
+      const last = Buffer.alloc(1);
+      await handle.read(last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) {
+        await handle.write('\n');
+        size += 1;
+      }
+    }
+    return new AuditLog(resolved, handle, size, seq);
+  }
+
+  get path(): string {
+    return join(this.options.dir, AUDIT_FILE_NAME);
+  }
+
+  /** Writes one entry (redacted, arguments capped) and resolves once it is on disk. */
+  append(record: AuditRecord): Promise<ActivityEntry> {
+    if (this.closed) return Promise.reject(new ToolbridgeError('INTERNAL', 'The audit log is closed.'));
+    const redactor = this.options.redactor();
+    const entry: ActivityEntry = {
+      id: randomUUID(),
+      time: record.time ?? new Date(this.options.clock.now()).toISOString(),
+      agentId: record.agentId,
+      toolName: record.toolName,
+      serverId: record.serverId,
+      arguments: capArguments(redactor.redactValue(record.arguments), this.options.maxArgumentChars),
+      decision: record.decision,
+      decidedBy: record.decidedBy,
+      durationMs: record.durationMs,
+      resultBytes: record.resultBytes,
+      isError: record.isError,
+    };
+    if (record.message !== undefined)
+      entry.message = redactor.redactText(record.message).slice(0, MAX_MESSAGE_CHARS);
+    const write = this.tail.then(() => this.write(entry));
+    this.tail = write.catch(() => undefined);
+    return write;
+  }
+
+  /** Matching entries, newest first, one page at a time. */
+  async query(query: ActivityQuery = {}): Promise<ActivityPage> {
+    const filter = parseQuery(query);
+    await this.tail;
+    const entries: ActivityEntry[] = [];
+    const seen = new Set<number>();
+    let more = false;
+    let lastSeq = 0;
+    outer: for (const path of filePaths(this.options.dir, this.options.keepFiles)) {
+      const stored = await readEntries(path);
+      for (let i = stored.length - 1; i >= 0; i--) {
+        const entry = stored[i]!;
+        // A rotation between two reads can show a file twice; the sequence number tells.
+        if (seen.has(entry.seq) || (filter.beforeSeq !== undefined && entry.seq >= filter.beforeSeq))
+          continue;
+        seen.add(entry.seq);
+        if (!filter.matches(entry)) continue;
+        if (entries.length === filter.limit) {
+          more = true;
+          break outer;
+        }
+        entries.push(publicEntry(entry));
+        lastSeq = entry.seq;
+      }
+    }
+    return more ? { entries, nextCursor: encodeCursor(lastSeq) } : { entries };
+  }
+
+  /** Every matching entry, oldest first, as JSON Lines or CSV (RFC 4180, formula-safe). */
+  async export(format: 'jsonl' | 'csv', query: ActivityQuery = {}): Promise<string> {
+    const filter = parseQuery({ ...query, cursor: undefined, limit: undefined });
+    await this.tail;
+    const bySeq = new Map<number, ActivityEntry>();
+    for (const path of filePaths(this.options.dir, this.options.keepFiles).reverse()) {
+      for (const entry of await readEntries(path))
+        if (filter.matches(entry)) bySeq.set(entry.seq, publicEntry(entry));
+    }
+    const entries = [...bySeq.entries()].sort(([a], [b]) => a - b).map(([, entry]) => entry);
+    if (format === 'jsonl') return entries.map((entry) => `${JSON.stringify(entry)}\n`).join('');
+    if (format === 'csv') return toCsv(entries);
+    throw new ToolbridgeError('INVALID_ARGUMENT', 'Export format must be "jsonl" or "csv".');
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.tail;
+    await this.handle.close();
+    this._onDidAppend.dispose();
+  }
+
+  private async write(entry: ActivityEntry): Promise<ActivityEntry> {
+    this.seq += 1;
+    const line = `${JSON.stringify({ seq: this.seq, ...entry })}\n`;
+    const bytes = Buffer.byteLength(line);
+    if (this.size > 0 && this.size + bytes > this.options.maxFileBytes) await this.rotate();
+    try {
+      if (this.torn) {
+        await this.handle.write('\n');
+        this.size += 1;
+        this.torn = false;
+      }
+      await this.handle.write(line);
+      if (this.options.syncEachLine) await this.handle.datasync();
+    } catch (error) {
+      this.torn = true;
+      throw error;
+    }
+    this.size += bytes;
+    this._onDidAppend.fire(entry);
+    return entry;
+  }
+
+  /** audit.jsonl → audit.1.jsonl, audit.1 → audit.2, …; the oldest beyond keepFiles is deleted. */
+  private async rotate(): Promise<void> {
+    await this.handle.close();
+    const paths = filePaths(this.options.dir, this.options.keepFiles);
+    try {
+      await unlinkIfPresent(paths.at(-1)!);
+      for (let i = paths.length - 2; i >= 0; i--) await renameIfPresent(paths[i]!, paths[i + 1]!);
+      if (this.options.syncEachLine) await syncDirectory(this.options.dir);
+    } finally {
+      // Whatever failed, keep a file open so the log goes on (in the old file if it was not moved).
+      this.handle = await open(paths[0]!, 'a+', 0o600);
+      this.size = (await this.handle.stat()).size;
+    }
+  }
+}
+
+function defaultRedactor(): () => Redactor {
+  const redactor = createRedactor();
+  return () => redactor;
+}
+
+/** Current file first, then rotated ones, newest to oldest. */
+function filePaths(dir: string, keepFiles: number): string[] {
+  const paths = [join(dir, AUDIT_FILE_NAME)];
+  for (let i = 1; i <= keepFiles; i++) paths.push(join(dir, `audit.${i}.jsonl`));
+  return paths;
+}
+
+async function readEntries(path: string): Promise<StoredEntry[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const entries: StoredEntry[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      continue; // a torn line from a crash mid-write
+    }
+    if (isStoredEntry(value)) entries.push(value);
+  }
+  return entries;
+}
+
+function isStoredEntry(value: unknown): value is StoredEntry {
+  if (!isPlainObject(value)) return false;
+  return (
+    Number.isSafeInteger(value.seq) &&
+    typeof value.id === 'string' &&
+    typeof value.time === 'string' &&
+    typeof value.agentId === 'string' &&
+    typeof value.toolName === 'string' &&
+    typeof value.serverId === 'string' &&
+    typeof value.decision === 'string' &&
+    DECISIONS.has(value.decision) &&
+    typeof value.decidedBy === 'string' &&
+    DECIDERS.has(value.decidedBy) &&
+    typeof value.durationMs === 'number' &&
+    typeof value.resultBytes === 'number' &&
+    typeof value.isError === 'boolean'
+  );
+}
+
+function publicEntry(stored: StoredEntry): ActivityEntry {
+  const { seq: _seq, ...entry } = stored;
+  return entry;
+}
+
+function capArguments(args: JsonValue, maxChars: number): JsonValue {
+  const text = JSON.stringify(args);
+  if (text.length <= maxChars) return args;
+  return { $truncated: true, chars: text.length, preview: text.slice(0, maxChars) };
+}
+
+interface ParsedQuery {
+  limit: number;
+  beforeSeq?: number;
+  matches(entry: ActivityEntry): boolean;
+}
+
+function parseQuery(query: ActivityQuery): ParsedQuery {
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    throw new ToolbridgeError('INVALID_ARGUMENT', `An activity page holds 1 to ${MAX_PAGE_SIZE} entries.`);
+  }
+  const since = parseTime(query.since, 'since');
+  const until = parseTime(query.until, 'until');
+  const parsed: ParsedQuery = {
+    limit,
+    matches: (entry) => {
+      if (query.toolName !== undefined && entry.toolName !== query.toolName) return false;
+      if (query.serverId !== undefined && entry.serverId !== query.serverId) return false;
+      if (query.agentId !== undefined && entry.agentId !== query.agentId) return false;
+      if (query.decision !== undefined && entry.decision !== query.decision) return false;
+      if (since === undefined && until === undefined) return true;
+      const time = Date.parse(entry.time);
+      return (since === undefined || time >= since) && (until === undefined || time <= until);
+    },
+  };
+  if (query.cursor !== undefined) parsed.beforeSeq = decodeCursor(query.cursor);
+  return parsed;
+}
+
+function parseTime(value: string | undefined, field: string): number | undefined {
+  if (value === undefined) return undefined;
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) {
+    throw new ToolbridgeError(
+      'INVALID_ARGUMENT',
+      `"${field}" must be an ISO date and time, like 2026-09-01T10:00:00Z.`,
+    );
+  }
+  return time;
+}
+
+function encodeCursor(seq: number): string {
+  return Buffer.from(JSON.stringify({ v: 1, before: seq })).toString('base64url');
+}
+
+function decodeCursor(cursor: string): number {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (isPlainObject(value) && value.v === 1 && Number.isSafeInteger(value.before))
+      return value.before as number;
+  } catch {
+    // fall through to the error below
+  }
+  throw new ToolbridgeError(
+    'INVALID_ARGUMENT',
+    'That activity cursor is not valid; start again from the first page.',
+  );
+}
+
+const CSV_COLUMNS = [
+  'id',
+  'time',
+  'agentId',
+  'serverId',
+  'toolName',
+  'decision',
+  'decidedBy',
+  'durationMs',
+  'resultBytes',
+  'isError',
+  'message',
+  'arguments',
+] as const;
+
+function toCsv(entries: readonly ActivityEntry[]): string {
+  const rows = [CSV_COLUMNS.join(',')];
+  for (const entry of entries) {
+    rows.push(
+      CSV_COLUMNS.map((column) => {
+        const value = column === 'arguments' ? JSON.stringify(entry.arguments) : entry[column];
+        return csvCell(value === undefined ? '' : String(value));
+      }).join(','),
+    );
+  }
+  return `${rows.join('\r\n')}\r\n`;
+}
+
+/**
+ * One RFC 4180 cell. A cell a spreadsheet would read as a formula (= + - @, tab, CR first) gets a
+ * leading apostrophe: tool names and arguments come from servers and agents.
+ */
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]|^\s|\s$/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+async function renameIfPresent(from: string, to: string): Promise<void> {
+  try {
+    await rename(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+async function unlinkIfPresent(path: string): Promise<void> {
+  try {
+    await unlink(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+/** Makes the renames durable; not every platform can open a directory, which is fine. */
+async function syncDirectory(dir: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // best effort
+  } finally {
+    await handle?.close();
+  }
+}

@@ -21,3 +21,15 @@ export function toServerId(label: string): string {
 export function mcpToolName(serverId: string, toolName: string): string {
   return `${MCP_PREFIX}${serverId}__${toolName}`;
 }
+
+/** The bridge's own tools, listed to the agent whenever at least one tool defers. */
+export const TOOL_SEARCH_NAME = 'tool_search';
+export const TOOL_DESCRIBE_NAME = 'tool_describe';
+export const TOOL_CALL_NAME = 'tool_call';
+export const BRIDGE_TOOL_NAMES: readonly string[] = [TOOL_SEARCH_NAME, TOOL_DESCRIBE_NAME, TOOL_CALL_NAME];
+
+/** Listed directly (never deferred) when the session can connect apps and servers. */
+export const MANAGE_CONNECTIONS_NAME = 'manage_connections';
+
+/** Names no catalog tool may take in the agent's direct tool list. */
+export const RESERVED_DIRECT_NAMES: readonly string[] = [...BRIDGE_TOOL_NAMES, MANAGE_CONNECTIONS_NAME];

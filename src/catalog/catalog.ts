@@ -1,0 +1,73 @@
+import { mcpToolName } from './naming.js';
+import type { CatalogEntry, ServerTools } from './types.js';
+
+/**
+ * Catalog entries from the servers' live tool definitions, in server order then tool order (the
+ * order ties keep in search). Names are `mcp__<server>__<tool>`, the tool's own name verbatim.
+ * A server that lists one tool name twice keeps the first definition.
+ */
+export function entriesFromServers(servers: readonly ServerTools[]): CatalogEntry[] {
+  const entries: CatalogEntry[] = [];
+  const seen = new Set<string>();
+  for (const server of servers) {
+    for (const tool of server.tools) {
+      const name = mcpToolName(server.serverId, tool.name);
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const entry: CatalogEntry = {
+        name,
+        serverId: server.serverId,
+        toolName: tool.name,
+        source: 'mcp',
+        description: tool.description ?? '',
+        inputSchema: tool.inputSchema,
+      };
+      if (tool.annotations) entry.annotations = tool.annotations;
+      entries.push(entry);
+    }
+  }
+  return entries;
+}
+
+/** The user's choices about single tools, all by agent-facing name. */
+export interface ToolChoices {
+  /** Listed directly, never behind the bridge. */
+  pinned?: Iterable<string>;
+  /** Left out entirely: not listed, not searchable, not callable. */
+  disabled?: Iterable<string>;
+  /** Defer even when pinned (the reference's `defer` list; see tool-search-config.ts). */
+  defer?: Iterable<string>;
+}
+
+/** The catalog split by where each enabled tool goes. Both lists keep catalog order. */
+export interface ClassifiedCatalog {
+  /** Every enabled tool. */
+  entries: CatalogEntry[];
+  /** Tools that go behind the bridge when tool search is active. */
+  deferrable: CatalogEntry[];
+  /** Tools listed directly in every case. */
+  pinned: CatalogEntry[];
+}
+
+/**
+ * Which tools defer: in Toolbridge every catalog tool does, except the ones the user pinned
+ * (the always-eager list the reference lacks, #86620). Disabled tools are dropped first; a
+ * name in `defer` defers even if pinned. Names that match no entry are ignored, so stale
+ * settings never break a rebuild.
+ */
+export function classifyEntries(
+  entries: readonly CatalogEntry[],
+  choices: ToolChoices = {},
+): ClassifiedCatalog {
+  const pinned = new Set(choices.pinned ?? []);
+  const disabled = new Set(choices.disabled ?? []);
+  const defer = new Set(choices.defer ?? []);
+  const result: ClassifiedCatalog = { entries: [], deferrable: [], pinned: [] };
+  for (const entry of entries) {
+    if (disabled.has(entry.name)) continue;
+    result.entries.push(entry);
+    if (pinned.has(entry.name) && !defer.has(entry.name)) result.pinned.push(entry);
+    else result.deferrable.push(entry);
+  }
+  return result;
+}

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ToolbridgeError } from '../../../src/base/errors.js';
+import { connectorEntry, routeConnectorCalls } from '../../../src/bridge/connector-routing.js';
+import type { ConnectorBackend, ToolExecutor } from '../../../src/bridge/types.js';
 import {
   CARD_HINT,
   ConnectorExecutor,
@@ -180,5 +182,34 @@ describe('ConnectorExecutor.execute', () => {
       .catch((e: unknown) => e);
     expect(ToolbridgeError.is(error, 'CANCELLED')).toBe(true);
     expect(executeRequests()).toEqual([]);
+  });
+});
+
+describe('ConnectorExecutor as the bridge’s ConnectorBackend', () => {
+  it('plugs into routeConnectorCalls and carries outcomes as structured results', async () => {
+    const backend: ConnectorBackend = executor();
+    const local: ToolExecutor = {
+      callTool: async () => {
+        throw new Error('a connector entry must not reach the local executor');
+      },
+    };
+    const routed = routeConnectorCalls(local, backend);
+    const context = { agentId: 'agent-1' };
+    const ok = await routed.callTool(
+      connectorEntry('connectors__github__GET_ME', 'github', 'GET_ME'),
+      {},
+      context,
+    );
+    expect(ok.isError).toBeUndefined();
+    expect(ok.structuredContent).toMatchObject({ response: { ran: 'GET_ME' }, account: 'github-account' });
+    const needsLink = await routed.callTool(
+      connectorEntry('connectors__slack__CHAT_POST_MESSAGE', 'slack', 'CHAT_POST_MESSAGE'),
+      {},
+      context,
+    );
+    expect(needsLink.isError).toBe(true);
+    expect(needsLink.structuredContent).toMatchObject({
+      error: { code: 'CONNECTION_REQUIRED', connect_card_available: true },
+    });
   });
 });

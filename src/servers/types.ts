@@ -1,3 +1,5 @@
+import type { ToolDefinition } from '../catalog/types.js';
+
 /** How to reach one MCP server. Secret values (env, headers) live in the secret store, not here. */
 export type ServerTransportConfig =
   | { transport: 'stdio'; command: string; args?: string[]; env?: Record<string, string>; cwd?: string }
@@ -17,3 +19,27 @@ export type ServerConfig = ServerTransportConfig & {
 };
 
 export type ServerStatus = 'starting' | 'connected' | 'error' | 'needs-auth' | 'disabled';
+
+/** What a connection reports about itself. JSON-safe. */
+export interface ServerState {
+  status: ServerStatus;
+  /** Why it is not connected, for a human (secrets redacted). Absent when connected or disabled. */
+  lastError?: string;
+  toolCount: number;
+  /** It failed this many times in a row, with no healthy spell between, that it is crash-looping. */
+  crashLooping: boolean;
+  /** When the next reconnect attempt is due (ISO 8601), while one is scheduled. */
+  nextRetryAt?: string;
+  /** The stdio server's pid (also its process group id) while it runs. */
+  pid?: number;
+}
+
+/** One server as the manager sees it now. */
+export interface ServerSnapshot extends ServerState {
+  id: string;
+  /** The config as it was given (secret references, never resolved values). */
+  config: ServerConfig;
+  tools: ToolDefinition[];
+  /** Last lines the server wrote to stderr, oldest first (bounded, redacted). */
+  stderrTail: string[];
+}

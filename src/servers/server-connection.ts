@@ -1,0 +1,713 @@
+/**
+ * One MCP client connection to one server: stdio, Streamable HTTP (falling back to legacy SSE) or
+ * SSE. It keeps a status, the server's full tool list (every page) and a bounded stderr tail;
+ * re-lists on `notifications/tools/list_changed`; reconnects with backoff after a crash; and bounds
+ * every wait (connect, list, call) so a dead or hung server gives a clear error, never a hang.
+ *
+ * Each attempt owns a session (client, transport, child, listeners) in its own DisposableStore.
+ * Like a MutableDisposable, the old session is closed before a new one counts.
+ */
+
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  ErrorCode,
+  ListToolsResultSchema,
+  McpError,
+  type Tool,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { Emitter, type Event } from '../base/emitter.js';
+import { errorMessage, ToolbridgeError } from '../base/errors.js';
+import type { JsonObject } from '../base/json.js';
+import { type AsyncDisposable, type Disposable, DisposableStore, toDisposable } from '../base/lifecycle.js';
+import type { ToolDefinition } from '../catalog/types.js';
+import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from './backoff.js';
+import { type ChildExit, ChildProcessTransport } from './child-process-transport.js';
+import { StderrBuffer, type StderrBufferOptions } from './stderr-buffer.js';
+import type { ServerConfig, ServerState } from './types.js';
+
+/** Timers and time, injectable so tests can drive reconnects without sleeping. */
+export interface Clock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const SYSTEM_CLOCK: Clock = {
+  now: () => Date.now(),
+  // unref'd: a pending retry never keeps the process alive.
+  setTimeout: (fn, ms) => setTimeout(fn, ms).unref(),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+export interface ServerConnectionOptions {
+  /** Start (spawn, initialize) must finish within this. @defaultValue 30000 */
+  connectTimeoutMs?: number;
+  /** Each `tools/list` page must arrive within this. @defaultValue 30000 */
+  listTimeoutMs?: number;
+  /** Default for `callTool`; a call may pass its own. @defaultValue 60000 */
+  callTimeoutMs?: number;
+  /** Wait at each step when stopping a stdio server (stdin end → SIGTERM → SIGKILL). @defaultValue 2000 */
+  stopGraceMs?: number;
+  backoff?: Partial<BackoffOptions>;
+  stderr?: Omit<StderrBufferOptions, 'redact'>;
+  /** Turns the stored config (with `${secret:…}` references) into the one to connect with. */
+  resolveConfig?: (config: ServerConfig) => ServerConfig | Promise<ServerConfig>;
+  /** Applied to stderr lines and error messages, after this server's own secret values are masked. */
+  redact?: (text: string) => string;
+  /** OAuth for HTTP servers (a later issue). Without one, a 401 sets `needs-auth`. */
+  authProvider?: (config: ServerConfig) => OAuthClientProvider | undefined;
+  /** Replaces the built-in transports (tests, future transports). */
+  createTransport?: (
+    config: ServerConfig,
+    hooks: { onStderr: (text: string) => void },
+  ) => Transport | Promise<Transport>;
+  clientInfo?: { name: string; version: string };
+  clock?: Clock;
+  random?: () => number;
+}
+
+export const DEFAULT_CONNECTION_OPTIONS = Object.freeze({
+  connectTimeoutMs: 30_000,
+  listTimeoutMs: 30_000,
+  callTimeoutMs: 60_000,
+  stopGraceMs: 2_000,
+});
+
+export interface CallToolOptions {
+  /** Aborting sends `notifications/cancelled` to the server and rejects with `CANCELLED`. */
+  signal?: AbortSignal;
+  /** Overrides the connection's call timeout. */
+  timeoutMs?: number;
+}
+
+/** A safety net against servers whose cursors never end. */
+const MAX_TOOL_PAGES = 1_000;
+const MASK = '••••';
+
+interface Session {
+  readonly store: DisposableStore;
+  client?: Client;
+  /** Connected and initialized; a close after this is a crash. */
+  established: boolean;
+  /** We are closing it on purpose. */
+  closing: boolean;
+  pid?: number;
+  exit?: () => ChildExit | undefined;
+}
+
+export class ServerConnection implements AsyncDisposable {
+  private readonly store = new DisposableStore();
+  private readonly _onDidChangeState = this.store.add(new Emitter<ServerState>());
+  /** Status, last error, tool count, retry plans. */
+  readonly onDidChangeState: Event<ServerState> = this._onDidChangeState.event;
+  private readonly _onDidChangeTools = this.store.add(new Emitter<ToolDefinition[]>());
+  /** The full tool list, whenever it differs from the last one. */
+  readonly onDidChangeTools: Event<ToolDefinition[]> = this._onDidChangeTools.event;
+
+  private _config: ServerConfig;
+  private _state: ServerState;
+  private _tools: ToolDefinition[] = [];
+  private readonly stderr: StderrBuffer;
+  private readonly clock: Clock;
+  private readonly backoff: BackoffOptions;
+  private readonly timeouts: {
+    connectTimeoutMs: number;
+    listTimeoutMs: number;
+    callTimeoutMs: number;
+    stopGraceMs: number;
+  };
+  private session: Session | undefined;
+  private connecting: Promise<void> | undefined;
+  private retryTimer: Disposable | undefined;
+  private refreshing: Promise<void> | undefined;
+  private refreshAgain = false;
+  private failures = 0;
+  private connectedAt: number | undefined;
+  /** Bumped by every start, stop and restart, so callbacks of an older attempt do nothing. */
+  private epoch = 0;
+  private closed = false;
+  private secretValues: string[] = [];
+
+  constructor(
+    config: ServerConfig,
+    private readonly options: ServerConnectionOptions = {},
+  ) {
+    this._config = config;
+    this.clock = options.clock ?? SYSTEM_CLOCK;
+    this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
+    this.timeouts = {
+      connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECTION_OPTIONS.connectTimeoutMs,
+      listTimeoutMs: options.listTimeoutMs ?? DEFAULT_CONNECTION_OPTIONS.listTimeoutMs,
+      callTimeoutMs: options.callTimeoutMs ?? DEFAULT_CONNECTION_OPTIONS.callTimeoutMs,
+      stopGraceMs: options.stopGraceMs ?? DEFAULT_CONNECTION_OPTIONS.stopGraceMs,
+    };
+    this.stderr = new StderrBuffer({ ...options.stderr, redact: (line) => this.redact(line) });
+    this._state = { status: config.enabled ? 'starting' : 'disabled', toolCount: 0, crashLooping: false };
+    this.store.add({ close: () => this.shutdown() });
+  }
+
+  get id(): string {
+    return this._config.id;
+  }
+
+  get config(): ServerConfig {
+    return this._config;
+  }
+
+  get state(): ServerState {
+    return { ...this._state };
+  }
+
+  get tools(): ToolDefinition[] {
+    return [...this._tools];
+  }
+
+  get stderrTail(): string[] {
+    return this.stderr.tail();
+  }
+
+  /** Connects if enabled and not yet connected. Resolves after the attempt, whatever its outcome (see `state`). */
+  start(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    if (!this._config.enabled) {
+      this.setState({
+        status: 'disabled',
+        lastError: undefined,
+        crashLooping: false,
+        nextRetryAt: undefined,
+      });
+      return Promise.resolve();
+    }
+    if (this.connecting) return this.connecting;
+    if (this.session?.established) return Promise.resolve();
+    this.cancelRetry();
+    return this.attempt();
+  }
+
+  /** Disconnects and stays down (status `disabled`) until `start`. Its tools are gone meanwhile. */
+  async stop(): Promise<void> {
+    this.epoch++;
+    this.cancelRetry();
+    this.failures = 0;
+    this.connectedAt = undefined;
+    await this.closeSession();
+    if (this.closed) return;
+    this.setState({
+      status: 'disabled',
+      lastError: undefined,
+      crashLooping: false,
+      nextRetryAt: undefined,
+      pid: undefined,
+    });
+    this.setTools([]);
+  }
+
+  /** Closes the current session (if any) and connects anew, with a fresh backoff. */
+  restart(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    if (!this._config.enabled) return this.stop();
+    this.cancelRetry();
+    this.failures = 0;
+    return this.attempt();
+  }
+
+  /**
+   * Takes a new config for the same id. A change to how it connects (transport, command, url,
+   * env, headers, …) reconnects; a change to name or trust does not.
+   */
+  async update(config: ServerConfig): Promise<void> {
+    if (config.id !== this._config.id) {
+      throw new ToolbridgeError(
+        'INVALID_ARGUMENT',
+        `A connection keeps its id: "${this._config.id}" cannot become "${config.id}".`,
+      );
+    }
+    const reconnect = connectionKey(config) !== connectionKey(this._config);
+    const wasEnabled = this._config.enabled;
+    this._config = config;
+    if (!config.enabled) {
+      if (wasEnabled || this._state.status !== 'disabled') await this.stop();
+      return;
+    }
+    if (reconnect || !wasEnabled || this._state.status === 'disabled') await this.restart();
+  }
+
+  /** Re-reads the tool list now (also done on `notifications/tools/list_changed`). */
+  refreshTools(): Promise<void> {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return this.refreshing;
+    }
+    const run = async (): Promise<void> => {
+      do {
+        this.refreshAgain = false;
+        const session = this.session;
+        if (!session?.established || !session.client) return;
+        try {
+          const tools = await this.listAllTools(session.client);
+          if (session === this.session) this.setTools(tools);
+        } catch (error) {
+          this.stderr.note(`could not re-read the tool list: ${this.redact(errorMessage(error))}`);
+        }
+      } while (this.refreshAgain);
+    };
+    this.refreshing = run().finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  /**
+   * Calls a tool and returns the server's result as it sent it. A server that is down, crashes
+   * mid-call or does not answer in time gives `SERVER_UNAVAILABLE` or `TIMEOUT`; an aborted signal
+   * gives `CANCELLED` (and the server hears `notifications/cancelled`). A JSON-RPC error the
+   * server itself answers with (unknown tool, bad arguments) is rethrown as its `McpError`.
+   */
+  async callTool(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    options: CallToolOptions = {},
+  ): Promise<CallToolResult> {
+    const timeoutMs = options.timeoutMs ?? this.timeouts.callTimeoutMs;
+    const started = this.clock.now();
+    if (options.signal?.aborted) throw this.cancelled(name);
+    const session = await this.readySession(name, timeoutMs, options.signal);
+    const remaining = Math.max(1, timeoutMs - (this.clock.now() - started));
+    try {
+      return await session.client!.request(
+        { method: 'tools/call', params: { name, arguments: args ?? {} } },
+        CallToolResultSchema,
+        { signal: options.signal, timeout: remaining },
+      );
+    } catch (error) {
+      throw this.callError(error, name, timeoutMs, session, options.signal);
+    }
+  }
+
+  /** Stops for good: session, child, timers, listeners. */
+  close(): Promise<void> {
+    return this.store.close();
+  }
+
+  // --- connecting ------------------------------------------------------------------------------
+
+  private attempt(): Promise<void> {
+    const epoch = ++this.epoch;
+    const run: Promise<void> = this.connectOnce(epoch).finally(() => {
+      if (this.connecting === run) this.connecting = undefined;
+    });
+    this.connecting = run;
+    return run;
+  }
+
+  private async connectOnce(epoch: number): Promise<void> {
+    this.retryTimer = undefined;
+    this.setState({ status: 'starting', nextRetryAt: undefined });
+    await this.closeSession();
+    if (epoch !== this.epoch || this.closed) return;
+    const session: Session = { store: new DisposableStore(), established: false, closing: false };
+    this.session = session;
+    try {
+      const resolved = (await this.options.resolveConfig?.(this._config)) ?? this._config;
+      this.secretValues = secretValuesOf(this._config, resolved);
+      const client = await this.withTimeout(
+        this.open(resolved, session, epoch),
+        this.timeouts.connectTimeoutMs,
+        () =>
+          new ToolbridgeError(
+            'TIMEOUT',
+            `Server "${this.id}" did not finish starting within ${seconds(this.timeouts.connectTimeoutMs)}.`,
+          ),
+      );
+      if (epoch !== this.epoch) return await this.abandon(session);
+      const tools = await this.listAllTools(client);
+      if (epoch !== this.epoch) return await this.abandon(session);
+      session.established = true;
+      this.connectedAt = this.clock.now();
+      const changed = this.replaceTools(tools);
+      this.setState({ status: 'connected', lastError: undefined, crashLooping: false, pid: session.pid });
+      if (changed) this._onDidChangeTools.fire(this.tools);
+    } catch (error) {
+      if (epoch !== this.epoch || this.closed) return await this.abandon(session);
+      await this.abandon(session);
+      if (isUnauthorized(error)) {
+        this.setState({
+          status: 'needs-auth',
+          pid: undefined,
+          lastError: `Server "${this.id}" answered 401 Unauthorized: it needs you to sign in or a valid Authorization header. Add the credentials in Servers, then restart it.`,
+        });
+        return;
+      }
+      this.scheduleRetry(`Could not connect to server "${this.id}": ${this.describeFailure(error, session)}`);
+    }
+  }
+
+  private async open(config: ServerConfig, session: Session, epoch: number): Promise<Client> {
+    const onStderr = (text: string): void => {
+      if (this.session === session) this.stderr.write(text);
+    };
+    if (this.options.createTransport) {
+      return this.connectClient(await this.options.createTransport(config, { onStderr }), session, epoch);
+    }
+    if (config.transport === 'stdio') {
+      const transport = new ChildProcessTransport({
+        command: config.command,
+        args: config.args,
+        env: config.env,
+        cwd: config.cwd,
+        stopGraceMs: this.timeouts.stopGraceMs,
+        onStderr,
+      });
+      session.exit = () => transport.exit;
+      const client = await this.connectClient(transport, session, epoch);
+      session.pid = transport.pid;
+      return client;
+    }
+    const url = new URL(config.url);
+    const authProvider = this.options.authProvider?.(config);
+    const requestInit: RequestInit = { headers: config.headers ?? {} };
+    if (config.transport === 'sse') {
+      return this.connectClient(new SSEClientTransport(url, { requestInit, authProvider }), session, epoch);
+    }
+    const probe = session.store.add(new DisposableStore());
+    try {
+      const streamable = new StreamableHTTPClientTransport(url, { requestInit, authProvider });
+      return await this.connectClient(streamable, session, epoch, probe);
+    } catch (error) {
+      if (!speaksOnlyLegacySse(error) || session.closing) throw error;
+      // A 4xx to the Streamable HTTP POST: the server may be an older one that speaks SSE only.
+      await probe.close();
+      this.stderr.note(`Streamable HTTP refused (${this.redact(errorMessage(error))}); trying legacy SSE`);
+      return this.connectClient(new SSEClientTransport(url, { requestInit, authProvider }), session, epoch);
+    }
+  }
+
+  private async connectClient(
+    transport: Transport,
+    session: Session,
+    epoch: number,
+    owner: DisposableStore = session.store,
+  ): Promise<Client> {
+    // Abandoned meanwhile (timeout, stop): opening now would leak the transport.
+    if (session.closing)
+      throw new ToolbridgeError('CANCELLED', `Connecting to server "${this.id}" was abandoned.`);
+    const client = new Client(this.options.clientInfo ?? { name: 'toolbridge', version: '0.1.0' }, {
+      capabilities: {},
+    });
+    session.client = client;
+    owner.add({ close: () => transport.close() });
+    owner.add({ close: () => client.close() });
+    client.onclose = () => this.onSessionClosed(session, epoch);
+    client.onerror = (error) => {
+      if (this.session === session) this.stderr.note(`protocol error: ${this.redact(errorMessage(error))}`);
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      if (this.session === session) void this.refreshTools();
+    });
+    await client.connect(transport, { timeout: this.timeouts.connectTimeoutMs });
+    return client;
+  }
+
+  private async listAllTools(client: Client): Promise<ToolDefinition[]> {
+    if (!client.getServerCapabilities()?.tools) return [];
+    const tools: ToolDefinition[] = [];
+    const names = new Set<string>();
+    const cursors = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      const result = await client.request(
+        { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+        ListToolsResultSchema,
+        { timeout: this.timeouts.listTimeoutMs },
+      );
+      for (const tool of result.tools) {
+        if (names.has(tool.name)) continue;
+        names.add(tool.name);
+        tools.push(toToolDefinition(tool));
+      }
+      cursor = result.nextCursor;
+      if (cursor === undefined) return tools;
+      if (cursors.has(cursor)) {
+        this.stderr.note(
+          `tools/list repeated the cursor "${cursor.slice(0, 40)}"; keeping the ${tools.length} tools read so far`,
+        );
+        return tools;
+      }
+      cursors.add(cursor);
+    }
+    this.stderr.note(
+      `tools/list went past ${MAX_TOOL_PAGES} pages; keeping the ${tools.length} tools read so far`,
+    );
+    return tools;
+  }
+
+  // --- failures and reconnecting ---------------------------------------------------------------
+
+  private onSessionClosed(session: Session, epoch: number): void {
+    // Closing on purpose, an older attempt, or a failure while connecting (connectOnce reports it).
+    if (session.closing || !session.established || epoch !== this.epoch || this.closed) return;
+    const exit = session.exit?.();
+    this.stderr.flush();
+    const reason = exit ? describeExit(exit) : 'the connection closed';
+    this.stderr.note(`server stopped unexpectedly (${reason})`);
+    void this.abandon(session);
+    this.scheduleRetry(`Server "${this.id}" stopped unexpectedly (${reason}).${this.lastStderrHint()}`);
+  }
+
+  private scheduleRetry(lastError: string): void {
+    if (this.closed || !this._config.enabled) return;
+    const now = this.clock.now();
+    if (this.connectedAt !== undefined && now - this.connectedAt >= this.backoff.healthyResetMs)
+      this.failures = 0;
+    this.connectedAt = undefined;
+    const delayMs = backoffDelay(this.failures, this.backoff, this.options.random);
+    this.failures++;
+    const epoch = this.epoch;
+    this.cancelRetry();
+    const handle = this.clock.setTimeout(() => {
+      if (epoch === this.epoch && !this.closed) void this.attempt();
+    }, delayMs);
+    this.retryTimer = toDisposable(() => this.clock.clearTimeout(handle));
+    this.setState({
+      status: 'error',
+      lastError: this.redact(lastError),
+      crashLooping: this.failures >= this.backoff.crashLoopThreshold,
+      nextRetryAt: new Date(now + delayMs).toISOString(),
+      pid: undefined,
+    });
+  }
+
+  private cancelRetry(): void {
+    this.retryTimer?.dispose();
+    this.retryTimer = undefined;
+  }
+
+  // --- calls -----------------------------------------------------------------------------------
+
+  private async readySession(name: string, timeoutMs: number, signal?: AbortSignal): Promise<Session> {
+    if (!this.session?.established && this.connecting) {
+      // Starting (e.g. right after launch): wait for it within the call's own time budget.
+      const aborted = signal
+        ? new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
+        : undefined;
+      await Promise.race([this.connecting, this.sleep(timeoutMs), ...(aborted ? [aborted] : [])]);
+      if (signal?.aborted) throw this.cancelled(name);
+    }
+    const session = this.session;
+    if (session?.established && session.client) return session;
+    throw this.unavailable(name);
+  }
+
+  private callError(
+    error: unknown,
+    name: string,
+    timeoutMs: number,
+    session: Session,
+    signal?: AbortSignal,
+  ): unknown {
+    const data = { serverId: this.id, toolName: name };
+    if (signal?.aborted) return this.cancelled(name);
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      return new ToolbridgeError(
+        'TIMEOUT',
+        `Tool "${name}" on server "${this.id}" did not answer within ${seconds(timeoutMs)}; the server may be hung. Try again, raise the call timeout, or restart the server in Servers.`,
+        { data: { ...data, timeoutMs }, cause: error },
+      );
+    }
+    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+      const exit = session.exit?.();
+      return new ToolbridgeError(
+        'SERVER_UNAVAILABLE',
+        `Server "${this.id}" stopped while running tool "${name}"${exit ? ` (${describeExit(exit)})` : ''}. It is reconnecting; try again shortly, or check its log in Servers.`,
+        { data, cause: error },
+      );
+    }
+    if (error instanceof McpError) return error;
+    if (this._config.transport !== 'stdio' && error instanceof TypeError) {
+      // fetch failed: the HTTP server went away. Reconnect, and say so.
+      if (session === this.session && session.established) {
+        void this.abandon(session);
+        this.scheduleRetry(`Server "${this.id}" could not be reached: ${this.redact(errorMessage(error))}`);
+      }
+      return new ToolbridgeError(
+        'SERVER_UNAVAILABLE',
+        `Server "${this.id}" could not be reached while calling tool "${name}" (${this.redact(errorMessage(error))}). It is reconnecting; try again shortly.`,
+        { data, cause: error },
+      );
+    }
+    return new ToolbridgeError(
+      'INTERNAL',
+      `Server "${this.id}" sent a result for tool "${name}" that is not a valid MCP tool result: ${this.redact(errorMessage(error))}`,
+      { data, cause: error },
+    );
+  }
+
+  private unavailable(name: string): ToolbridgeError {
+    const { status, lastError, nextRetryAt } = this._state;
+    const data = { serverId: this.id, toolName: name, status };
+    let advice: string;
+    if (status === 'disabled') advice = 'is disabled. Enable it in Servers to use its tools.';
+    else if (status === 'needs-auth')
+      advice = 'needs you to sign in. Open Servers and authorise it, then try again.';
+    else if (status === 'starting') advice = 'is still starting. Try again in a moment.';
+    else {
+      const retry = nextRetryAt ? ` It retries at ${nextRetryAt}.` : '';
+      advice = `is not connected${lastError ? ` (${lastError})` : ''}.${retry} Check its command and log in Servers, or restart it.`;
+    }
+    return new ToolbridgeError(
+      'SERVER_UNAVAILABLE',
+      `Cannot call tool "${name}": server "${this.id}" ${advice}`,
+      { data },
+    );
+  }
+
+  private cancelled(name: string): ToolbridgeError {
+    return new ToolbridgeError(
+      'CANCELLED',
+      `The call to tool "${name}" on server "${this.id}" was cancelled.`,
+      {
+        data: { serverId: this.id, toolName: name },
+      },
+    );
+  }
+
+  // --- helpers ---------------------------------------------------------------------------------
+
+  private setState(patch: Partial<ServerState>): void {
+    const next: ServerState = { ...this._state, ...patch, toolCount: this._tools.length };
+    for (const key of Object.keys(next) as Array<keyof ServerState>) {
+      if (next[key] === undefined) delete next[key];
+    }
+    this._state = next;
+    if (!this.closed) this._onDidChangeState.fire(this.state);
+  }
+
+  /** Replaces the tools; true when they differ. */
+  private replaceTools(tools: ToolDefinition[]): boolean {
+    if (JSON.stringify(tools) === JSON.stringify(this._tools)) return false;
+    this._tools = tools;
+    return true;
+  }
+
+  private setTools(tools: ToolDefinition[]): void {
+    if (!this.replaceTools(tools)) return;
+    this.setState({});
+    if (!this.closed) this._onDidChangeTools.fire(this.tools);
+  }
+
+  private async closeSession(): Promise<void> {
+    const session = this.session;
+    if (!session) return;
+    await this.abandon(session);
+  }
+
+  private async abandon(session: Session): Promise<void> {
+    session.closing = true;
+    if (this.session === session) this.session = undefined;
+    await session.store.close();
+  }
+
+  private async shutdown(): Promise<void> {
+    this.epoch++;
+    this.cancelRetry();
+    await this.closeSession();
+    this.closed = true;
+  }
+
+  private withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+    let handle: unknown;
+    const timer = new Promise<never>((_, reject) => {
+      handle = this.clock.setTimeout(() => reject(onTimeout()), ms);
+    });
+    return Promise.race([promise, timer]).finally(() => this.clock.clearTimeout(handle));
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => this.clock.setTimeout(resolve, ms));
+  }
+
+  private redact(text: string): string {
+    let result = text;
+    for (const secret of this.secretValues) result = result.split(secret).join(MASK);
+    return this.options.redact ? this.options.redact(result) : result;
+  }
+
+  private describeFailure(error: unknown, session: Session): string {
+    const exit = session.exit?.();
+    if (exit && error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+      return `it ${describeExit(exit)} while starting.${this.lastStderrHint()}`;
+    }
+    const code = (error as { code?: unknown }).code;
+    const status = typeof code === 'number' && code >= 100 && code < 600 ? `HTTP ${code}: ` : '';
+    return `${status}${this.redact(errorMessage(error))}${exit ? this.lastStderrHint() : ''}`;
+  }
+
+  private lastStderrHint(): string {
+    const last = this.stderr
+      .tail()
+      .filter((line) => !line.startsWith('[toolbridge]') && line.trim() !== '')
+      .at(-1);
+    return last ? ` Last stderr line: "${last}"` : '';
+  }
+}
+
+function toToolDefinition(tool: Tool): ToolDefinition {
+  const definition: ToolDefinition = { name: tool.name };
+  if (tool.title !== undefined) definition.title = tool.title;
+  if (tool.description !== undefined) definition.description = tool.description;
+  // Parsed from JSON, so JSON-safe.
+  definition.inputSchema = tool.inputSchema as JsonObject;
+  if (tool.outputSchema !== undefined) definition.outputSchema = tool.outputSchema as JsonObject;
+  if (tool.annotations !== undefined) definition.annotations = { ...tool.annotations };
+  return definition;
+}
+
+/** The fields that decide how to connect; a change to any of them reconnects. */
+function connectionKey(config: ServerConfig): string {
+  const { id: _id, name: _name, enabled: _enabled, trusted: _trusted, ...rest } = config;
+  return JSON.stringify(rest);
+}
+
+/** Values the resolver filled in (secrets), plus any Authorization header: masked in stderr and errors. */
+function secretValuesOf(stored: ServerConfig, resolved: ServerConfig): string[] {
+  const values = new Set<string>();
+  const pairs = (config: ServerConfig): Record<string, string> =>
+    (config.transport === 'stdio' ? config.env : config.headers) ?? {};
+  const before = pairs(stored);
+  for (const [name, value] of Object.entries(pairs(resolved))) {
+    if (value !== before[name] || name.toLowerCase() === 'authorization') {
+      values.add(value);
+      const bearer = /^bearer\s+(.+)$/i.exec(value)?.[1];
+      if (bearer) values.add(bearer);
+    }
+  }
+  // Very short values would mask ordinary words.
+  return [...values].filter((value) => value.length >= 4).sort((a, b) => b.length - a.length);
+}
+
+function isUnauthorized(error: unknown): boolean {
+  if (error instanceof UnauthorizedError) return true;
+  if ((error as { code?: unknown }).code === 401) return true;
+  return /\bHTTP 401\b/.test(errorMessage(error));
+}
+
+function speaksOnlyLegacySse(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'number' && code >= 400 && code < 500 && code !== 401 && code !== 403;
+}
+
+function describeExit(exit: ChildExit): string {
+  return exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}

@@ -4,6 +4,8 @@ export interface IndexEntry {
   description?: string | null;
   inputSchema?: unknown;
   server?: string | null;
+  /** Extra words a user attached to the tool so searches find it (indexed like name words). */
+  keywords?: readonly string[] | null;
 }
 
 export interface SearchOptions {
@@ -13,9 +15,59 @@ export interface SearchOptions {
   explain?: boolean;
 }
 
+/** A query word the engine replaced by a catalog word one edit away (`isue` → `issue`). */
+export interface Correction {
+  from: string;
+  to: string;
+}
+
+/** Why one name ranked where it did. */
+export interface MatchExplanation {
+  name: string;
+  /** The BM25 score (sum of `terms`); an exact full-name match ranks first whatever it is. */
+  score: number;
+  /** True when the query was this tool's full name. */
+  exactName: boolean;
+  /** How many distinct answerable query terms the tool holds. */
+  coverage: number;
+  /** Each query term (stem) the tool holds → its share of `score`. */
+  terms: Record<string, number>;
+}
+
+/** How a query was read and each match scored (`search(query, { explain: true })`). */
+export interface SearchExplanation {
+  query: string;
+  /** The query's terms (stems) in order, after corrections; repeats kept. */
+  terms: string[];
+  /** The term every match must hold (reference rarest-token gate); absent when the gate is off. */
+  gateToken?: string;
+  /** Distinct query terms that some tool holds. */
+  answerableTerms: string[];
+  /** How many of `answerableTerms` a match must hold (the relevance floor). */
+  requiredCoverage: number;
+  /** Typos fixed before searching. */
+  corrections: Correction[];
+  /** Words no tool holds that were read as filler and left out. */
+  ignoredWords: string[];
+  /** Words no tool holds that look like a name (a service that is not installed): they empty `matches`. */
+  unknownWords: string[];
+  matches: MatchExplanation[];
+}
+
 export interface SearchResult {
   /** Names in rank order, verbatim as given to the index. */
   matches: string[];
+  /** Typos fixed before searching; present only when something was corrected. */
+  corrections?: Correction[];
+  /**
+   * Present only when `matches` is empty because the query names something no tool holds
+   * (`unknownWords`): the names that would match without those words. A guess, never a match.
+   */
+  didYouMean?: string[];
+  /** The words that emptied `matches`, as the query spelled them (lower-cased). */
+  unknownWords?: string[];
+  /** Present when `explain: true` was asked. */
+  explanation?: SearchExplanation;
 }
 
 export interface ToolIndex {

@@ -1,0 +1,356 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type ErrorCode, errorMessage, ToolbridgeError } from '../base/errors.js';
+import { isPlainObject, type JsonObject } from '../base/json.js';
+import type { ToolAnnotations } from '../catalog/types.js';
+import type { ActivityEntry, ApprovalCardView } from '../host/api.js';
+import { type Approval, type ApprovalQueue, type Clock, systemClock } from './approval-queue.js';
+import type { AuditSink } from './audit-log.js';
+import { createRedactionHook, type HookCall, type ToolCallHook, ToolCallHooks } from './hooks.js';
+import { decidePolicy, type PolicyConfig, type PolicyRule } from './policy.js';
+import { createRedactor, type Redactor } from './redaction.js';
+import { nameMatchesKey } from './tool-key.js';
+
+/** The words every entry stopped before it started carries (reference §3.5). */
+export const INTERRUPTED_MESSAGE = 'Stopped by the user before this call was made.';
+
+/** One real tool call, right before `tools/call` goes to its server (or the connector gateway). */
+export interface GateRequest {
+  agentId: string;
+  /** The real agent-facing name: exactly `mcp__<serverId>__<toolName>` or `connectors__<serverId>__<toolName>`. */
+  name: string;
+  serverId: string;
+  /** The tool's own name on its server. */
+  toolName: string;
+  /** Final arguments after coercion and defaults. */
+  arguments: JsonObject;
+  /** `definitionHash()` of the tool's current definition. */
+  definitionHash: string;
+  annotations?: ToolAnnotations;
+  /** The bridge's argument check, shown on the card. @defaultValue `{ ok: true }` */
+  validation?: ApprovalCardView['validation'];
+  /** The agent's request; aborting it closes the card and nothing runs late. */
+  signal?: AbortSignal;
+  /**
+   * The agent's current tool_call (shared by its entries). Pass one made by `createStopController()`
+   * so a Stop on any card of this tool_call fires it; the bridge then marks the entries not yet
+   * started INTERRUPTED.
+   */
+  stopSignal?: AbortSignal;
+}
+
+/** Sends the call to the server; gets the arguments the gate settled on. */
+export type RunTool = (args: JsonObject) => Promise<CallToolResult>;
+
+export interface ApprovalGateOptions {
+  /** The current policy settings, read on every call so changes apply at once. */
+  policy: () => PolicyConfig;
+  queue: ApprovalQueue;
+  /** User hooks, run in order before the built-in outbound redaction. */
+  hooks?: ToolCallHooks;
+  /** The current redactor (built from settings). @defaultValue built-in secret shapes only */
+  redactor?: () => Redactor;
+  audit?: AuditSink;
+  clock?: Clock;
+  /**
+   * Persists an "always allow" rule (the gate already applies it for this session). The rule is
+   * bound to the definition hash, so a changed tool asks again.
+   */
+  onAlwaysAllow?: (rule: PolicyRule) => void | Promise<void>;
+}
+
+type Decision = Pick<ActivityEntry, 'decision' | 'decidedBy'>;
+
+/** An `isError` result whose text is `{"code","message"}` JSON, as agents receive every refusal. */
+export function toolErrorResult(code: ErrorCode, message: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ code, message }) }] };
+}
+
+/**
+ * The one decision point every real tool call passes (checklist A1): tool_call entries, pinned
+ * tools, connector entries, the playground. Policy → pre-call hooks → card (for ask) → approval
+ * re-checked → run → post-call hooks → audit. Never throws for an expected refusal: the agent
+ * gets an `isError` result with a code (DENIED, APPROVAL_TIMEOUT, INTERRUPTED, CANCELLED,
+ * NOT_FOUND, …).
+ */
+export class ApprovalGate {
+  private readonly hooks: ToolCallHooks;
+  private readonly redactor: () => Redactor;
+  private readonly clock: Clock;
+  private readonly redactionHook: ToolCallHook;
+  private readonly stopControllers = new WeakMap<AbortSignal, AbortController>();
+  private readonly sessionRules: PolicyRule[] = [];
+
+  constructor(private readonly options: ApprovalGateOptions) {
+    this.hooks = options.hooks ?? new ToolCallHooks();
+    this.redactor = options.redactor ?? builtInRedactor();
+    this.clock = options.clock ?? systemClock;
+    this.redactionHook = createRedactionHook(this.redactor);
+  }
+
+  /** A stop signal for one agent tool_call; a Stop decision on any of its cards fires it. */
+  createStopController(): AbortController {
+    const controller = new AbortController();
+    this.stopControllers.set(controller.signal, controller);
+    return controller;
+  }
+
+  /** "Always allow" rules granted since start (they are also handed to `onAlwaysAllow`). */
+  alwaysRules(): readonly PolicyRule[] {
+    return [...this.sessionRules];
+  }
+
+  async call(request: GateRequest, run: RunTool): Promise<CallToolResult> {
+    const { name } = request;
+    if (!isPlainObject(request.arguments)) {
+      return this.refuse(request, {}, 'INVALID_ARGUMENT', `The arguments for '${name}' must be an object.`, {
+        decision: 'deny',
+        decidedBy: 'system',
+      });
+    }
+    let args: JsonObject = structuredClone(request.arguments);
+    const key = { serverId: request.serverId, toolName: request.toolName };
+    if (!nameMatchesKey(name, key)) {
+      // Only a name the catalog resolved may reach here; anything else is never dispatched.
+      return this.refuse(
+        request,
+        args,
+        'NOT_FOUND',
+        `'${name}' is not a known tool; it was not run. Use tool_search to find the exact name.`,
+        { decision: 'deny', decidedBy: 'system' },
+      );
+    }
+    const early = this.interruption(request);
+    if (early !== undefined) return this.refuse(request, args, ...early);
+
+    const config = this.options.policy();
+    const policy = decidePolicy(
+      { ...config, rules: [...(config.rules ?? []), ...this.sessionRules] },
+      {
+        ...key,
+        definitionHash: request.definitionHash,
+        annotations: request.annotations,
+      },
+    );
+    if (policy.policy === 'deny') {
+      return this.refuse(
+        request,
+        args,
+        'DENIED',
+        `The user's policy does not allow '${name}', so it was not run. Do not retry it; if it is needed, ask the user to change the policy in Toolbridge.`,
+        { decision: 'deny', decidedBy: 'policy' },
+      );
+    }
+
+    const hookCall: HookCall = {
+      agentId: request.agentId,
+      name,
+      serverId: request.serverId,
+      toolName: request.toolName,
+      arguments: args,
+      redactOutbound: policy.redactOutbound,
+    };
+    if (request.annotations !== undefined) hookCall.annotations = request.annotations;
+    const before = await this.hooks.runBefore(hookCall, [this.redactionHook]);
+    if ('blockedBy' in before) {
+      return this.refuse(
+        request,
+        args,
+        'DENIED',
+        `The hook "${before.blockedBy}" blocked '${name}': ${before.reason}. It was not run.`,
+        { decision: 'deny', decidedBy: 'hook' },
+      );
+    }
+    args = before.arguments;
+
+    let decision: Decision = { decision: 'allow', decidedBy: 'policy' };
+    let approval: Approval | undefined;
+    if (policy.policy === 'ask') {
+      const outcome = await this.options.queue.request(
+        {
+          agentId: request.agentId,
+          name,
+          ...key,
+          arguments: args,
+          displayArguments: this.redactor().redactValue(args) as JsonObject,
+          definitionHash: request.definitionHash,
+          validation: request.validation ?? { ok: true },
+        },
+        { signal: request.signal, stop: this.stopControllerFor(request.stopSignal) },
+      );
+      switch (outcome.kind) {
+        case 'approved':
+          approval = outcome.approval;
+          decision = { decision: 'allow', decidedBy: 'user' };
+          if (approval.always)
+            await this.rememberAlways({ ...key, policy: 'allow', definitionHash: request.definitionHash });
+          break;
+        case 'denied':
+          return this.refuse(
+            request,
+            args,
+            'DENIED',
+            outcome.message === undefined
+              ? `The user denied '${name}'; it was not run.`
+              : `The user denied '${name}'; it was not run. The user said: ${outcome.message}`,
+            { decision: 'deny', decidedBy: 'user' },
+            outcome.message,
+          );
+        case 'stopped':
+          return this.refuse(request, args, 'INTERRUPTED', INTERRUPTED_MESSAGE, {
+            decision: 'interrupted',
+            decidedBy: 'user',
+          });
+        case 'timeout':
+          return this.refuse(
+            request,
+            args,
+            'APPROVAL_TIMEOUT',
+            `No one answered the approval card for '${name}' in time, so it was not run. Ask the user to watch Toolbridge for the card, then retry.`,
+            { decision: 'timeout', decidedBy: 'system' },
+          );
+        case 'cancelled':
+          return this.refuse(
+            request,
+            args,
+            'CANCELLED',
+            `The request was cancelled before '${name}' was approved; it was not run.`,
+            { decision: 'interrupted', decidedBy: 'system' },
+          );
+        case 'closed':
+          return this.refuse(
+            request,
+            args,
+            'INTERRUPTED',
+            `Toolbridge is shutting down; '${name}' was not run.`,
+            { decision: 'interrupted', decidedBy: 'system' },
+          );
+      }
+    }
+
+    // Between the decision and now the agent may have gone, or the user pressed Stop on a sibling.
+    const late = this.interruption(request);
+    if (late !== undefined) return this.refuse(request, args, ...late);
+    if (
+      approval !== undefined &&
+      !this.options.queue.redeem(approval, {
+        agentId: request.agentId,
+        ...key,
+        definitionHash: request.definitionHash,
+        arguments: args,
+      })
+    ) {
+      return this.refuse(
+        request,
+        args,
+        'DENIED',
+        `The approval does not match this call to '${name}' any more; it was not run.`,
+        { decision: 'deny', decidedBy: 'system' },
+      );
+    }
+
+    const started = this.clock.now();
+    let result: CallToolResult;
+    try {
+      result = await run(structuredClone(args));
+      result = await this.hooks.runAfter(hookCall, result);
+    } catch (error) {
+      result = ToolbridgeError.is(error)
+        ? toolErrorResult(error.code, error.message)
+        : toolErrorResult('INTERNAL', `'${name}' failed: ${errorMessage(error)}`);
+    }
+    await this.audit(request, args, decision, result, this.clock.now() - started);
+    return result;
+  }
+
+  private interruption(request: GateRequest): [ErrorCode, string, Decision] | undefined {
+    if (request.signal?.aborted) {
+      return [
+        'CANCELLED',
+        `The request was cancelled; '${request.name}' was not run.`,
+        { decision: 'interrupted', decidedBy: 'system' },
+      ];
+    }
+    if (request.stopSignal?.aborted)
+      return ['INTERRUPTED', INTERRUPTED_MESSAGE, { decision: 'interrupted', decidedBy: 'user' }];
+    return undefined;
+  }
+
+  private stopControllerFor(signal: AbortSignal | undefined): AbortController | undefined {
+    if (signal === undefined) return undefined;
+    const known = this.stopControllers.get(signal);
+    if (known !== undefined) return known;
+    // A signal from elsewhere: its abort still closes the card, but a Stop cannot fire it.
+    const local = this.createStopController();
+    signal.addEventListener('abort', () => local.abort(), { once: true });
+    return local;
+  }
+
+  private async rememberAlways(rule: PolicyRule): Promise<void> {
+    const existing = this.sessionRules.findIndex(
+      (held) => held.serverId === rule.serverId && held.toolName === rule.toolName,
+    );
+    if (existing >= 0) this.sessionRules.splice(existing, 1);
+    this.sessionRules.push(rule);
+    try {
+      await this.options.onAlwaysAllow?.({ ...rule });
+    } catch (error) {
+      console.warn(
+        'toolbridge: could not save an "always allow" rule; it holds for this session only:',
+        errorMessage(error),
+      );
+    }
+  }
+
+  private async refuse(
+    request: GateRequest,
+    args: JsonObject,
+    code: ErrorCode,
+    message: string,
+    decision: Decision,
+    auditMessage: string = message,
+  ): Promise<CallToolResult> {
+    const result = toolErrorResult(code, message);
+    await this.audit(request, args, decision, result, 0, auditMessage);
+    return result;
+  }
+
+  private async audit(
+    request: GateRequest,
+    args: JsonObject,
+    decision: Decision,
+    result: CallToolResult,
+    durationMs: number,
+    message?: string,
+  ): Promise<void> {
+    if (this.options.audit === undefined) return;
+    const isError = result.isError === true;
+    const text = message ?? (isError ? firstText(result) : undefined);
+    try {
+      await this.options.audit.append({
+        time: new Date(this.clock.now()).toISOString(),
+        agentId: request.agentId,
+        toolName: request.name,
+        serverId: request.serverId,
+        arguments: this.redactor().redactValue(args),
+        ...decision,
+        durationMs,
+        resultBytes: Buffer.byteLength(JSON.stringify(result)),
+        isError,
+        ...(text === undefined ? {} : { message: this.redactor().redactText(text).slice(0, 500) }),
+      });
+    } catch (error) {
+      // The call has happened; losing its audit line must not turn it into a failure.
+      console.warn('toolbridge: could not write the audit log:', errorMessage(error));
+    }
+  }
+}
+
+function firstText(result: CallToolResult): string | undefined {
+  for (const block of result.content ?? []) if (block.type === 'text') return block.text;
+  return undefined;
+}
+
+function builtInRedactor(): () => Redactor {
+  const redactor = createRedactor();
+  return () => redactor;
+}

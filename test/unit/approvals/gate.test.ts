@@ -1,0 +1,623 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApprovalQueue } from '../../../src/approvals/approval-queue.js';
+import { AuditLog, type AuditRecord } from '../../../src/approvals/audit-log.js';
+import { ApprovalGate, type GateRequest, INTERRUPTED_MESSAGE } from '../../../src/approvals/gate.js';
+import { ToolCallHooks } from '../../../src/approvals/hooks.js';
+import type { PolicyConfig, PolicyRule } from '../../../src/approvals/policy.js';
+import { createRedactor, REDACTED } from '../../../src/approvals/redaction.js';
+import { ToolNameResolver } from '../../../src/approvals/tool-key.js';
+import { ToolbridgeError } from '../../../src/base/errors.js';
+import type { JsonObject } from '../../../src/base/json.js';
+import type { ApprovalCardView } from '../../../src/host/api.js';
+import { BYPASS_CORPUS, DENIED_NAME } from './bypass-corpus.js';
+import { shuffle } from './helpers.js';
+
+const clock = { now: () => Date.now() };
+
+/** A fake server that records what it receives and echoes it. */
+class FakeServer {
+  readonly calls: JsonObject[] = [];
+  readonly run = async (args: JsonObject): Promise<CallToolResult> => {
+    this.calls.push(args);
+    return { content: [{ type: 'text', text: `ran ${JSON.stringify(args)}` }] };
+  };
+}
+
+interface Setup {
+  gate: ApprovalGate;
+  queue: ApprovalQueue;
+  audit: AuditRecord[];
+  server: FakeServer;
+  cards: ApprovalCardView[];
+  hooks: ToolCallHooks;
+  config: PolicyConfig;
+  saved: PolicyRule[];
+  nextCard(): Promise<ApprovalCardView>;
+}
+
+const open: ApprovalQueue[] = [];
+
+function setup(config: PolicyConfig, redactor = createRedactor()): Setup {
+  const queue = new ApprovalQueue({ clock });
+  open.push(queue);
+  const audit: AuditRecord[] = [];
+  const cards: ApprovalCardView[] = [];
+  const waiters: Array<(card: ApprovalCardView) => void> = [];
+  queue.onDidOpenCard((card) => {
+    cards.push(card);
+    waiters.shift()?.(card);
+  });
+  const hooks = new ToolCallHooks();
+  const saved: PolicyRule[] = [];
+  const gate = new ApprovalGate({
+    policy: () => config,
+    queue,
+    hooks,
+    redactor: () => redactor,
+    clock,
+    audit: { append: async (record) => void audit.push(record) },
+    onAlwaysAllow: (rule) => void saved.push(rule),
+  });
+  return {
+    gate,
+    queue,
+    audit,
+    server: new FakeServer(),
+    cards,
+    hooks,
+    config,
+    saved,
+    nextCard: () => new Promise((resolve) => waiters.push(resolve)),
+  };
+}
+
+function request(toolName: string, args: JsonObject = {}, overrides: Partial<GateRequest> = {}): GateRequest {
+  return {
+    agentId: 'agent-a',
+    name: `mcp__files__${toolName}`,
+    serverId: 'files',
+    toolName,
+    arguments: args,
+    definitionHash: `hash-of-${toolName}`,
+    ...overrides,
+  };
+}
+
+function errorOf(result: CallToolResult): { code: string; message: string } | undefined {
+  if (result.isError !== true) return undefined;
+  const block = result.content[0];
+  return block?.type === 'text' ? JSON.parse(block.text) : undefined;
+}
+
+const policies: PolicyConfig = {
+  defaultPolicy: 'allow',
+  rules: [
+    { serverId: 'files', toolName: 'delete_file', policy: 'deny' },
+    { serverId: 'files', toolName: 'write_file', policy: 'ask' },
+  ],
+};
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: new Date('2026-09-01T10:00:00Z') });
+});
+
+afterEach(async () => {
+  for (const queue of open.splice(0)) await queue.close();
+  vi.useRealTimers();
+});
+
+describe('ApprovalGate.call: policy', () => {
+  it('allow: runs at once with the arguments and audits a policy decision', async () => {
+    const { gate, server, audit, cards } = setup(policies);
+    const result = await gate.call(request('read_file', { path: '/a' }), server.run);
+    expect(result).toEqual({ content: [{ type: 'text', text: 'ran {"path":"/a"}' }] });
+    expect(server.calls).toEqual([{ path: '/a' }]);
+    expect(cards).toEqual([]);
+    expect(audit).toEqual([
+      {
+        time: '2026-09-01T10:00:00.000Z',
+        agentId: 'agent-a',
+        toolName: 'mcp__files__read_file',
+        serverId: 'files',
+        arguments: { path: '/a' },
+        decision: 'allow',
+        decidedBy: 'policy',
+        durationMs: 0,
+        resultBytes: Buffer.byteLength(JSON.stringify(result)),
+        isError: false,
+      },
+    ]);
+  });
+
+  it('deny: an isError result with code DENIED, nothing sent, audited', async () => {
+    const { gate, server, audit } = setup(policies);
+    const result = await gate.call(request('delete_file', { path: '/a' }), server.run);
+    expect(errorOf(result)).toEqual({
+      code: 'DENIED',
+      message: expect.stringContaining("'mcp__files__delete_file'"),
+    });
+    expect(server.calls).toEqual([]);
+    expect(audit).toMatchObject([{ decision: 'deny', decidedBy: 'policy', isError: true, durationMs: 0 }]);
+  });
+
+  it('the same deny rule holds for an mcp name and a connector name of the key, and for the pinned path', async () => {
+    const { gate, server } = setup({
+      defaultPolicy: 'allow',
+      rules: [
+        { serverId: 'files', toolName: 'delete_file', policy: 'deny' },
+        { serverId: 'gmail', toolName: 'SEND_EMAIL', policy: 'deny' },
+      ],
+    });
+    const viaBridge = await gate.call(request('delete_file'), server.run);
+    const pinned = await gate.call({ ...request('delete_file'), agentId: 'agent-b' }, server.run);
+    const connector = await gate.call(
+      request('SEND_EMAIL', {}, { name: 'connectors__gmail__SEND_EMAIL', serverId: 'gmail' }),
+      server.run,
+    );
+    for (const result of [viaBridge, pinned, connector]) expect(errorOf(result)?.code).toBe('DENIED');
+    expect(server.calls).toEqual([]);
+  });
+
+  it('a name that is not exactly the key is NOT_FOUND and never sent', async () => {
+    const { gate, server, audit } = setup({ defaultPolicy: 'allow' });
+    for (const name of [
+      'mcp__files__Read_file',
+      'mcp__files__read_file ',
+      'mcp__other__read_file',
+      'read_file',
+    ]) {
+      const result = await gate.call(request('read_file', {}, { name }), server.run);
+      expect(errorOf(result)?.code, name).toBe('NOT_FOUND');
+    }
+    expect(server.calls).toEqual([]);
+    expect(audit.every((entry) => entry.decision === 'deny' && entry.decidedBy === 'system')).toBe(true);
+  });
+
+  it('bypass corpus: whatever the resolver makes of a name, the denied tool is never sent', async () => {
+    const { gate, server } = setup(policies);
+    const resolver = new ToolNameResolver([
+      { name: DENIED_NAME, serverId: 'files', toolName: 'delete_file' },
+      { name: 'mcp__files__read_file', serverId: 'files', toolName: 'read_file' },
+    ]);
+    for (let run = 0; run < 3; run++) {
+      for (const name of BYPASS_CORPUS) {
+        const resolved = resolver.resolve(name);
+        // The raw name with the denied key: refused as not the key, or denied when it is.
+        const raw = await gate.call(request('delete_file', {}, { name }), server.run);
+        expect(['DENIED', 'NOT_FOUND']).toContain(errorOf(raw)?.code);
+        if (resolved === undefined) continue;
+        const result = await gate.call(request(resolved.toolName, {}, { name: resolved.name }), server.run);
+        expect(errorOf(result)?.code).toBe('DENIED');
+      }
+    }
+    expect(server.calls).toEqual([]);
+  });
+
+  it('a trusted server’s read-only tool runs without a card; an untrusted one asks', async () => {
+    const { gate, server, cards } = setup({ defaultPolicy: 'ask', servers: { files: { trusted: true } } });
+    await gate.call(request('list_dir', {}, { annotations: { readOnlyHint: true } }), server.run);
+    expect(cards).toEqual([]);
+    expect(server.calls).toHaveLength(1);
+    const other = setup({ defaultPolicy: 'ask' });
+    void other.gate.call(request('list_dir', {}, { annotations: { readOnlyHint: true } }), other.server.run);
+    await other.nextCard();
+    expect(other.server.calls).toEqual([]);
+  });
+
+  it('turns a failing run into an isError result and audits it', async () => {
+    const { gate, audit } = setup({ defaultPolicy: 'allow' });
+    const down = await gate.call(request('read_file'), async () => {
+      throw new ToolbridgeError('SERVER_UNAVAILABLE', 'Server "files" is not connected.');
+    });
+    expect(errorOf(down)).toEqual({
+      code: 'SERVER_UNAVAILABLE',
+      message: 'Server "files" is not connected.',
+    });
+    const bug = await gate.call(request('read_file'), async () => {
+      throw new TypeError('oops');
+    });
+    expect(errorOf(bug)?.code).toBe('INTERNAL');
+    expect(audit.map((entry) => [entry.decision, entry.isError, entry.message])).toEqual([
+      ['allow', true, expect.stringContaining('not connected')],
+      ['allow', true, expect.stringContaining('oops')],
+    ]);
+  });
+});
+
+describe('ApprovalGate.call: cards', () => {
+  it('ask blocks until approved, then runs once with the card’s arguments', async () => {
+    const { gate, server, queue, audit, nextCard } = setup(policies);
+    let settled = false;
+    const pending = gate
+      .call(request('write_file', { path: '/a', content: 'x' }), server.run)
+      .then((result) => {
+        settled = true;
+        return result;
+      });
+    const card = await nextCard();
+    expect(card).toMatchObject({
+      toolName: 'mcp__files__write_file',
+      arguments: { path: '/a', content: 'x' },
+    });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(settled).toBe(false);
+    expect(server.calls).toEqual([]);
+    queue.resolve(card.id, { action: 'approve' });
+    expect(errorOf(await pending)).toBeUndefined();
+    expect(server.calls).toEqual([{ path: '/a', content: 'x' }]);
+    expect(audit).toMatchObject([{ decision: 'allow', decidedBy: 'user', isError: false }]);
+  });
+
+  it('deny reaches the agent as DENIED with the user’s message', async () => {
+    const { gate, server, queue, audit, nextCard } = setup(policies);
+    const pending = gate.call(request('write_file', { path: '/a' }), server.run);
+    queue.resolve((await nextCard()).id, { action: 'deny', message: 'Write to /tmp instead.' });
+    expect(errorOf(await pending)).toEqual({
+      code: 'DENIED',
+      message: expect.stringMatching(/denied 'mcp__files__write_file'.*Write to \/tmp instead\.$/),
+    });
+    expect(server.calls).toEqual([]);
+    expect(audit).toMatchObject([{ decision: 'deny', decidedBy: 'user', message: 'Write to /tmp instead.' }]);
+  });
+
+  it('a card nobody answers fails with APPROVAL_TIMEOUT', async () => {
+    const { gate, server, queue, audit, nextCard } = setup(policies);
+    queue.setCardTimeout(30_000);
+    const pending = gate.call(request('write_file'), server.run);
+    await nextCard();
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(errorOf(await pending)?.code).toBe('APPROVAL_TIMEOUT');
+    expect(server.calls).toEqual([]);
+    expect(audit).toMatchObject([{ decision: 'timeout', decidedBy: 'system' }]);
+  });
+
+  it('the agent cancelling closes the card; approving afterwards runs nothing', async () => {
+    const { gate, server, queue, nextCard } = setup(policies);
+    const controller = new AbortController();
+    const pending = gate.call(request('write_file', {}, { signal: controller.signal }), server.run);
+    const card = await nextCard();
+    controller.abort();
+    expect(errorOf(await pending)?.code).toBe('CANCELLED');
+    expect(() => queue.resolve(card.id, { action: 'approve' })).toThrow(
+      expect.objectContaining({ code: 'NOT_FOUND' }),
+    );
+    expect(server.calls).toEqual([]);
+  });
+
+  it('a cancel that lands right after the approval still runs nothing', async () => {
+    const { gate, server, queue, nextCard } = setup(policies);
+    const controller = new AbortController();
+    const pending = gate.call(request('write_file', {}, { signal: controller.signal }), server.run);
+    queue.resolve((await nextCard()).id, { action: 'approve' });
+    controller.abort();
+    expect(errorOf(await pending)?.code).toBe('CANCELLED');
+    expect(server.calls).toEqual([]);
+  });
+
+  it('host shutdown fails the waiting call cleanly', async () => {
+    const { gate, server, queue, nextCard } = setup(policies);
+    const pending = gate.call(request('write_file'), server.run);
+    await nextCard();
+    await queue.close();
+    expect(errorOf(await pending)).toEqual({
+      code: 'INTERRUPTED',
+      message: expect.stringContaining('shutting down'),
+    });
+    expect(server.calls).toEqual([]);
+  });
+
+  it('a double approve dispatches once', async () => {
+    const { gate, server, queue, nextCard } = setup(policies);
+    const pending = gate.call(request('write_file', { n: 1 }), server.run);
+    const card = await nextCard();
+    queue.resolve(card.id, { action: 'approve' });
+    expect(() => queue.resolve(card.id, { action: 'approve' })).toThrow();
+    await pending;
+    expect(server.calls).toEqual([{ n: 1 }]);
+  });
+
+  it('changing the caller’s argument object after the card opened changes nothing that is sent', async () => {
+    const { gate, server, queue, nextCard } = setup(policies);
+    const args: JsonObject = { path: '/tmp/a' };
+    const pending = gate.call(request('write_file', args), server.run);
+    const card = await nextCard();
+    args.path = '/etc/passwd';
+    queue.resolve(card.id, { action: 'approve' });
+    await pending;
+    expect(server.calls).toEqual([{ path: '/tmp/a' }]);
+  });
+
+  it('10 concurrent asks decided in random order each get their own answer', async () => {
+    const { gate, server, queue, cards, nextCard } = setup(policies);
+    const pending = Array.from({ length: 10 }, (_, n) => gate.call(request('write_file', { n }), server.run));
+    while (cards.length < 10) await nextCard();
+    for (const i of shuffle([...cards.keys()], 7)) {
+      const n = cards[i]!.arguments.n as number;
+      queue.resolve(
+        cards[i]!.id,
+        n % 3 === 0 ? { action: 'deny', message: `not ${n}` } : { action: 'approve' },
+      );
+    }
+    const results = await Promise.all(pending);
+    for (const [n, result] of results.entries()) {
+      if (n % 3 === 0) expect(errorOf(result)?.message).toContain(`not ${n}`);
+      else expect(result.content).toEqual([{ type: 'text', text: `ran {"n":${n}}` }]);
+    }
+    expect(server.calls.map((args) => args.n).sort()).toEqual([1, 2, 4, 5, 7, 8]);
+  });
+});
+
+describe('ApprovalGate.call: always allow', () => {
+  it('persists a rule bound to the definition hash, which an explicit ask rule still outranks', async () => {
+    const { gate, server, queue, cards, saved, nextCard } = setup(policies);
+    const first = gate.call(request('write_file', { n: 1 }, { definitionHash: 'h1' }), server.run);
+    queue.resolve((await nextCard()).id, { action: 'always' });
+    await first;
+    expect(saved).toEqual([
+      { serverId: 'files', toolName: 'write_file', policy: 'allow', definitionHash: 'h1' },
+    ]);
+    expect(gate.alwaysRules()).toEqual(saved);
+    // write_file is under the user's explicit ask rule, and ask beats allow: it keeps asking.
+    void gate.call(request('write_file', { n: 2 }, { definitionHash: 'h1' }), server.run);
+    await nextCard();
+    expect(cards).toHaveLength(2);
+    expect(server.calls).toEqual([{ n: 1 }]);
+  });
+
+  it('with ask as the fallback, always stops the cards until the definition changes', async () => {
+    const config: PolicyConfig = { defaultPolicy: 'ask' };
+    const { gate, server, queue, cards, saved, nextCard } = setup(config);
+    const first = gate.call(request('write_file', { n: 1 }, { definitionHash: 'h1' }), server.run);
+    queue.resolve((await nextCard()).id, { action: 'always' });
+    await first;
+    await gate.call(request('write_file', { n: 2 }, { definitionHash: 'h1' }), server.run);
+    expect(cards).toHaveLength(1);
+    expect(server.calls).toEqual([{ n: 1 }, { n: 2 }]);
+
+    const changed = gate.call(request('write_file', { n: 3 }, { definitionHash: 'h2' }), server.run);
+    const card = await nextCard();
+    expect(server.calls).toHaveLength(2);
+    queue.resolve(card.id, { action: 'deny' });
+    expect(errorOf(await changed)?.code).toBe('DENIED');
+
+    // After a restart only the persisted rule remains, and it behaves the same.
+    const restarted = setup({ defaultPolicy: 'ask', rules: saved });
+    await restarted.gate.call(
+      request('write_file', { n: 4 }, { definitionHash: 'h1' }),
+      restarted.server.run,
+    );
+    expect(restarted.server.calls).toEqual([{ n: 4 }]);
+    void restarted.gate.call(request('write_file', { n: 5 }, { definitionHash: 'h2' }), restarted.server.run);
+    await restarted.nextCard();
+    expect(restarted.server.calls).toHaveLength(1);
+  });
+
+  it('a failing save still allows for the session', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const queue = new ApprovalQueue({ clock });
+    open.push(queue);
+    const gate = new ApprovalGate({
+      policy: () => ({ defaultPolicy: 'ask' }),
+      queue,
+      onAlwaysAllow: () => Promise.reject(new Error('disk full')),
+    });
+    const server = new FakeServer();
+    const opened = new Promise<ApprovalCardView>((resolve) => queue.onDidOpenCard(resolve));
+    const first = gate.call(request('write_file', {}, { definitionHash: 'h1' }), server.run);
+    queue.resolve((await opened).id, { action: 'always' });
+    await first;
+    await gate.call(request('write_file', {}, { definitionHash: 'h1' }), server.run);
+    expect(server.calls).toHaveLength(2);
+  });
+});
+
+describe('ApprovalGate.call: hooks and redaction', () => {
+  it('a pre-call hook’s rewrite is what the card shows and the server gets; a post-call hook shapes the result', async () => {
+    const { gate, server, queue, hooks, nextCard } = setup(policies);
+    hooks.add({
+      name: 'sandbox',
+      beforeCall: (call) => ({
+        action: 'rewrite',
+        arguments: { ...call.arguments, path: `/sandbox${call.arguments.path}` },
+      }),
+      afterCall: (_call, result) => ({
+        ...result,
+        content: [...result.content, { type: 'text', text: 'checked' }],
+      }),
+    });
+    const pending = gate.call(request('write_file', { path: '/a' }), server.run);
+    const card = await nextCard();
+    expect(card.arguments).toEqual({ path: '/sandbox/a' });
+    queue.resolve(card.id, { action: 'approve' });
+    const result = await pending;
+    expect(server.calls).toEqual([{ path: '/sandbox/a' }]);
+    expect(result.content.at(-1)).toEqual({ type: 'text', text: 'checked' });
+  });
+
+  it('a blocking hook refuses before any card, audited as decided by the hook', async () => {
+    const { gate, server, cards, hooks, audit } = setup(policies);
+    hooks.add({
+      name: 'no-etc',
+      beforeCall: () => ({ action: 'block', reason: 'paths under /etc are off limits' }),
+    });
+    const result = await gate.call(request('write_file', { path: '/etc/x' }), server.run);
+    expect(errorOf(result)).toEqual({
+      code: 'DENIED',
+      message: expect.stringContaining('paths under /etc are off limits'),
+    });
+    expect(cards).toEqual([]);
+    expect(server.calls).toEqual([]);
+    expect(audit).toMatchObject([{ decision: 'deny', decidedBy: 'hook' }]);
+  });
+
+  it('a post-call hook that throws withholds the result', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { gate, server, hooks } = setup({ defaultPolicy: 'allow' });
+    hooks.add({
+      name: 'scrub',
+      afterCall: () => {
+        throw new Error('x');
+      },
+    });
+    expect(errorOf(await gate.call(request('read_file'), server.run))?.code).toBe('INTERNAL');
+  });
+
+  it('a token never reaches the audit log; the server gets it unless the rule says redactOutbound', async () => {
+    vi.useRealTimers();
+    const dir = await mkdtemp(join(tmpdir(), 'toolbridge-gate-'));
+    try {
+      const log = await AuditLog.open({ dir, syncEachLine: false });
+      const token = `ghp_${'Q1w'.repeat(12)}`;
+      const config: PolicyConfig = {
+        defaultPolicy: 'allow',
+        rules: [{ serverId: 'files', toolName: 'upload', policy: 'allow', redactOutbound: true }],
+      };
+      const queue = new ApprovalQueue();
+      open.push(queue);
+      const gate = new ApprovalGate({ policy: () => config, queue, audit: log });
+      const server = new FakeServer();
+      await gate.call(request('read_file', { auth: `Bearer ${token}`, note: `key ${token}` }), server.run);
+      await gate.call(request('upload', { note: `key ${token}` }), server.run);
+      await log.close();
+      expect(server.calls).toEqual([
+        { auth: `Bearer ${token}`, note: `key ${token}` },
+        { note: `key ${REDACTED}` },
+      ]);
+      const raw = await readFile(join(dir, 'audit.jsonl'), 'utf8');
+      expect(raw).not.toContain(token);
+      expect(raw.split('\n').filter(Boolean)).toHaveLength(2);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the card shows redacted arguments while the approval covers the real ones', async () => {
+    const { gate, server, queue, nextCard } = setup({ defaultPolicy: 'ask' });
+    const token = `sk-${'Zx9_'.repeat(8)}`;
+    const pending = gate.call(request('call_api', { key: token }), server.run);
+    const card = await nextCard();
+    expect(card.arguments).toEqual({ key: REDACTED });
+    queue.resolve(card.id, { action: 'approve' });
+    await pending;
+    expect(server.calls).toEqual([{ key: token }]);
+  });
+});
+
+describe('ApprovalGate.call: batches and stop', () => {
+  const entries = ['read_file', 'list_dir', 'write_file', 'stat', 'read_file'];
+
+  it('M16: a batch of 5 with entry 3 under ask gives 1 card and 5 audit decisions', async () => {
+    const { gate, server, queue, cards, audit, nextCard } = setup(policies);
+    const stop = gate.createStopController();
+    const batch = (async () => {
+      const results: CallToolResult[] = [];
+      for (const [i, tool] of entries.entries()) {
+        results.push(await gate.call(request(tool, { i }, { stopSignal: stop.signal }), server.run));
+      }
+      return results;
+    })();
+    queue.resolve((await nextCard()).id, { action: 'approve' });
+    const results = await batch;
+    expect(cards).toHaveLength(1);
+    expect(cards[0]?.toolName).toBe('mcp__files__write_file');
+    expect(results.every((result) => result.isError !== true)).toBe(true);
+    expect(audit.map((entry) => `${entry.toolName}:${entry.decidedBy}`)).toEqual([
+      'mcp__files__read_file:policy',
+      'mcp__files__list_dir:policy',
+      'mcp__files__write_file:user',
+      'mcp__files__stat:policy',
+      'mcp__files__read_file:policy',
+    ]);
+    expect(server.calls).toHaveLength(5);
+  });
+
+  it('stop on a card interrupts that entry and every entry after it, which are never sent', async () => {
+    const { gate, server, queue, audit, nextCard } = setup(policies);
+    const stop = gate.createStopController();
+    // A small stand-in for the bridge's connector batch: it checks the stop signal before each entry.
+    const batch = (async () => {
+      const results: Array<{ index: number; error?: { code: string; message: string } }> = [];
+      for (const [index, tool] of entries.entries()) {
+        if (stop.signal.aborted) {
+          results.push({ index, error: { code: 'INTERRUPTED', message: INTERRUPTED_MESSAGE } });
+          continue;
+        }
+        const result = await gate.call(request(tool, { index }, { stopSignal: stop.signal }), server.run);
+        results.push(result.isError ? { index, error: errorOf(result)! } : { index });
+      }
+      return results;
+    })();
+    queue.resolve((await nextCard()).id, { action: 'stop' });
+    const results = await batch;
+    expect(results).toEqual([
+      { index: 0 },
+      { index: 1 },
+      { index: 2, error: { code: 'INTERRUPTED', message: INTERRUPTED_MESSAGE } },
+      { index: 3, error: { code: 'INTERRUPTED', message: INTERRUPTED_MESSAGE } },
+      { index: 4, error: { code: 'INTERRUPTED', message: INTERRUPTED_MESSAGE } },
+    ]);
+    expect(stop.signal.aborted).toBe(true);
+    expect(server.calls).toEqual([{ index: 0 }, { index: 1 }]);
+    expect(audit.at(-1)).toMatchObject({ decision: 'interrupted', decidedBy: 'user' });
+  });
+
+  it('a batch that hands every entry to the gate gets INTERRUPTED for the rest too, each audited', async () => {
+    const { gate, server, queue, audit, nextCard } = setup(policies);
+    const stop = gate.createStopController();
+    const batch = (async () => {
+      const results: CallToolResult[] = [];
+      for (const [i, tool] of entries.entries()) {
+        results.push(await gate.call(request(tool, { i }, { stopSignal: stop.signal }), server.run));
+      }
+      return results;
+    })();
+    queue.resolve((await nextCard()).id, { action: 'stop' });
+    const results = await batch;
+    expect(results.map((result) => errorOf(result)?.code)).toEqual([
+      undefined,
+      undefined,
+      'INTERRUPTED',
+      'INTERRUPTED',
+      'INTERRUPTED',
+    ]);
+    expect(server.calls).toHaveLength(2);
+    expect(audit.map((entry) => entry.decision)).toEqual([
+      'allow',
+      'allow',
+      'interrupted',
+      'interrupted',
+      'interrupted',
+    ]);
+  });
+
+  it('in a concurrent batch, stop on one card closes the other open card of the same tool_call', async () => {
+    const { gate, server, queue, cards, nextCard } = setup({ defaultPolicy: 'ask' });
+    const stop = gate.createStopController();
+    const other = gate.createStopController();
+    const a = gate.call(request('one', {}, { stopSignal: stop.signal }), server.run);
+    const b = gate.call(request('two', {}, { stopSignal: stop.signal }), server.run);
+    const c = gate.call(request('three', {}, { stopSignal: other.signal }), server.run);
+    while (cards.length < 3) await nextCard();
+    queue.resolve(cards[0]!.id, { action: 'stop' });
+    expect(errorOf(await a)?.code).toBe('INTERRUPTED');
+    expect(errorOf(await b)?.code).toBe('INTERRUPTED');
+    expect(queue.list().map((card) => card.toolName)).toEqual(['mcp__files__three']);
+    queue.resolve(cards[2]!.id, { action: 'approve' });
+    await c;
+    expect(server.calls).toHaveLength(1);
+  });
+
+  it('a stop signal the gate did not make still closes cards when it fires', async () => {
+    const { gate, server, nextCard } = setup({ defaultPolicy: 'ask' });
+    const foreign = new AbortController();
+    const pending = gate.call(request('one', {}, { stopSignal: foreign.signal }), server.run);
+    await nextCard();
+    foreign.abort();
+    expect(errorOf(await pending)?.code).toBe('INTERRUPTED');
+    expect(server.calls).toEqual([]);
+  });
+});

@@ -32,6 +32,8 @@ export interface ArgumentValidator {
    * `args` is the coerced copy to dispatch.
    */
   check(toolName: string, schema: unknown, args: Record<string, unknown>, route: CallRoute): ArgumentCheck;
+  /** Distinct schemas compiled and kept (for diagnostics and tests). */
+  readonly cachedSchemas: number;
 }
 
 export interface ArgumentValidatorOptions {
@@ -120,6 +122,9 @@ export function createArgumentValidator(options: ArgumentValidatorOptions = {}):
   }
 
   return {
+    get cachedSchemas() {
+      return byContent.size;
+    },
     check(toolName, schema, args, route) {
       if (!isPlainObject(schema)) return { ok: true, args };
       const missing = missingRequired(schema, args);

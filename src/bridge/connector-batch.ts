@@ -88,9 +88,15 @@ function slotFromResult(index: number, name: string, result: unknown): Slot {
       : { index, name, response };
   }
   const text = textOf(result.content);
-  if (result.isError === true)
+  const value = text === undefined ? undefined : parseOrText(text);
+  if (result.isError === true) {
+    // A refusal from the approval gate reads `{"code","message"}`: keep its code (DENIED, INTERRUPTED, …).
+    if (isPlainObject(value) && typeof value.code === 'string' && typeof value.message === 'string') {
+      return { index, name, error: entryError(value) };
+    }
     return { index, name, error: { code: 'TOOL_ERROR', message: text ?? 'The tool failed.' } };
-  return { index, name, response: text === undefined ? (result.content ?? null) : parseOrText(text) };
+  }
+  return { index, name, response: value === undefined ? (result.content ?? null) : value };
 }
 
 function entryError(error: unknown): EntryError {

@@ -104,6 +104,8 @@ describe('tool_call with connector entries', () => {
         if (entry.toolName === 'DENIED') throw new ToolbridgeError('DENIED', 'The user denied this call.');
         if (entry.toolName === 'BROKEN') throw new Error('socket hang up');
         if (entry.toolName === 'EMPTY') return undefined as never;
+        if (entry.toolName === 'FAILS')
+          return { isError: true, content: [{ type: 'text', text: 'quota exceeded' }] };
         return { content: [{ type: 'text', text: '{"rows":3}' }] };
       },
     };
@@ -111,7 +113,7 @@ describe('tool_call with connector entries', () => {
     const result = await surface.callTool(
       'tool_call',
       {
-        calls: ['DENIED', 'BROKEN', 'EMPTY', 'PLAIN'].map((tool) => call(`connectors__x__${tool}`)),
+        calls: ['DENIED', 'BROKEN', 'EMPTY', 'FAILS', 'PLAIN'].map((tool) => call(`connectors__x__${tool}`)),
       },
       CONTEXT,
     );
@@ -131,7 +133,8 @@ describe('tool_call with connector entries', () => {
         name: 'connectors__x__EMPTY',
         error: { code: 'PROVIDER_ERROR', message: 'No result was produced for this call.' },
       },
-      { index: 3, name: 'connectors__x__PLAIN', response: { rows: 3 } },
+      { index: 3, name: 'connectors__x__FAILS', error: { code: 'TOOL_ERROR', message: 'quota exceeded' } },
+      { index: 4, name: 'connectors__x__PLAIN', response: { rows: 3 } },
     ]);
     expect(result.isError).toBeUndefined();
   });

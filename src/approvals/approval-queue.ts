@@ -70,8 +70,11 @@ export interface DispatchedCall extends ToolKey {
 }
 
 export interface ApprovalQueueOptions {
-  /** How long a card waits before the call fails with APPROVAL_TIMEOUT. @defaultValue 300000 */
-  cardTimeoutMs?: number;
+  /**
+   * How long a card waits before the call fails with APPROVAL_TIMEOUT; a function is read each
+   * time a card opens, so a settings change applies to the next card. @defaultValue 300000
+   */
+  cardTimeoutMs?: number | (() => number);
   /** Timestamps on cards. @defaultValue the system clock */
   clock?: Clock;
 }
@@ -116,7 +119,7 @@ export class ApprovalQueue implements AsyncDisposable {
   private readonly pending = new Map<string, PendingCard>();
   private readonly granted = new Map<string, GrantedApproval>();
   private readonly clock: Clock;
-  private cardTimeoutMs: number;
+  private cardTimeoutMs: number | (() => number);
   private closed = false;
 
   private readonly _onDidOpenCard = new Emitter<ApprovalCardView>();
@@ -126,7 +129,8 @@ export class ApprovalQueue implements AsyncDisposable {
 
   constructor(options: ApprovalQueueOptions = {}) {
     this.clock = options.clock ?? systemClock;
-    this.cardTimeoutMs = checkTimeout(options.cardTimeoutMs ?? DEFAULT_CARD_TIMEOUT_MS);
+    const timeout = options.cardTimeoutMs ?? DEFAULT_CARD_TIMEOUT_MS;
+    this.cardTimeoutMs = typeof timeout === 'function' ? timeout : checkTimeout(timeout);
   }
 
   /** Applies to cards opened from now on. */
@@ -143,6 +147,7 @@ export class ApprovalQueue implements AsyncDisposable {
     const snapshot = structuredClone(request);
     const id = randomBytes(16).toString('base64url');
     const createdAt = this.clock.now();
+    const timeoutMs = this.currentTimeout();
     const view: ApprovalCardView = {
       kind: 'approval',
       id,
@@ -152,13 +157,13 @@ export class ApprovalQueue implements AsyncDisposable {
       arguments: structuredClone(snapshot.displayArguments ?? snapshot.arguments),
       validation: snapshot.validation ?? { ok: true },
       createdAt: new Date(createdAt).toISOString(),
-      expiresAt: new Date(createdAt + this.cardTimeoutMs).toISOString(),
+      expiresAt: new Date(createdAt + timeoutMs).toISOString(),
     };
 
     return new Promise<ApprovalOutcome>((resolvePromise) => {
       const onAbort = () => card.settle({ kind: 'cancelled' }, 'cancelled');
       const onStop = () => card.settle({ kind: 'stopped' }, 'stopped');
-      const timer = setTimeout(() => card.settle({ kind: 'timeout' }, 'timeout'), this.cardTimeoutMs);
+      const timer = setTimeout(() => card.settle({ kind: 'timeout' }, 'timeout'), timeoutMs);
       timer.unref?.();
       const card: PendingCard = {
         view,
@@ -255,8 +260,17 @@ export class ApprovalQueue implements AsyncDisposable {
     this._onDidResolveCard.dispose();
   }
 
+  private currentTimeout(): number {
+    if (typeof this.cardTimeoutMs === 'number') return this.cardTimeoutMs;
+    const ms = this.cardTimeoutMs();
+    if (Number.isFinite(ms) && ms > 0) return ms;
+    // A bad setting must not leave a call hanging forever or failing at once.
+    console.warn(`toolbridge: ignoring card timeout ${ms}; using ${DEFAULT_CARD_TIMEOUT_MS} ms.`);
+    return DEFAULT_CARD_TIMEOUT_MS;
+  }
+
   private pruneGranted(): void {
-    const oldest = this.clock.now() - this.cardTimeoutMs;
+    const oldest = this.clock.now() - this.currentTimeout();
     for (const [id, granted] of this.granted) if (granted.grantedAt < oldest) this.granted.delete(id);
   }
 }

@@ -66,6 +66,25 @@ export function toolErrorResult(code: ErrorCode, message: string): CallToolResul
 }
 
 /**
+ * Reads back the `{code, message}` of a result made by `toolErrorResult` (for a batch that
+ * reports entries by code); undefined for any other result.
+ */
+export function parseToolError(result: CallToolResult): { code: string; message: string } | undefined {
+  if (result.isError !== true || result.content.length !== 1) return undefined;
+  const [block] = result.content;
+  if (block?.type !== 'text') return undefined;
+  try {
+    const value: unknown = JSON.parse(block.text);
+    if (isPlainObject(value) && typeof value.code === 'string' && typeof value.message === 'string') {
+      return { code: value.code, message: value.message };
+    }
+  } catch {
+    // not one of ours
+  }
+  return undefined;
+}
+
+/**
  * The one decision point every real tool call passes (checklist A1): tool_call entries, pinned
  * tools, connector entries, the playground. Policy → pre-call hooks → card (for ask) → approval
  * re-checked → run → post-call hooks → audit. Never throws for an expected refusal: the agent

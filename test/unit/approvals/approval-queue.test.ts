@@ -261,6 +261,28 @@ describe('ApprovalQueue endings', () => {
     );
   });
 
+  it('reads a timeout function each time a card opens, and falls back on a bad value', async () => {
+    let setting = 10_000;
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const live = new ApprovalQueue({ clock: { now: () => Date.now() }, cardTimeoutMs: () => setting });
+    const first = track(live.request(call()));
+    setting = 20_000;
+    const second = track(live.request(call()));
+    setting = -1;
+    void live.request(call());
+    expect(live.list().map((card) => Date.parse(card.expiresAt) - Date.parse(card.createdAt))).toEqual([
+      DEFAULT_CARD_TIMEOUT_MS,
+      20_000,
+      10_000,
+    ]);
+    expect(warn).toHaveBeenCalledOnce();
+    vi.advanceTimersByTime(10_000);
+    await flush();
+    expect([first.settled(), second.settled()]).toEqual([true, false]);
+    await live.close();
+    warn.mockRestore();
+  });
+
   it('refuses a timeout that is not a positive number', () => {
     expect(() => queue.setCardTimeout(0)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
     expect(() => new ApprovalQueue({ cardTimeoutMs: Number.NaN })).toThrow(/positive/);

@@ -1,0 +1,133 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Event } from '../base/emitter.js';
+import type { AsyncDisposable } from '../base/lifecycle.js';
+import type {
+  ActivityEntry,
+  ActivityPage,
+  ActivityQuery,
+  ApprovalCardView,
+  CardDecision,
+} from '../host/api.js';
+import { ApprovalQueue, type CardResolvedEvent, type Clock, systemClock } from './approval-queue.js';
+import { AuditLog, type AuditLogOptions } from './audit-log.js';
+import { ApprovalGate, type GateRequest } from './gate.js';
+import { ToolCallHooks } from './hooks.js';
+import type { PolicyConfig, PolicyRule } from './policy.js';
+import { checkRedactionPatterns, createRedactor, type Redactor } from './redaction.js';
+
+/** The settings approvals read, on every call, so a change applies at once. */
+export interface ApprovalSettings {
+  policy: PolicyConfig;
+  /** Regular-expression sources from settings, on top of the built-in secret shapes. */
+  redactionPatterns: readonly string[];
+  cardTimeoutMs: number;
+}
+
+export interface ApprovalsOptions {
+  /** The data folder; the audit log lives in it as `audit.jsonl`. */
+  dataDir: string;
+  settings: () => ApprovalSettings;
+  /** Save an "always allow" rule into the settings (see PolicySettingsLike.rules). */
+  onAlwaysAllow?: (rule: PolicyRule) => void | Promise<void>;
+  clock?: Clock;
+  /** Audit log tuning: size limit, files kept, fsync. */
+  audit?: Pick<AuditLogOptions, 'maxFileBytes' | 'keepFiles' | 'syncEachLine' | 'maxArgumentChars'>;
+}
+
+/**
+ * Approvals, composed: the gate, its card queue, hooks and the audit log, with the methods and
+ * events the UI API needs. The host makes one with `Approvals.open()`, calls `gate.call()` right
+ * before each `tools/call`, forwards the UI methods and events, and closes it on shutdown.
+ */
+export class Approvals implements AsyncDisposable {
+  readonly onDidOpenCard: Event<ApprovalCardView>;
+  readonly onDidResolveCard: Event<CardResolvedEvent>;
+  readonly onDidAppendActivity: Event<ActivityEntry>;
+
+  private constructor(
+    readonly queue: ApprovalQueue,
+    readonly audit: AuditLog,
+    readonly gate: ApprovalGate,
+    /** Add pre-/post-call hooks here; they run for every call, in the order added. */
+    readonly hooks: ToolCallHooks,
+  ) {
+    this.onDidOpenCard = queue.onDidOpenCard;
+    this.onDidResolveCard = queue.onDidResolveCard;
+    this.onDidAppendActivity = audit.onDidAppend;
+  }
+
+  static async open(options: ApprovalsOptions): Promise<Approvals> {
+    const clock = options.clock ?? systemClock;
+    const redactor = cachedRedactor(() => options.settings().redactionPatterns);
+    const queue = new ApprovalQueue({ clock, cardTimeoutMs: () => options.settings().cardTimeoutMs });
+    const audit = await AuditLog.open({ ...options.audit, dir: options.dataDir, redactor, clock });
+    const hooks = new ToolCallHooks();
+    const gate = new ApprovalGate({
+      policy: () => options.settings().policy,
+      queue,
+      hooks,
+      redactor,
+      audit,
+      clock,
+      ...(options.onAlwaysAllow === undefined ? {} : { onAlwaysAllow: options.onAlwaysAllow }),
+    });
+    return new Approvals(queue, audit, gate, hooks);
+  }
+
+  /** The gate's one entry point; see ApprovalGate.call. */
+  call(
+    request: GateRequest,
+    run: (args: GateRequest['arguments']) => Promise<CallToolResult>,
+  ): Promise<CallToolResult> {
+    return this.gate.call(request, run);
+  }
+
+  /** A stop signal for one agent tool_call (put it in CallContext.stopSignal). */
+  createStopController(): AbortController {
+    return this.gate.createStopController();
+  }
+
+  // The UI API's card and activity methods.
+  listCards(): ApprovalCardView[] {
+    return this.queue.list();
+  }
+
+  resolveCard(id: string, decision: CardDecision): void {
+    this.queue.resolve(id, decision);
+  }
+
+  queryActivity(query: ActivityQuery): Promise<ActivityPage> {
+    return this.audit.query(query);
+  }
+
+  exportActivity(format: 'jsonl' | 'csv', query?: ActivityQuery): Promise<string> {
+    return this.audit.export(format, query);
+  }
+
+  /** Fails waiting calls first (nothing runs late), then flushes and closes the log. */
+  async close(): Promise<void> {
+    await this.queue.close();
+    await this.audit.close();
+  }
+}
+
+/**
+ * A redactor rebuilt only when the patterns change. A pattern that does not compile is skipped
+ * with a warning (settings validation should have refused it); logging never stops over it.
+ */
+function cachedRedactor(patterns: () => readonly string[]): () => Redactor {
+  let key: string | undefined;
+  let redactor: Redactor = createRedactor();
+  return () => {
+    const list = patterns();
+    const next = JSON.stringify(list);
+    if (next !== key) {
+      key = next;
+      const problems = checkRedactionPatterns(list);
+      for (const problem of problems) console.warn(`toolbridge: ${problem.message}`);
+      const bad = new Set(problems.map((problem) => problem.index));
+      redactor = createRedactor(list.filter((_, index) => !bad.has(index)));
+    }
+    return redactor;
+  };
+}

@@ -1,0 +1,113 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type ApprovalSettings, Approvals } from '../../../src/approvals/approvals.js';
+import { parseToolError, toolErrorResult } from '../../../src/approvals/gate.js';
+import type { PolicyRule } from '../../../src/approvals/policy.js';
+import { REDACTED } from '../../../src/approvals/redaction.js';
+import type { JsonObject } from '../../../src/base/json.js';
+import type { ActivityEntry, ApprovalCardView } from '../../../src/host/api.js';
+
+let dir: string;
+let approvals: Approvals;
+let settings: ApprovalSettings;
+let saved: PolicyRule[];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'toolbridge-approvals-'));
+  settings = { policy: { defaultPolicy: 'ask' }, redactionPatterns: [], cardTimeoutMs: 60_000 };
+  saved = [];
+  approvals = await Approvals.open({
+    dataDir: dir,
+    settings: () => settings,
+    onAlwaysAllow: (rule) => void saved.push(rule),
+    audit: { syncEachLine: false },
+  });
+});
+
+afterEach(async () => {
+  await approvals.close();
+  await rm(dir, { recursive: true, force: true });
+  vi.restoreAllMocks();
+});
+
+const run = async (args: JsonObject): Promise<CallToolResult> => ({
+  content: [{ type: 'text', text: JSON.stringify(args) }],
+});
+
+function request(args: JsonObject = {}) {
+  return {
+    agentId: 'agent-a',
+    name: 'mcp__notes__save',
+    serverId: 'notes',
+    toolName: 'save',
+    arguments: args,
+    definitionHash: 'h1',
+  };
+}
+
+describe('Approvals', () => {
+  it('wires cards and activity to the UI methods and events', async () => {
+    const opened: ApprovalCardView[] = [];
+    const resolved: string[] = [];
+    const appended: ActivityEntry[] = [];
+    approvals.onDidOpenCard((card) => opened.push(card));
+    approvals.onDidResolveCard((event) => resolved.push(event.outcome));
+    approvals.onDidAppendActivity((entry) => appended.push(entry));
+    const cardOpened = new Promise<ApprovalCardView>((resolve) => approvals.onDidOpenCard(resolve));
+
+    const pending = approvals.call(request({ text: 'hi' }), run);
+    const card = await cardOpened;
+    expect(approvals.listCards()).toEqual([card]);
+    expect(Date.parse(card.expiresAt) - Date.parse(card.createdAt)).toBe(60_000);
+    approvals.resolveCard(card.id, { action: 'always' });
+    expect((await pending).isError).toBeUndefined();
+
+    expect(resolved).toEqual(['always']);
+    expect(saved).toEqual([{ serverId: 'notes', toolName: 'save', policy: 'allow', definitionHash: 'h1' }]);
+    expect(appended).toMatchObject([{ toolName: 'mcp__notes__save', decision: 'allow', decidedBy: 'user' }]);
+    expect((await approvals.queryActivity({})).entries).toEqual(appended);
+    expect(await approvals.exportActivity('jsonl')).toBe(`${JSON.stringify(appended[0])}\n`);
+  });
+
+  it('reads settings on every call: policy, redaction patterns', async () => {
+    settings = { ...settings, policy: { defaultPolicy: 'allow' }, redactionPatterns: ['NOTE-\\d+'] };
+    await approvals.call(request({ text: 'NOTE-42' }), run);
+    settings = { ...settings, policy: { defaultPolicy: 'deny' } };
+    const denied = await approvals.call(request({ text: 'x' }), run);
+    expect(parseToolError(denied)?.code).toBe('DENIED');
+    const raw = await readFile(join(dir, 'audit.jsonl'), 'utf8');
+    expect(raw).not.toContain('NOTE-42');
+    expect(raw).toContain(REDACTED);
+  });
+
+  it('skips a pattern that does not compile, with a warning, and keeps logging', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    settings = { ...settings, policy: { defaultPolicy: 'allow' }, redactionPatterns: ['(', 'NOTE-\\d+'] };
+    await approvals.call(request({ text: 'NOTE-7' }), run);
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/Redaction pattern 1 is not a valid/));
+    expect(await readFile(join(dir, 'audit.jsonl'), 'utf8')).not.toContain('NOTE-7');
+  });
+
+  it('close() fails waiting calls cleanly', async () => {
+    const cardOpened = new Promise((resolve) => approvals.onDidOpenCard(resolve));
+    const pending = approvals.call(request(), run);
+    await cardOpened;
+    await approvals.close();
+    expect(parseToolError(await pending)?.code).toBe('INTERRUPTED');
+  });
+});
+
+describe('parseToolError', () => {
+  it('reads back what toolErrorResult wrote and nothing else', () => {
+    expect(parseToolError(toolErrorResult('DENIED', 'no'))).toEqual({ code: 'DENIED', message: 'no' });
+    expect(
+      parseToolError({ content: [{ type: 'text', text: '{"code":"X","message":"y"}' }] }),
+    ).toBeUndefined();
+    expect(
+      parseToolError({ isError: true, content: [{ type: 'text', text: 'plain failure' }] }),
+    ).toBeUndefined();
+  });
+});

@@ -200,6 +200,7 @@ export class ServerConnection implements AsyncDisposable {
     this.connectedAt = undefined;
     await this.closeSession();
     if (this.closed) return;
+    const hadTools = this.replaceTools([]);
     this.setState({
       status: 'disabled',
       lastError: undefined,
@@ -207,7 +208,7 @@ export class ServerConnection implements AsyncDisposable {
       nextRetryAt: undefined,
       pid: undefined,
     });
-    this.setTools([]);
+    if (hadTools) this._onDidChangeTools.fire([]);
   }
 
   /** Closes the current session (if any) and connects anew, with a fresh backoff. */

@@ -1,0 +1,219 @@
+/**
+ * Owns every server connection, keyed by id, in creation order. It adds, updates, removes,
+ * starts and stops them, reports status and tool changes as events, answers `snapshot()` and
+ * routes tool calls. Per-tool switches, pins and policies are settings the catalog and approvals
+ * apply; the manager only exposes what each server offers. `close()` closes servers newest first.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Emitter, type Event } from '../base/emitter.js';
+import { ToolbridgeError } from '../base/errors.js';
+import { type AsyncDisposable, DisposableStore } from '../base/lifecycle.js';
+import { isValidServerId, toServerId } from '../catalog/naming.js';
+import type { ServerTools, ToolDefinition } from '../catalog/types.js';
+import { type CallToolOptions, ServerConnection, type ServerConnectionOptions } from './server-connection.js';
+import type { ServerConfig, ServerSnapshot, ServerState } from './types.js';
+
+export interface ServerStatusChange {
+  id: string;
+  state: ServerState;
+}
+
+export interface ServerToolsChange {
+  id: string;
+  tools: ToolDefinition[];
+}
+
+/** Options every connection gets (timeouts, secrets resolver, redaction, backoff, …). */
+export type ServerManagerOptions = ServerConnectionOptions;
+
+interface Entry {
+  connection: ServerConnection;
+  store: DisposableStore;
+}
+
+export class ServerManager implements AsyncDisposable {
+  private readonly store = new DisposableStore();
+  private readonly _onDidChangeStatus = this.store.add(new Emitter<ServerStatusChange>());
+  /** A server's status, last error, tool count or retry plan changed. */
+  readonly onDidChangeStatus: Event<ServerStatusChange> = this._onDidChangeStatus.event;
+  private readonly _onDidChangeTools = this.store.add(new Emitter<ServerToolsChange>());
+  /** A server's tool list changed (on connect, list_changed, stop, removal: then `[]`). */
+  readonly onDidChangeTools: Event<ServerToolsChange> = this._onDidChangeTools.event;
+  private readonly _onDidRemove = this.store.add(new Emitter<{ id: string }>());
+  readonly onDidRemove: Event<{ id: string }> = this._onDidRemove.event;
+
+  private readonly entries = new Map<string, Entry>();
+  private closed = false;
+
+  constructor(private readonly options: ServerManagerOptions = {}) {
+    this.store.add({ close: () => this.closeAll() });
+  }
+
+  has(id: string): boolean {
+    return this.entries.has(id);
+  }
+
+  /** Ids in creation order. */
+  ids(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  /**
+   * Adds a server and, unless `start: false`, connects it if enabled; resolves after that first
+   * attempt (see the snapshot's status). Throws `INVALID_ARGUMENT` for a bad or taken id.
+   */
+  async add(config: ServerConfig, options: { start?: boolean } = {}): Promise<ServerSnapshot> {
+    this.checkOpen();
+    this.checkNewId(config.id);
+    this.insert(config);
+    if (options.start !== false) await this.require(config.id).connection.start();
+    return this.snapshotOf(config.id);
+  }
+
+  /** Connects every enabled server that is not connected yet, in parallel. */
+  async startAll(): Promise<void> {
+    await Promise.all([...this.entries.values()].map((entry) => entry.connection.start()));
+  }
+
+  /**
+   * Replaces a server's config. The same id reconnects only when how it connects changed; a new
+   * id (a rename) closes the old connection and opens the new one in the same place.
+   */
+  async update(id: string, config: ServerConfig): Promise<ServerSnapshot> {
+    this.checkOpen();
+    const entry = this.require(id);
+    if (config.id === id) {
+      await entry.connection.update(config);
+      return this.snapshotOf(id);
+    }
+    this.checkNewId(config.id);
+    const order = this.ids();
+    await this.remove(id);
+    this.insert(config);
+    // Keep the old place: rebuild the map order around the new id.
+    const entries = new Map(this.entries);
+    this.entries.clear();
+    for (const key of order) {
+      const current = key === id ? config.id : key;
+      const value = entries.get(current);
+      if (value) this.entries.set(current, value);
+    }
+    await this.require(config.id).connection.start();
+    return this.snapshotOf(config.id);
+  }
+
+  /** Stops and forgets a server; its tools go with it. */
+  async remove(id: string): Promise<void> {
+    const entry = this.require(id);
+    this.entries.delete(id);
+    const hadTools = entry.connection.tools.length > 0;
+    await entry.store.close();
+    if (hadTools) this._onDidChangeTools.fire({ id, tools: [] });
+    this._onDidRemove.fire({ id });
+  }
+
+  async start(id: string): Promise<ServerSnapshot> {
+    await this.require(id).connection.start();
+    return this.snapshotOf(id);
+  }
+
+  /** Disconnects until `start`; the config (and its enabled flag) stays as it is. */
+  async stop(id: string): Promise<ServerSnapshot> {
+    await this.require(id).connection.stop();
+    return this.snapshotOf(id);
+  }
+
+  async restart(id: string): Promise<ServerSnapshot> {
+    await this.require(id).connection.restart();
+    return this.snapshotOf(id);
+  }
+
+  async enable(id: string): Promise<ServerSnapshot> {
+    return this.update(id, { ...this.require(id).connection.config, enabled: true });
+  }
+
+  async disable(id: string): Promise<ServerSnapshot> {
+    return this.update(id, { ...this.require(id).connection.config, enabled: false });
+  }
+
+  snapshot(): ServerSnapshot[] {
+    return this.ids().map((id) => this.snapshotOf(id));
+  }
+
+  snapshotOf(id: string): ServerSnapshot {
+    const { connection } = this.require(id);
+    return {
+      id,
+      config: connection.config,
+      ...connection.state,
+      tools: connection.tools,
+      stderrTail: connection.stderrTail,
+    };
+  }
+
+  /** What every server offers now, in server order (the catalog's input). */
+  tools(): ServerTools[] {
+    return [...this.entries].map(([serverId, entry]) => ({ serverId, tools: entry.connection.tools }));
+  }
+
+  /** See `ServerConnection.callTool`. Throws `NOT_FOUND` for an unknown server. */
+  async callTool(
+    serverId: string,
+    toolName: string,
+    args: Record<string, unknown> | undefined,
+    options?: CallToolOptions,
+  ): Promise<CallToolResult> {
+    return this.require(serverId).connection.callTool(toolName, args, options);
+  }
+
+  /** Closes every server, newest first. */
+  close(): Promise<void> {
+    return this.store.close();
+  }
+
+  private insert(config: ServerConfig): void {
+    const store = new DisposableStore();
+    const connection = new ServerConnection(config, this.options);
+    store.add(connection);
+    store.add(connection.onDidChangeState((state) => this._onDidChangeStatus.fire({ id: config.id, state })));
+    store.add(connection.onDidChangeTools((tools) => this._onDidChangeTools.fire({ id: config.id, tools })));
+    this.entries.set(config.id, { connection, store });
+  }
+
+  private async closeAll(): Promise<void> {
+    this.closed = true;
+    const entries = [...this.entries.values()].reverse();
+    this.entries.clear();
+    for (const entry of entries) await entry.store.close();
+  }
+
+  private require(id: string): Entry {
+    const entry = this.entries.get(id);
+    if (entry) return entry;
+    const known = this.ids();
+    throw new ToolbridgeError(
+      'NOT_FOUND',
+      `No server "${id}".${known.length > 0 ? ` Known servers: ${known.join(', ')}.` : ' No servers are configured.'}`,
+      { data: { serverId: id } },
+    );
+  }
+
+  private checkNewId(id: string): void {
+    if (!isValidServerId(id)) {
+      throw new ToolbridgeError(
+        'INVALID_ARGUMENT',
+        `Server id "${id}" may only hold lower-case letters, digits, "_" and "-"; use "${toServerId(id)}" instead.`,
+      );
+    }
+    if (this.entries.has(id)) {
+      throw new ToolbridgeError(
+        'INVALID_ARGUMENT',
+        `A server with id "${id}" already exists; choose another id.`,
+      );
+    }
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw new ToolbridgeError('INTERNAL', 'The server manager is closed.');
+  }
+}

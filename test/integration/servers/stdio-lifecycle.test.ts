@@ -1,0 +1,150 @@
+/**
+ * Fixture servers over real stdio: paging, list_changed, hung tools, crashes, and shutdown of
+ * whole process groups (grandchildren included, SIGTERM trapped).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { ToolbridgeError } from '../../../src/base/errors.js';
+import { ServerConnection, type ServerConnectionOptions } from '../../../src/servers/server-connection.js';
+import type { ServerConfig } from '../../../src/servers/types.js';
+import {
+  FIXTURE_SERVER,
+  fixtureConfig,
+  isAlive,
+  STUBBORN_PRELOAD,
+  scenarioPath,
+  textOf,
+  waitUntil,
+} from './helpers.js';
+
+const connections: ServerConnection[] = [];
+afterEach(async () => {
+  await Promise.all(connections.splice(0).map((c) => c.close()));
+});
+
+async function connect(
+  config: ServerConfig,
+  options: ServerConnectionOptions = {},
+): Promise<ServerConnection> {
+  const connection = new ServerConnection(config, { stopGraceMs: 500, ...options });
+  connections.push(connection);
+  await connection.start();
+  return connection;
+}
+
+describe('stdio fixture servers', () => {
+  it('reads every page of a paged tool list', async () => {
+    const connection = await connect(fixtureConfig('paging', 'paging'));
+    expect(connection.state).toMatchObject({ status: 'connected', toolCount: 11 });
+    expect(connection.tools.at(-1)?.name).toBe('tool_010');
+  });
+
+  it('re-lists when the server announces a new tool', async () => {
+    const connection = await connect(fixtureConfig('dynamic', 'dynamic'));
+    const changes: string[][] = [];
+    connection.onDidChangeTools((tools) => changes.push(tools.map((t) => t.name)));
+    await connection.callTool('add_tool', { name: 'late_tool' });
+    await waitUntil(() => changes.length > 0, 5_000, 'tools/list_changed');
+    expect(changes[0]).toEqual(['echo', 'add_tool', 'late_tool']);
+    expect(textOf(await connection.callTool('late_tool', { message: 'new' }))).toBe('new');
+  });
+
+  it('gives TIMEOUT quickly for a hung tool and cancels it on the server', async () => {
+    const connection = await connect(fixtureConfig('hanging', 'hanging'), { callTimeoutMs: 300 });
+    const started = Date.now();
+    const error = await connection.callTool('hang', {}).catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(ToolbridgeError.is(error, 'TIMEOUT')).toBe(true);
+    expect((error as Error).message).toContain('Tool "hang" on server "hanging" did not answer within 0.3 s');
+    // The server heard notifications/cancelled and is still serving.
+    await expect.poll(async () => textOf(await connection.callTool('cancellations', {}))).toBe('1');
+  });
+
+  it('reports a crash with its exit code and stderr, then reconnects', async () => {
+    const connection = await connect(fixtureConfig('crashy', 'basic'));
+    const firstPid = connection.state.pid;
+    const statuses: string[] = [];
+    connection.onDidChangeState((state) => statuses.push(state.status));
+    await connection.callTool('crash', {});
+    await waitUntil(() => statuses.includes('connected'), 10_000, 'reconnect');
+    expect(statuses.slice(0, 3)).toEqual(['error', 'starting', 'connected']);
+    const tail = connection.stderrTail.join('\n');
+    expect(tail).toContain('fixture: crashing on purpose');
+    expect(tail).toContain('server stopped unexpectedly (exited with code 3)');
+    expect(connection.state.pid).not.toBe(firstPid);
+    expect(connection.state.toolCount).toBe(6);
+  });
+
+  it('says clearly when the command does not exist, and retries with backoff', async () => {
+    const connection = await connect({
+      id: 'ghost',
+      transport: 'stdio',
+      command: '/nonexistent/mcp-server',
+      enabled: true,
+    });
+    expect(connection.state.status).toBe('error');
+    expect(connection.state.lastError).toMatch(
+      /^Could not connect to server "ghost": Could not start "\/nonexistent\/mcp-server": spawn .*ENOENT/,
+    );
+    expect(connection.state.nextRetryAt).toBeDefined();
+    const error = await connection.callTool('x', {}, { timeoutMs: 200 }).catch((e: unknown) => e);
+    expect(ToolbridgeError.is(error, 'SERVER_UNAVAILABLE')).toBe(true);
+  });
+});
+
+describe('stdio shutdown leaves no process behind', () => {
+  it("ends the server's own children with it", async () => {
+    const connection = await connect(fixtureConfig('parent', 'basic'));
+    const serverPid = connection.state.pid!;
+    const grandchild = Number(textOf(await connection.callTool('grandchild', {})));
+    expect(isAlive(serverPid) && isAlive(grandchild)).toBe(true);
+    await connection.close();
+    await waitUntil(
+      () => !isAlive(serverPid) && !isAlive(grandchild),
+      5_000,
+      'server and grandchild to exit',
+    );
+  });
+
+  it.runIf(process.platform !== 'win32')(
+    "ends a shell wrapper's background job (sh -c 'sleep & exec node …')",
+    async () => {
+      const script = `sleep 1000 & echo "bg=$!" >&2; exec "${process.execPath}" "${FIXTURE_SERVER}" "${scenarioPath('basic')}"`;
+      const connection = await connect({
+        id: 'wrapped',
+        transport: 'stdio',
+        command: '/bin/sh',
+        args: ['-c', script],
+        enabled: true,
+      });
+      expect(connection.state.status).toBe('connected');
+      const line = connection.stderrTail.find((l) => l.startsWith('bg='));
+      const sleepPid = Number(line?.slice(3));
+      expect(isAlive(sleepPid)).toBe(true);
+      await connection.close();
+      await waitUntil(() => !isAlive(sleepPid), 5_000, 'background sleep to exit');
+    },
+  );
+
+  it('kills a server that ignores stdin EOF and traps SIGTERM, within the grace periods', async () => {
+    const config: ServerConfig = {
+      id: 'stubborn',
+      transport: 'stdio',
+      command: process.execPath,
+      args: ['-r', STUBBORN_PRELOAD, FIXTURE_SERVER, scenarioPath('basic')],
+      enabled: true,
+    };
+    const connection = await connect(config, { stopGraceMs: 300 });
+    const pid = connection.state.pid!;
+    const started = Date.now();
+    await connection.close();
+    expect(Date.now() - started).toBeLessThan(300 * 2 + 1_000);
+    await waitUntil(() => !isAlive(pid), 1_000, 'stubborn server to die');
+  });
+
+  it('a crashed server leaves no children behind either', async () => {
+    const connection = await connect(fixtureConfig('crash-parent', 'basic'), { stopGraceMs: 300 });
+    const grandchild = Number(textOf(await connection.callTool('grandchild', {})));
+    await connection.callTool('crash', {});
+    await waitUntil(() => !isAlive(grandchild), 5_000, 'orphaned grandchild to be reaped');
+  });
+});

@@ -10,7 +10,7 @@ import type {
 } from '../host/api.js';
 import { ApprovalQueue, type CardResolvedEvent, type Clock, systemClock } from './approval-queue.js';
 import { AuditLog, type AuditLogOptions } from './audit-log.js';
-import { ApprovalGate, type GateRequest } from './gate.js';
+import { ApprovalGate, type GateRequest, type RunTool } from './gate.js';
 import { ToolCallHooks } from './hooks.js';
 import type { PolicyConfig, PolicyRule } from './policy.js';
 import { checkRedactionPatterns, createRedactor, type Redactor } from './redaction.js';
@@ -75,10 +75,7 @@ export class Approvals implements AsyncDisposable {
   }
 
   /** The gate's one entry point; see ApprovalGate.call. */
-  call(
-    request: GateRequest,
-    run: (args: GateRequest['arguments']) => Promise<CallToolResult>,
-  ): Promise<CallToolResult> {
+  call(request: GateRequest, run: RunTool): Promise<CallToolResult> {
     return this.gate.call(request, run);
   }
 

@@ -271,7 +271,7 @@ export class ApprovalGate {
     let result: CallToolResult;
     try {
       result = await run(structuredClone(args));
-      result = await this.hooks.runAfter(hookCall, result);
+      result = await this.hooks.runAfter({ ...hookCall, arguments: structuredClone(args) }, result);
     } catch (error) {
       result = ToolbridgeError.is(error)
         ? toolErrorResult(error.code, error.message)

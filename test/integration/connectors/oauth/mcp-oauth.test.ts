@@ -1,0 +1,269 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ToolbridgeError } from '../../../../src/base/errors.js';
+import { McpOAuthClient, type McpOAuthOptions } from '../../../../src/connectors/oauth/mcp-oauth.js';
+import { InMemorySecretStore } from '../../../../src/store/secret-store.js';
+import {
+  consentInBrowser,
+  type OAuthFixture,
+  type OAuthFixtureOptions,
+  startOAuthMcpServer,
+} from '../../../fixtures/oauth/oauth-mcp-server.js';
+
+let fixture: OAuthFixture;
+let store: InMemorySecretStore;
+let opened: URL[];
+let now: number;
+let logged: string[];
+
+async function startFixture(options: OAuthFixtureOptions = {}): Promise<void> {
+  await fixture?.close();
+  fixture = await startOAuthMcpServer(options);
+}
+
+function oauth(
+  overrides: Partial<McpOAuthOptions> = {},
+  decision: 'allow' | 'deny' = 'allow',
+): McpOAuthClient {
+  return new McpOAuthClient({
+    serverId: 'remote',
+    serverUrl: fixture.url,
+    store,
+    openUrl: async (url) => {
+      opened.push(url);
+      await consentInBrowser(url, decision);
+    },
+    clock: () => now,
+    ...overrides,
+  });
+}
+
+async function whoami(client: McpOAuthClient): Promise<string> {
+  const mcp = new Client({ name: 'test', version: '1.0.0' });
+  await mcp.connect(new StreamableHTTPClientTransport(new URL(fixture.url), { fetch: client.fetch }));
+  try {
+    const result = await mcp.callTool({ name: 'whoami', arguments: {} });
+    return (result.content as Array<{ text: string }>)[0]!.text;
+  } finally {
+    await mcp.close();
+  }
+}
+
+const refreshRequests = () =>
+  fixture.tokenRequests.filter((form) => form.get('grant_type') === 'refresh_token');
+
+beforeEach(async () => {
+  store = new InMemorySecretStore();
+  opened = [];
+  now = Date.now();
+  logged = [];
+  for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+      logged.push(args.map(String).join(' '));
+    });
+  }
+  fixture = await startOAuthMcpServer();
+});
+
+afterEach(async () => {
+  vi.restoreAllMocks();
+  // Whatever a test did, no token ever reached a log line.
+  const output = logged.join('\n');
+  for (const token of fixture.issuedTokens) expect(output).not.toContain(token);
+  await fixture.close();
+});
+
+describe('McpOAuthClient.signIn', () => {
+  it('registers, sends PKCE S256, state and the resource, exchanges the code and calls the server', async () => {
+    const client = oauth();
+    expect(await client.status()).toBe('signed_out');
+    await client.signIn();
+
+    expect(opened).toHaveLength(1);
+    const [authorize] = fixture.authorizeRequests;
+    expect(authorize?.get('code_challenge_method')).toBe('S256');
+    expect(authorize?.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(authorize?.get('resource')).toBe(fixture.url);
+    expect(authorize?.get('scope')).toBe('mcp:tools');
+    expect(authorize?.get('state')?.length).toBeGreaterThanOrEqual(40);
+    expect(authorize?.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/oauth\/callback$/);
+    expect(fixture.registrations).toHaveLength(1);
+
+    const [exchange] = fixture.tokenRequests;
+    expect(exchange?.get('grant_type')).toBe('authorization_code');
+    expect(exchange?.get('resource')).toBe(fixture.url);
+    expect(exchange?.get('code_verifier')).toBeTruthy();
+
+    expect(await client.status()).toBe('signed_in');
+    expect(await whoami(client)).toBe('signed in as client-1 with mcp:tools');
+    const token = await client.accessToken();
+    expect(fixture.mcpAuthorizations.at(-1)).toBe(`Bearer ${token}`);
+  });
+
+  it('keeps tokens in the secret store only, under the server’s own keys', async () => {
+    await oauth().signIn();
+    const keys = await store.keys();
+    expect(keys).toEqual(['remote:oauth.client', 'remote:oauth.server', 'remote:oauth.tokens']);
+    const [access, refresh] = fixture.issuedTokens;
+    for (const key of keys) {
+      const value = (await store.get(key)) ?? '';
+      const holdsToken = value.includes(access!) || value.includes(refresh!);
+      expect(holdsToken, key).toBe(key === 'remote:oauth.tokens');
+    }
+  });
+
+  it('uses a pre-registered client without registering', async () => {
+    const port = await freePort();
+    await startFixture({
+      preRegistered: { clientId: 'pre-1', redirectUris: [`http://127.0.0.1:${port}/oauth/callback`] },
+    });
+    const client = oauth({ client: { clientId: 'pre-1', redirectPort: port } });
+    await client.signIn();
+    expect(fixture.registrations).toEqual([]);
+    expect(fixture.authorizeRequests[0]?.get('client_id')).toBe('pre-1');
+    expect(await whoami(client)).toContain('signed in as pre-1');
+  });
+
+  it('asks for the union of old and new scopes on step-up', async () => {
+    const client = oauth();
+    await client.signIn();
+    await client.signIn({ scope: 'mcp:admin' });
+    expect(fixture.authorizeRequests[1]?.get('scope')).toBe('mcp:tools mcp:admin');
+    expect(await whoami(client)).toContain('with mcp:tools mcp:admin');
+  });
+
+  it('does not ask again for scopes the user declined, unless forced', async () => {
+    const declined = oauth({}, 'deny');
+    await expect(declined.signIn()).rejects.toMatchObject({ code: 'DENIED' });
+    expect(opened).toHaveLength(1);
+    await expect(declined.signIn()).rejects.toMatchObject({ code: 'DENIED' });
+    expect(opened).toHaveLength(1);
+    await expect(declined.signIn({ force: true })).rejects.toMatchObject({ code: 'DENIED' });
+    expect(opened).toHaveLength(2);
+    expect(fixture.tokenRequests).toEqual([]);
+  });
+
+  it('refuses a server whose metadata does not declare PKCE S256, before opening anything', async () => {
+    await startFixture({ omitPkceMetadata: true });
+    const error = await oauth()
+      .signIn()
+      .catch((e: unknown) => e);
+    expect(ToolbridgeError.is(error, 'DENIED')).toBe(true);
+    expect(String((error as Error).message)).toContain('PKCE');
+    expect(opened).toEqual([]);
+    expect(fixture.authorizeRequests).toEqual([]);
+  });
+
+  it.each([
+    ['a different issuer', 'wrong'],
+    ['no issuer though the server promised one', 'absent'],
+  ] as const)('discards a response naming %s, with no call to the token endpoint', async (_label, iss) => {
+    await startFixture({ issParameter: iss });
+    await expect(oauth().signIn()).rejects.toMatchObject({ code: 'DENIED' });
+    expect(opened).toHaveLength(1);
+    expect(fixture.tokenRequests).toEqual([]);
+    expect(await store.get('remote:oauth.tokens')).toBeUndefined();
+  });
+
+  it.each([
+    ['cloud metadata', { authorizationServers: ['https://169.254.169.254/'] }],
+    ['a private address', { authorizationServers: ['https://10.0.0.1/'] }],
+    ['plain http elsewhere', { authorizationServers: ['http://public.example/'] }],
+    ['a token endpoint on another loopback port', { tokenEndpoint: 'http://127.0.0.1:1/token' }],
+  ] as Array<[string, OAuthFixtureOptions]>)(
+    'refuses an authorization server pointing at %s',
+    async (_label, options) => {
+      await startFixture(options);
+      const resolveHost = async () => ['93.184.216.34'];
+      await expect(oauth({ resolveHost }).signIn()).rejects.toMatchObject({ code: 'DENIED' });
+      expect(opened).toEqual([]);
+      expect(fixture.tokenRequests).toEqual([]);
+    },
+  );
+});
+
+describe('McpOAuthClient tokens', () => {
+  it('refreshes shortly before expiry, once for many callers, and the new token works', async () => {
+    const client = oauth();
+    await client.signIn();
+    const first = await client.accessToken();
+    expect(refreshRequests()).toEqual([]);
+
+    now += 3600_000 - 30_000; // inside the 60 s refresh window
+    const tokens = await Promise.all(Array.from({ length: 5 }, () => client.accessToken()));
+    expect(refreshRequests()).toHaveLength(1);
+    expect(refreshRequests()[0]?.get('resource')).toBe(fixture.url);
+    expect(new Set(tokens).size).toBe(1);
+    expect(tokens[0]).not.toBe(first);
+    expect(await whoami(client)).toContain('signed in as client-1');
+    expect(fixture.mcpAuthorizations.at(-1)).toBe(`Bearer ${tokens[0]}`);
+  });
+
+  it('refreshes and retries once when the server rejects a token early', async () => {
+    const client = oauth();
+    await client.signIn();
+    expect(await whoami(client)).toContain('client-1');
+    fixture.expireAccessTokens();
+    expect(await whoami(client)).toContain('client-1');
+    expect(refreshRequests()).toHaveLength(1);
+  });
+
+  it('signs out when the refresh token is no longer accepted', async () => {
+    const client = oauth();
+    await client.signIn();
+    fixture.expireAccessTokens();
+    fixture.revokeRefreshTokens();
+    await expect(whoami(client)).rejects.toThrow(/401|Unauthorized|invalid_token/i);
+    expect(await client.status()).toBe('signed_out');
+    expect(await store.get('remote:oauth.tokens')).toBeUndefined();
+  });
+
+  it('reports an expired sign-in with no refresh token as expired, and gives no token', async () => {
+    const client = oauth();
+    await client.signIn();
+    const stored = JSON.parse((await store.get('remote:oauth.tokens'))!) as Record<string, unknown>;
+    delete stored.refresh_token;
+    await store.set('remote:oauth.tokens', JSON.stringify(stored));
+    now += 3600_000 + 1;
+    expect(await client.status()).toBe('expired');
+    expect(await client.accessToken()).toBeUndefined();
+  });
+
+  it('never sends the token to another origin', async () => {
+    const client = oauth();
+    await client.signIn();
+    const seen: Array<string | undefined> = [];
+    const other = createServer((req, res) => {
+      seen.push(req.headers.authorization);
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (other.address() as AddressInfo).port;
+      await (await client.fetch(`http://127.0.0.1:${port}/mcp`, { method: 'POST', body: '{}' })).text();
+      expect(seen).toEqual([undefined]);
+    } finally {
+      await new Promise<void>((resolve) => other.close(() => resolve()));
+    }
+  });
+
+  it('keeps tokens out of error messages', async () => {
+    const client = oauth();
+    await client.signIn();
+    fixture.expireAccessTokens();
+    fixture.revokeRefreshTokens();
+    const error = await whoami(client).catch((e: unknown) => e);
+    for (const token of fixture.issuedTokens) expect(String(error)).not.toContain(token);
+  });
+});
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}

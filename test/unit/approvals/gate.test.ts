@@ -424,9 +424,9 @@ describe('ApprovalGate.call: hooks and redaction', () => {
         action: 'rewrite',
         arguments: { ...call.arguments, path: `/sandbox${call.arguments.path}` },
       }),
-      afterCall: (_call, result) => ({
+      afterCall: (call, result) => ({
         ...result,
-        content: [...result.content, { type: 'text', text: 'checked' }],
+        content: [...result.content, { type: 'text', text: `checked ${call.arguments.path}` }],
       }),
     });
     const pending = gate.call(request('write_file', { path: '/a' }), server.run);
@@ -435,7 +435,7 @@ describe('ApprovalGate.call: hooks and redaction', () => {
     queue.resolve(card.id, { action: 'approve' });
     const result = await pending;
     expect(server.calls).toEqual([{ path: '/sandbox/a' }]);
-    expect(result.content.at(-1)).toEqual({ type: 'text', text: 'checked' });
+    expect(result.content.at(-1)).toEqual({ type: 'text', text: 'checked /sandbox/a' });
   });
 
   it('a blocking hook refuses before any card, audited as decided by the hook', async () => {

@@ -25,38 +25,38 @@ type Slot =
  * Runs a batch of `connectors__` entries one at a time in input order (reference §3.5). Each
  * entry goes through the executor alone, so it gets its own approval decision. The user's Stop
  * is checked before each entry: entries not yet started are reported INTERRUPTED and never sent.
- * A malformed name fails only its own entry. Results are slotted by input position.
+ * A malformed name fails only its own entry; an entry that yields no result is PROVIDER_ERROR.
  */
 export async function runConnectorBatch(
   entries: readonly CallEntry[],
   scope: BridgeScope,
   context: CallContext,
 ): Promise<CallToolResult> {
-  const slots: Array<Slot | undefined> = new Array(entries.length);
+  const results: Slot[] = [];
   for (const [index, entry] of entries.entries()) {
     const { name } = entry;
     if (isStopped(context)) {
-      slots[index] = { index, name, error: { code: 'INTERRUPTED', message: STOPPED_MESSAGE } };
+      results.push({ index, name, error: { code: 'INTERRUPTED', message: STOPPED_MESSAGE } });
       continue;
     }
     const parsed = parseConnectorName(name);
     if (parsed === undefined) {
-      slots[index] = {
+      results.push({
         index,
         name,
         error: {
           code: 'TOOL_NOT_FOUND',
           message: `'${name}' is not a connector tool name: expected connectors__<connector>__<tool>. Use tool_search to find the exact name.`,
         },
-      };
+      });
       continue;
     }
     const catalogEntry = scope.deferred().get(name) ?? connectorEntry(name, parsed.connector, parsed.tool);
-    slots[index] = await runEntry(index, name, () =>
-      scope.executor.callTool(catalogEntry, entry.arguments, context),
+    results.push(
+      await runEntry(index, name, () => scope.executor.callTool(catalogEntry, entry.arguments, context)),
     );
   }
-  const payload = stitch(entries, slots);
+  const payload = withCounts(results);
   // Some entries may have worked; only a batch where nothing did is an error result.
   return jsonResult(payload, payload.error_count === payload.total_count);
 }
@@ -125,15 +125,8 @@ function parseOrText(text: string): unknown {
   }
 }
 
-function stitch(entries: readonly CallEntry[], slots: Array<Slot | undefined>) {
-  const results = entries.map(
-    (entry, index): Slot =>
-      slots[index] ?? {
-        index,
-        name: entry.name,
-        error: { code: 'PROVIDER_ERROR', message: NO_RESULT_MESSAGE },
-      },
-  );
+/** Results in input order (each carries its input `index`), with the counts recomputed from them. */
+function withCounts(results: Slot[]) {
   const errorCount = results.filter((slot) => 'error' in slot).length;
   return {
     results,

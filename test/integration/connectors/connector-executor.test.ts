@@ -22,7 +22,7 @@ function executor(
   const client = new GatewayClient({
     baseUrl: 'baseUrl' in options ? options.baseUrl : gateway.url,
     token: options.token ?? gateway.token,
-    timeouts: { executeMs: 300 },
+    timeouts: { executeMs: 5000 },
     retryDelayMs: 10,
   });
   return new ConnectorExecutor(

@@ -7,7 +7,16 @@ import {
   startFixtureGateway,
 } from '../../fixtures/gateway/fixture-gateway.js';
 
-const SHORT = { searchMs: 300, schemasMs: 300, executeMs: 300, listMs: 300, connectMs: 300, statusMs: 300 };
+/** Roomy, so a loaded machine never trips a test that is not about timeouts; those pass `SHORT`. */
+const ROOMY = {
+  searchMs: 5000,
+  schemasMs: 5000,
+  executeMs: 5000,
+  listMs: 5000,
+  connectMs: 5000,
+  statusMs: 5000,
+};
+const SHORT = 300;
 
 let gateway: FixtureGateway;
 
@@ -15,7 +24,7 @@ function clientFor(overrides: Partial<GatewayClientOptions> = {}): GatewayClient
   return new GatewayClient({
     baseUrl: gateway.url,
     token: gateway.token,
-    timeouts: SHORT,
+    timeouts: ROOMY,
     retryDelayMs: 10,
     ...overrides,
   });
@@ -66,7 +75,7 @@ describe('GatewayClient.search', () => {
   it('gives up on a slow search after its timeout and never retries it', async () => {
     gateway.setMode('slow');
     const started = Date.now();
-    const result = await clientFor().search(['github issue']);
+    const result = await clientFor({ timeouts: { searchMs: SHORT } }).search(['github issue']);
     expect(Date.now() - started).toBeLessThan(1200);
     expect(result).toMatchObject({ ok: false, failure: { kind: 'unreachable' } });
     if (!result.ok) expect(result.failure.message).toContain('no answer within 300 ms');
@@ -211,7 +220,7 @@ describe('GatewayClient.schemas', () => {
 
   it('retries a timeout once, then reports unreachable', async () => {
     gateway.setMode('slow');
-    const result = await clientFor().schemas(['GITHUB_GET_ME']);
+    const result = await clientFor({ timeouts: { schemasMs: SHORT } }).schemas(['GITHUB_GET_ME']);
     expect(result).toMatchObject({ ok: false, failure: { kind: 'unreachable' } });
     expect(apiRequests()).toHaveLength(2);
   });
@@ -255,7 +264,7 @@ describe('GatewayClient.execute', () => {
   it('retries a timed-out call with the same key, and the gateway runs the tool only once', async () => {
     gateway = await restartWith({ connected: ['github'], slowMs: 800 });
     gateway.setMode('slow', { times: 1 });
-    const result = await clientFor().execute([
+    const result = await clientFor({ timeouts: { executeMs: SHORT } }).execute([
       { connector: 'github', tool: 'GITHUB_CREATE_ISSUE', arguments: { title: 't' } },
     ]);
     expect(result.ok).toBe(true);

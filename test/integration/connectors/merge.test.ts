@@ -5,11 +5,13 @@ import { type FixtureGateway, startFixtureGateway } from '../../fixtures/gateway
 
 let gateway: FixtureGateway;
 
-function client(overrides: { baseUrl?: string | undefined; token?: string | undefined } = {}): GatewayClient {
+function client(
+  overrides: { baseUrl?: string | undefined; token?: string | undefined; searchMs?: number } = {},
+): GatewayClient {
   return new GatewayClient({
     baseUrl: 'baseUrl' in overrides ? overrides.baseUrl : gateway.url,
     token: 'token' in overrides ? overrides.token : gateway.token,
-    timeouts: { searchMs: 300, schemasMs: 300 },
+    timeouts: { searchMs: overrides.searchMs ?? 5000, schemasMs: 5000 },
     retryDelayMs: 10,
   });
 }
@@ -83,7 +85,7 @@ describe('searchConnectors', () => {
       status: { status: 'not_set_up' },
     });
     gateway.setMode('slow', { times: 1 });
-    expect(await searchConnectors(client(), ['a'])).toMatchObject({
+    expect(await searchConnectors(client({ searchMs: 300 }), ['a'])).toMatchObject({
       status: { status: 'unavailable', reason: 'unreachable' },
     });
   });

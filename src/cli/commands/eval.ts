@@ -1,0 +1,256 @@
+import { entriesFromServers } from '../../catalog/catalog.js';
+import { loadCatalogDir } from '../../catalog/catalog-dir.js';
+import { toIndexEntry } from '../../catalog/index-entry.js';
+import { mcpToolName } from '../../catalog/naming.js';
+import type { CatalogEntry } from '../../catalog/types.js';
+import { type EvalMetrics, type EvalMiss, type EvalQuery, evaluateIndex } from '../../search/evaluate.js';
+import { createToolIndex } from '../../search/index.js';
+import type { CliIo } from '../command.js';
+import { type CliCommand, integerFlag, parseArgs, requireFlag, usageError } from '../command.js';
+import { type QueryLine, readQueriesFile } from '../queries-file.js';
+
+const FLAGS = {
+  'catalog-dir': 'string',
+  queries: 'string',
+  limit: 'string',
+  scope: 'string',
+  explain: 'boolean',
+  json: 'boolean',
+} as const;
+
+const ALL_SERVERS = '*';
+
+export const evalCommand: CliCommand = {
+  name: 'eval',
+  summary: 'measure retrieval quality: recall@k, hit@k, MRR@10, empty rate, per style and scope',
+  help: `Usage:
+  toolbridge eval --catalog-dir DIR --queries FILE.jsonl [--limit K] [--explain] [--json]
+
+Runs every query against the search engine (the one behind tool_search) and scores the
+ranked names against the query's "relevant" tools:
+  recall@K   mean share of a query's relevant tools in its top K
+  hit@K      share of queries with at least one relevant tool in the top K
+  MRR@10     mean 1/rank of the first relevant tool within the top 10
+  empty      share of queries that returned nothing
+Overall, per "style" (keyword, natural, …) and per "scope".
+
+Each line: {"id", "query", "relevant": ["<server id>/<tool name>" or full names], "style"?,
+"scope"?}. A query's "scope" (a server id, or a pattern like "livemcp-*") limits it to those
+servers' tools, as the query was written for them; --scope all searches every server instead.
+
+Options:
+  --catalog-dir DIR   folder of tool catalogs: one *.json per server, the file stem is the server id
+  --queries FILE      JSON Lines file of judged queries
+  --limit K           the K of recall@K and hit@K (default 5)
+  --scope MODE        "query" (default): each query's own scope; "all": every server
+  --explain           show why each miss missed (gate term, unknown words, coverage, ranks)
+  --json              print the whole report as JSON
+
+Example:
+  toolbridge eval --catalog-dir ../shared/data/catalogs --queries ../shared/data/eval/dev.jsonl
+`,
+  run(args, io) {
+    const { flags, positionals } = parseArgs('eval', args, FLAGS);
+    if (positionals.length > 0) throw usageError('eval', `unexpected argument "${positionals[0]}".`);
+    const catalogDir = requireFlag('eval', flags['catalog-dir'], 'catalog-dir');
+    const queriesFile = requireFlag('eval', flags.queries, 'queries');
+    const k = integerFlag('eval', flags.limit, 'limit', { min: 1, max: 50 }) ?? 5;
+    const scopeMode = flags.scope ?? 'query';
+    if (scopeMode !== 'query' && scopeMode !== 'all') {
+      throw usageError('eval', `--scope must be "query" or "all", got "${scopeMode}".`);
+    }
+    const entries = entriesFromServers(loadCatalogDir(catalogDir));
+    const lines = readQueriesFile(queriesFile);
+    const report = evaluate(entries, lines, { k, explain: flags.explain === true, scopeMode }, io);
+    io.stdout(
+      flags.json
+        ? `${JSON.stringify(report, null, 2)}\n`
+        : formatReport(report, entries, flags.explain === true),
+    );
+    return 0;
+  },
+};
+
+interface EvalRun {
+  k: number;
+  explain: boolean;
+  scopeMode: 'query' | 'all';
+}
+
+export interface CliEvalReport {
+  k: number;
+  scope: 'query' | 'all';
+  overall: EvalMetrics;
+  byStyle: Record<string, EvalMetrics>;
+  byScope: Record<string, EvalMetrics>;
+  misses: EvalMiss[];
+}
+
+/** `server/tool` → the agent-facing name; a name without `/` is taken as already full. */
+function fullName(relevant: string): string {
+  const slash = relevant.indexOf('/');
+  return slash < 0 ? relevant : mcpToolName(relevant.slice(0, slash), relevant.slice(slash + 1));
+}
+
+function scopeMatcher(scope: string): (serverId: string) => boolean {
+  if (scope === ALL_SERVERS) return () => true;
+  const pattern = new RegExp(`^${scope.split('*').map(escapeRegExp).join('.*')}$`);
+  return (serverId) => pattern.test(serverId);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function evaluate(entries: CatalogEntry[], lines: QueryLine[], run: EvalRun, io: CliIo): CliEvalReport {
+  const known = new Set(entries.map((entry) => entry.name));
+  const unknownRelevant = new Set<string>();
+  const byScopeQueries = new Map<string, Array<EvalQuery & { order: number }>>();
+  lines.forEach((line, order) => {
+    const relevant = (line.relevant ?? []).map(fullName);
+    for (const name of relevant) if (!known.has(name)) unknownRelevant.add(name);
+    const scope = run.scopeMode === 'all' ? ALL_SERVERS : (line.scope ?? ALL_SERVERS);
+    const query: EvalQuery & { order: number } = { id: String(line.id), query: line.query, relevant, order };
+    if (line.style !== undefined) query.style = line.style;
+    const list = byScopeQueries.get(scope) ?? [];
+    byScopeQueries.set(scope, list);
+    list.push(query);
+  });
+  if (unknownRelevant.size > 0) {
+    const sample = [...unknownRelevant].slice(0, 3).join(', ');
+    io.stderr(
+      `toolbridge eval: warning: ${unknownRelevant.size} relevant tools are not in the catalog (${sample}…).\n`,
+    );
+  }
+
+  const reports = [...byScopeQueries].map(([scope, queries]) => {
+    const inScope = scopeMatcher(scope);
+    const scoped = entries.filter((entry) => inScope(entry.serverId));
+    if (scoped.length === 0)
+      io.stderr(`toolbridge eval: warning: scope "${scope}" matches no server in the catalog.\n`);
+    const index = createToolIndex(scoped.map(toIndexEntry));
+    return {
+      scope,
+      queries,
+      report: evaluateIndex(index, queries, { k: run.k, explainMisses: run.explain }),
+    };
+  });
+
+  const order = new Map(
+    reports.flatMap(({ queries }) => queries.map((query) => [query.id, query.order] as const)),
+  );
+  const styles = [...new Set(reports.flatMap(({ report }) => Object.keys(report.byStyle)))].sort();
+  return {
+    k: run.k,
+    scope: run.scopeMode,
+    overall: mergeMetrics(reports.map(({ report }) => report.overall)),
+    byStyle: Object.fromEntries(
+      styles.map((style) => [
+        style,
+        mergeMetrics(reports.flatMap(({ report }) => report.byStyle[style] ?? [])),
+      ]),
+    ),
+    byScope: Object.fromEntries(
+      reports
+        .map(({ scope, report }) => [scope === ALL_SERVERS ? 'all' : scope, report.overall] as const)
+        .sort(([a], [b]) => (a < b ? -1 : 1)),
+    ),
+    misses: reports
+      .flatMap(({ report }) => report.misses)
+      .sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0)),
+  };
+}
+
+/** Combines per-scope metrics exactly: rates over judged queries weigh by `judged`, the empty rate by `queries`. */
+export function mergeMetrics(parts: readonly EvalMetrics[]): EvalMetrics {
+  const queries = parts.reduce((sum, part) => sum + part.queries, 0);
+  const judged = parts.reduce((sum, part) => sum + part.judged, 0);
+  const weigh = (pick: (part: EvalMetrics) => number, by: (part: EvalMetrics) => number, total: number) =>
+    total === 0 ? 0 : parts.reduce((sum, part) => sum + pick(part) * by(part), 0) / total;
+  const byJudged = (part: EvalMetrics) => part.judged;
+  return {
+    queries,
+    judged,
+    recallAtK: weigh((part) => part.recallAtK, byJudged, judged),
+    hitAtK: weigh((part) => part.hitAtK, byJudged, judged),
+    mrrAt10: weigh((part) => part.mrrAt10, byJudged, judged),
+    emptyRate: weigh(
+      (part) => part.emptyRate,
+      (part) => part.queries,
+      queries,
+    ),
+  };
+}
+
+function formatReport(report: CliEvalReport, entries: CatalogEntry[], explain: boolean): string {
+  const servers = new Set(entries.map((entry) => entry.serverId)).size;
+  const { k } = report;
+  const row = (label: string, metrics: EvalMetrics) =>
+    [
+      label.padEnd(28),
+      String(metrics.queries).padStart(7),
+      metrics.recallAtK.toFixed(3).padStart(9),
+      metrics.hitAtK.toFixed(3).padStart(7),
+      metrics.mrrAt10.toFixed(3).padStart(7),
+      `${(metrics.emptyRate * 100).toFixed(1)}%`.padStart(7),
+    ].join(' ');
+  const lines = [
+    `${report.overall.queries} queries (${report.overall.judged} judged), k = ${k}, ${servers} servers / ${entries.length} tools, scope: ${report.scope === 'all' ? 'all servers' : 'per query'}`,
+    '',
+    [
+      ''.padEnd(28),
+      'queries'.padStart(7),
+      `recall@${k}`.padStart(9),
+      `hit@${k}`.padStart(7),
+      'MRR@10'.padStart(7),
+      'empty'.padStart(7),
+    ].join(' '),
+    row('overall', report.overall),
+    ...Object.entries(report.byStyle).map(([style, metrics]) => row(`style ${style}`, metrics)),
+    ...(report.scope === 'query'
+      ? Object.entries(report.byScope).map(([scope, metrics]) => row(`scope ${scope}`, metrics))
+      : []),
+    '',
+    `misses (no relevant tool in the top ${k}): ${report.misses.length}${explain || report.misses.length === 0 ? '' : ' (add --explain to see why)'}`,
+  ];
+  if (explain) for (const miss of report.misses) lines.push('', ...explainMiss(miss, k));
+  return `${lines.join('\n')}\n`;
+}
+
+/** Why one query missed, in plain words, from the engine's explanation and the relevant tools' ranks. */
+export function explainMiss(miss: EvalMiss, k: number): string[] {
+  const lines = [
+    `miss ${miss.id}${miss.style === undefined ? '' : ` [${miss.style}]`}: ${JSON.stringify(miss.query)}`,
+  ];
+  lines.push(`  returned: ${miss.matches.length === 0 ? '(nothing)' : miss.matches.join(', ')}`);
+  const why = miss.explanation;
+  if (why !== undefined) {
+    if (why.corrections.length > 0) {
+      lines.push(`  corrected: ${why.corrections.map((c) => `${c.from} → ${c.to}`).join(', ')}`);
+    }
+    if (why.ignoredWords.length > 0)
+      lines.push(`  ignored (no tool holds them): ${why.ignoredWords.join(', ')}`);
+    if (why.unknownWords.length > 0) {
+      lines.push(
+        `  unknown words (no tool holds them, so nothing is returned): ${why.unknownWords.join(', ')}`,
+      );
+    }
+    const gate = why.gateToken === undefined ? '' : `gate term "${why.gateToken}", `;
+    lines.push(
+      `  query terms: ${why.terms.join(' ')} (${gate}a match needs ${why.requiredCoverage} of: ${why.answerableTerms.join(', ') || 'none'})`,
+    );
+  }
+  for (const [name, rank] of Object.entries(miss.relevantRanks)) {
+    let verdict: string;
+    if (rank !== null) verdict = `ranked ${rank}, below the top ${k}`;
+    else if (why?.unknownWords.length && miss.matches.length === 0)
+      verdict = 'not reached: the unknown words emptied the result';
+    else if (why?.gateToken !== undefined && !why.answerableTerms.includes(why.gateToken)) {
+      verdict = `not admitted: no tool holds the gate term "${why.gateToken}" (the query's rarest word), so nothing is`;
+    } else if (why?.gateToken !== undefined) {
+      verdict = `not admitted: lacks the gate term "${why.gateToken}" or holds fewer than ${why.requiredCoverage} answerable terms (or ranked below 50)`;
+    } else verdict = 'not admitted or ranked below 50';
+    lines.push(`  relevant ${name}: ${verdict}`);
+  }
+  return lines;
+}

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GatewayClient } from '../../../src/connectors/gateway-client.js';
 import { describeConnectors, searchConnectors } from '../../../src/connectors/merge.js';
+import { createToolIndex } from '../../../src/search/tool-index.js';
+import type { IndexEntry } from '../../../src/search/types.js';
 import { type FixtureGateway, startFixtureGateway } from '../../fixtures/gateway/fixture-gateway.js';
 
 let gateway: FixtureGateway;
@@ -159,5 +161,42 @@ describe('describeConnectors', () => {
       }),
     });
     expect(gateway.requests.filter((r) => r.path === '/v1/connectors/schemas')).toHaveLength(2);
+  });
+});
+
+describe('connector documents in the engine', () => {
+  // Local tools that share "email" with the query but not the app's name.
+  const local: IndexEntry[] = [
+    {
+      name: 'mcp__tracker__create_issue',
+      server: 'tracker',
+      description: 'Create an issue. Sends an email notification to the team.',
+    },
+    {
+      name: 'mcp__tracker__list_issues',
+      server: 'tracker',
+      description: 'List issues in a project. Email digests are optional.',
+    },
+    {
+      name: 'mcp__tracker__archive_project',
+      server: 'tracker',
+      description: 'Archive a project and its issues.',
+    },
+  ];
+
+  it('ranks local and connector tools as one corpus, so the app named in the query wins', async () => {
+    const query = 'send gmail email';
+    const leg = await searchConnectors(client(), [query], { warn: () => {} });
+    const index = createToolIndex([...local, ...leg.documents[0]!]);
+    const { matches } = index.search(query, { limit: 5 });
+    expect(matches[0]).toBe('connectors__gmail__SEND_EMAIL');
+  });
+
+  it('lets one limit cover both legs', async () => {
+    const query = 'create a github issue';
+    const leg = await searchConnectors(client(), [query], { warn: () => {} });
+    const { matches } = createToolIndex([...local, ...leg.documents[0]!]).search(query, { limit: 3 });
+    expect(matches).toHaveLength(3);
+    expect(matches).toContain('connectors__github__CREATE_ISSUE');
   });
 });

@@ -1,8 +1,8 @@
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { toIndexEntry } from '../catalog/index-entry.js';
 import type { UnavailableServer } from '../catalog/listing.js';
 import { TOOL_CALL_NAME, TOOL_DESCRIBE_NAME, TOOL_SEARCH_NAME } from '../catalog/naming.js';
 import type { ToolSurfacePlan } from '../catalog/tool-surface.js';
-import type { CatalogEntry } from '../catalog/types.js';
 import type { ToolSearchSettings } from '../host/api.js';
 import { createToolIndex } from '../search/index.js';
 import type { ToolIndex } from '../search/types.js';
@@ -63,7 +63,7 @@ export function createAgentSurface(options: AgentSurfaceOptions): BridgeSurface 
     },
     executor: options.executor,
     validator: options.validator ?? sharedValidator,
-    createIndex: (entries) => options.index ?? createToolIndex(entries.map(indexEntry)),
+    createIndex: (entries) => options.index ?? createToolIndex(entries.map(toIndexEntry)),
     limits: { defaultLimit: options.settings.searchDefaultLimit, maxLimit: options.settings.maxSearchLimit },
     extraDirectNames: manageConnections === undefined ? [] : [manageConnections.tool.name],
     connectorsInScope: manageConnections !== undefined,
@@ -103,16 +103,6 @@ export function createAgentSurface(options: AgentSurfaceOptions): BridgeSurface 
 
 function payloadResult(payload: object): ReturnType<typeof jsonResult> {
   return jsonResult(payload, 'error' in payload);
-}
-
-function indexEntry(entry: CatalogEntry) {
-  return {
-    name: entry.name,
-    description: entry.description,
-    inputSchema: entry.inputSchema,
-    // Tools of no known source carry no label, as in the reference.
-    server: entry.source === 'other' || entry.serverId === '' ? null : entry.serverId,
-  };
 }
 
 function unlistedMessage(name: string, plan: ToolSurfacePlan): string {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   buildListing,
@@ -169,5 +170,58 @@ describe('buildListing', () => {
     const listing = buildListing(tools, { budgetTokens: 60 });
     expect(listing.form).toBe('groups');
     expect(listing.text!.split('\n')).toHaveLength(3);
+  });
+});
+
+describe('buildListing properties', () => {
+  const catalogs = fc.array(
+    fc.record({
+      serverId: fc.constantFrom('a', 'gh', 'linear', 'a-rather-long-server-label-for-summaries', ''),
+      name: fc.stringMatching(/^[a-z_]{1,30}$/),
+      description: fc.constantFrom(
+        '',
+        'Does one thing.',
+        'A longer description that runs past sixty characters for sure.',
+      ),
+    }),
+    { maxLength: 25 },
+  );
+
+  it('stays within budget, counts its own tokens, and lists every name in full and names forms', () => {
+    fc.assert(
+      fc.property(
+        catalogs,
+        fc.integer({ min: 0, max: 400 }),
+        fc.constantFrom('reference', 'toolbridge'),
+        (tools, budget, algorithm) => {
+          const listing = buildListing(tools, {
+            budgetTokens: budget,
+            algorithm: algorithm as 'reference' | 'toolbridge',
+          });
+          if (listing.text === null) {
+            expect(listing.form).toBe('none');
+            return;
+          }
+          expect(listing.tokens).toBe(estimateTokens(listing.text));
+          expect(listing.tokens).toBeLessThanOrEqual(budget);
+          if (listing.form === 'full' || listing.form === 'names') {
+            for (const tool of tools) expect(listing.text).toContain(tool.name);
+          }
+        },
+      ),
+    );
+  });
+
+  it('toolbridge is never left with no listing when the reference has one, and never shows less', () => {
+    fc.assert(
+      fc.property(catalogs, fc.integer({ min: 0, max: 400 }), (tools, budget) => {
+        const reference = buildListing(tools, { budgetTokens: budget, algorithm: 'reference' });
+        const ours = buildListing(tools, { budgetTokens: budget });
+        if (reference.form !== 'none') expect(ours.form).not.toBe('none');
+        const listed = (listing: typeof ours) =>
+          listing.groups.filter((group) => group.style !== 'summary').length;
+        expect(listed(ours)).toBeGreaterThanOrEqual(listed(reference));
+      }),
+    );
   });
 });

@@ -13,6 +13,7 @@ import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/s
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ToolbridgeError } from '../base/errors.js';
+import { delay, groupAlive, PROCESS_GROUPS, signalGroup, waitGroupGone } from './process-group.js';
 
 export interface ChildProcessTransportOptions {
   command: string;
@@ -26,14 +27,14 @@ export interface ChildProcessTransportOptions {
   maxMessageBytes?: number;
   /** Receives stderr text as it arrives (UTF-8 decoded). */
   onStderr?: (text: string) => void;
+  /** Called once the child runs, with its pid (= its process group id). */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface ChildExit {
   code: number | null;
   signal: NodeJS.Signals | null;
 }
-
-const GROUPS = process.platform !== 'win32';
 
 export class ChildProcessTransport implements Transport {
   onclose?: () => void;
@@ -77,7 +78,7 @@ export class ChildProcessTransport implements Transport {
         env: { ...getDefaultEnvironment(), ...env },
         cwd,
         stdio: ['pipe', 'pipe', 'pipe'],
-        detached: GROUPS,
+        detached: PROCESS_GROUPS,
         shell: false,
         windowsHide: true,
       });
@@ -85,6 +86,7 @@ export class ChildProcessTransport implements Transport {
       child.once('spawn', () => {
         spawned = true;
         this.childPid = child.pid;
+        if (child.pid !== undefined) this.options.onSpawn?.(child.pid);
         resolve();
       });
       child.on('error', (error) => {
@@ -193,37 +195,25 @@ export class ChildProcessTransport implements Transport {
     return Promise.race([this.closedPromise.then(() => true), delay(this.stopGraceMs).then(() => false)]);
   }
 
-  private async waitGroupGone(): Promise<boolean> {
-    const deadline = Date.now() + this.stopGraceMs;
-    while (this.groupAlive()) {
-      if (Date.now() >= deadline) return false;
-      await delay(25);
-    }
-    return true;
+  private groupAlive(): boolean {
+    return this.childPid !== undefined && groupAlive(this.childPid);
   }
 
-  private groupAlive(): boolean {
-    if (!GROUPS || this.childPid === undefined) return false;
-    try {
-      process.kill(-this.childPid, 0);
-      return true;
-    } catch (error) {
-      // EPERM: a member exists but is not ours to signal (a setuid child); treat as alive.
-      return (error as NodeJS.ErrnoException).code === 'EPERM';
-    }
+  private waitGroupGone(): Promise<boolean> {
+    return this.childPid === undefined
+      ? Promise.resolve(true)
+      : waitGroupGone(this.childPid, this.stopGraceMs);
   }
 
   private signalGroup(signal: NodeJS.Signals): void {
     if (this.childPid === undefined) return;
-    try {
-      if (GROUPS) process.kill(-this.childPid, signal);
-      else this.child?.kill(signal);
-    } catch {
-      // already gone
+    if (PROCESS_GROUPS) signalGroup(this.childPid, signal);
+    else {
+      try {
+        this.child?.kill(signal);
+      } catch {
+        // already gone
+      }
     }
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -30,6 +30,7 @@ import { type AsyncDisposable, type Disposable, DisposableStore, toDisposable } 
 import type { ToolDefinition } from '../catalog/types.js';
 import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from './backoff.js';
 import { type ChildExit, ChildProcessTransport } from './child-process-transport.js';
+import type { ProcessLeases } from './process-leases.js';
 import { StderrBuffer, type StderrBufferOptions } from './stderr-buffer.js';
 import type { ServerConfig, ServerState } from './types.js';
 
@@ -70,6 +71,8 @@ export interface ServerConnectionOptions {
     hooks: { onStderr: (text: string) => void },
   ) => Transport | Promise<Transport>;
   clientInfo?: { name: string; version: string };
+  /** Records stdio children on disk so a later run can reap them if this host dies. */
+  leases?: ProcessLeases;
   clock?: Clock;
   random?: () => number;
 }
@@ -359,6 +362,13 @@ export class ServerConnection implements AsyncDisposable {
       return this.connectClient(await this.options.createTransport(config, { onStderr }), session, epoch);
     }
     if (config.transport === 'stdio') {
+      const leases = this.options.leases;
+      // Added first, so released last: the lease goes only once the child's group is gone.
+      session.store.add({
+        close: async () => {
+          if (session.pid !== undefined) await leases?.remove(session.pid).catch(() => undefined);
+        },
+      });
       const transport = new ChildProcessTransport({
         command: config.command,
         args: config.args,
@@ -366,11 +376,15 @@ export class ServerConnection implements AsyncDisposable {
         cwd: config.cwd,
         stopGraceMs: this.timeouts.stopGraceMs,
         onStderr,
+        onSpawn: (pid) => {
+          session.pid = pid;
+          leases?.add(this.id, pid).catch((error: unknown) => {
+            this.stderr.note(`could not record the process lease: ${errorMessage(error)}`);
+          });
+        },
       });
       session.exit = () => transport.exit;
-      const client = await this.connectClient(transport, session, epoch);
-      session.pid = transport.pid;
-      return client;
+      return this.connectClient(transport, session, epoch);
     }
     const url = new URL(config.url);
     const authProvider = this.options.authProvider?.(config);

@@ -115,7 +115,7 @@ describe('legacy SSE', () => {
   it('is reached through "http" by falling back after the POST is refused', async () => {
     const fixture = await serve('sse', 'basic');
     const connection = await connect(remote('old', 'http', fixture.url));
-    expect(connection.state).toMatchObject({ status: 'connected', toolCount: 6 });
+    expect(connection.state).toMatchObject({ status: 'connected', toolCount: 7 });
     expect(connection.stderrTail.join('\n')).toContain('trying legacy SSE');
     expect(textOf(await connection.callTool('echo', { message: 'via sse' }))).toBe('via sse');
   });

@@ -71,7 +71,7 @@ describe('stdio fixture servers', () => {
     expect(tail).toContain('fixture: crashing on purpose');
     expect(tail).toContain('server stopped unexpectedly (exited with code 3)');
     expect(connection.state.pid).not.toBe(firstPid);
-    expect(connection.state.toolCount).toBe(6);
+    expect(connection.state.toolCount).toBe(7);
   });
 
   it('says clearly when the command does not exist, and retries with backoff', async () => {
@@ -146,5 +146,17 @@ describe('stdio shutdown leaves no process behind', () => {
     const grandchild = Number(textOf(await connection.callTool('grandchild', {})));
     await connection.callTool('crash', {});
     await waitUntil(() => !isAlive(grandchild), 5_000, 'orphaned grandchild to be reaped');
+  });
+});
+
+describe('stdio stderr', () => {
+  it('drains a 20 MB stderr flood into a bounded tail and keeps serving', async () => {
+    const connection = await connect(fixtureConfig('noisy', 'basic'), { callTimeoutMs: 30_000 });
+    expect(textOf(await connection.callTool('flood', { megabytes: 20 }))).toBe('flooded');
+    await waitUntil(() => connection.stderrTail.at(-1) === 'flood done', 5_000, 'the last stderr line');
+    const tail = connection.stderrTail;
+    expect(tail.length).toBeLessThanOrEqual(200);
+    expect(tail.join('').length).toBeLessThanOrEqual(64 * 1024);
+    expect(textOf(await connection.callTool('echo', { message: 'still here' }))).toBe('still here');
   });
 });

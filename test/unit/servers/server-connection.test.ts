@@ -142,7 +142,7 @@ describe('ServerConnection reconnects', () => {
     await expect.poll(() => connection.state.status).toBe('connected');
     expect(opened()).toBe(2);
     expect(states.map((s) => s.status)).toEqual(['error', 'starting', 'connected']);
-    expect(connection.tools).toHaveLength(6);
+    expect(connection.tools).toHaveLength(7);
     expect(textOf(await connection.callTool('echo', { message: 'back' }))).toBe('back');
   });
 

@@ -45,7 +45,7 @@ describe('ServerManager.add', () => {
     expect(snapshot).toMatchObject({
       id: 'one',
       status: 'connected',
-      toolCount: 6,
+      toolCount: 7,
       crashLooping: false,
       stderrTail: [],
     });
@@ -85,7 +85,7 @@ describe('ServerManager events', () => {
     await manager.add(stdio('a'));
     await manager.disable('a');
     expect(statuses).toEqual(['a:starting', 'a:connected', 'a:disabled']);
-    expect(tools).toEqual(['a:6', 'a:0']);
+    expect(tools).toEqual(['a:7', 'a:0']);
   });
 
   it('on remove, drops the tools and says so', async () => {
@@ -148,7 +148,7 @@ describe('ServerManager.close', () => {
     await manager.add(stdio('b'));
     await manager.add(stdio('a', { enabled: false }));
     expect(manager.tools().map((s) => [s.serverId, s.tools.length])).toEqual([
-      ['b', 6],
+      ['b', 7],
       ['a', 0],
     ]);
   });

@@ -1,0 +1,45 @@
+/**
+ * Signals for whole process groups (POSIX). A stdio server leads its own group, so one signal
+ * reaches everything it started. EPERM means a member exists that we may not signal: still alive.
+ */
+export const PROCESS_GROUPS = process.platform !== 'win32';
+
+export function processAlive(pid: number): boolean {
+  return probe(pid);
+}
+
+export function groupAlive(pgid: number): boolean {
+  return PROCESS_GROUPS && probe(-pgid);
+}
+
+export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/** An unref'd sleep: never keeps the process alive. */
+export function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** Waits until `pgid`'s group is empty or `timeoutMs` passed; true when it is empty. */
+export async function waitGroupGone(pgid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (groupAlive(pgid)) {
+    if (Date.now() >= deadline) return false;
+    await delay(25);
+  }
+  return true;
+}
+
+function probe(target: number): boolean {
+  try {
+    process.kill(target, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,24 @@
+/** A small JSON document on disk (read whole, written whole through the atomic writer, 0600). */
+import { promises as fs } from 'node:fs';
+import { writeFileAtomic } from './atomic-file.js';
+
+export interface JsonFile {
+  /** The parsed value; undefined when the file is missing or not JSON. */
+  read(): Promise<unknown>;
+  write(value: unknown): Promise<void>;
+}
+
+export function jsonFile(filePath: string): JsonFile {
+  return {
+    async read() {
+      try {
+        return JSON.parse(await fs.readFile(filePath, 'utf8'));
+      } catch {
+        return undefined;
+      }
+    },
+    write(value) {
+      return writeFileAtomic(filePath, `${JSON.stringify(value, null, 2)}\n`);
+    },
+  };
+}

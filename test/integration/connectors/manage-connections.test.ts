@@ -1,0 +1,211 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Emitter } from '../../../src/base/emitter.js';
+import type { DirectTool } from '../../../src/bridge/types.js';
+import { GatewayClient } from '../../../src/connectors/gateway-client.js';
+import {
+  CARD_RESULT_NOTE,
+  type ConnectionCardPort,
+  type ConnectionCardSession,
+  createManageConnectionsTool,
+  LINK_RESULT_NOTE,
+  STATUS_HINT,
+} from '../../../src/connectors/manage-connections.js';
+import type { ConnectionCardRow } from '../../../src/host/api.js';
+import {
+  allowInBrowser,
+  type FixtureGateway,
+  startFixtureGateway,
+} from '../../fixtures/gateway/fixture-gateway.js';
+
+let gateway: FixtureGateway;
+
+/** A card surface driven by the test as a user would drive the real one. */
+class FakeCards implements ConnectionCardPort {
+  readonly opened: Array<{ agentId: string; targets: ConnectionCardRow[]; expiresAt: number }> = [];
+  readonly updates: ConnectionCardRow[][] = [];
+  readonly closed: string[] = [];
+  readonly skips = new Emitter<string>();
+  readonly stop = new AbortController();
+  constructor(
+    private readonly user: (targets: ConnectionCardRow[], cards: FakeCards) => Promise<void> = async () => {},
+  ) {}
+
+  open(request: { agentId: string; targets: ConnectionCardRow[]; expiresAt: number }): ConnectionCardSession {
+    this.opened.push(request);
+    // The user acts once the card is on screen, after open() has returned.
+    queueMicrotask(() => void this.user(request.targets, this));
+    return {
+      update: (targets) => this.updates.push(targets),
+      onDidSkip: this.skips.event,
+      stopped: this.stop.signal,
+      close: (summary) => this.closed.push(summary),
+    };
+  }
+}
+
+function tool(
+  cards?: ConnectionCardPort,
+  options: { baseUrl?: string | undefined; cardTimeoutMs?: number } = {},
+) {
+  const client = new GatewayClient({
+    baseUrl: 'baseUrl' in options ? options.baseUrl : gateway.url,
+    token: gateway.token,
+    retryDelayMs: 10,
+  });
+  const direct: DirectTool = createManageConnectionsTool({
+    client,
+    pollIntervalMs: 20,
+    cardTimeoutMs: options.cardTimeoutMs ?? 5000,
+    ...(cards === undefined ? {} : { cards }),
+  });
+  return direct;
+}
+
+function payload(result: CallToolResult): Record<string, unknown> {
+  const [first] = result.content as Array<{ type: string; text: string }>;
+  return JSON.parse(first!.text) as Record<string, unknown>;
+}
+
+const context = { agentId: 'agent-1' };
+const connectRequests = () =>
+  gateway.requests.filter((r) => r.method === 'POST' && r.path === '/v1/connectors/connections');
+
+beforeEach(async () => {
+  gateway = await startFixtureGateway({ connected: ['github'] });
+});
+
+afterEach(async () => {
+  await gateway.close();
+});
+
+describe('manage_connections status', () => {
+  it('lists every app with its state and the hint, optionally filtered', async () => {
+    const all = payload(await tool().call({}, context));
+    expect(all.hint).toBe(STATUS_HINT);
+    expect(
+      (all.connectors as Array<{ connector: string; connected: boolean }>).map((c) => [
+        c.connector,
+        c.connected,
+      ]),
+    ).toEqual([
+      ['github', true],
+      ['notion', false],
+      ['slack', false],
+    ]);
+    const some = payload(await tool().call({ action: 'status', connectors: [' Slack '] }, context));
+    expect(some.connectors).toEqual([
+      { connector: 'slack', enabled: true, connected: false, disabledTools: [] },
+    ]);
+  });
+
+  it('says plainly when the gateway fails or is not configured', async () => {
+    gateway.setMode('500');
+    const failed = await tool().call({ action: 'status' }, context);
+    expect(failed.isError).toBe(true);
+    expect(payload(failed).error).toMatch(/^The connector gateway request failed: /);
+    const dark = await tool(undefined, { baseUrl: undefined }).call({}, context);
+    expect(payload(dark)).toMatchObject({ reason: 'dark', error: expect.stringContaining('not available') });
+  });
+
+  it('refuses an unknown action and a connect without apps', async () => {
+    expect(payload(await tool().call({ action: 'disconnect' }, context)).error).toContain('unknown action');
+    expect(payload(await tool().call({ action: 'connect' }, context)).error).toContain(
+      'needs at least one app',
+    );
+    expect(gateway.requests).toEqual([]);
+  });
+});
+
+describe('manage_connections connect without a card surface', () => {
+  it('answers at once with a link per app and a note, and the link works', async () => {
+    const answer = payload(
+      await tool().call({ action: 'connect', connectors: ['slack', 'github', 'nope'] }, context),
+    );
+    expect(answer.note).toBe(LINK_RESULT_NOTE);
+    const results = answer.results as Array<Record<string, string>>;
+    expect(results.map((r) => [r.connector, r.status])).toEqual([
+      ['slack', 'initiated'],
+      ['github', 'connected'],
+      ['nope', 'failed'],
+    ]);
+    await allowInBrowser(results[0]!.connect_url!);
+    const status = payload(await tool().call({ connectors: ['slack'] }, context));
+    expect(status.connectors).toMatchObject([{ connector: 'slack', connected: true }]);
+  });
+});
+
+describe('manage_connections connect with a card', () => {
+  it('blocks until the user has allowed access, then answers without any link', async () => {
+    const cards = new FakeCards(async (targets) => {
+      for (const row of targets) if (row.connectUrl !== undefined) await allowInBrowser(row.connectUrl);
+    });
+    const result = await tool(cards).call({ action: 'connect', connectors: ['slack', 'notion'] }, context);
+    const answer = payload(result);
+    expect(answer).toEqual({
+      results: [
+        { connector: 'slack', status: 'connected' },
+        { connector: 'notion', status: 'connected' },
+      ],
+      note: CARD_RESULT_NOTE,
+    });
+    expect(JSON.stringify(result)).not.toContain('http');
+    expect(cards.opened[0]?.agentId).toBe('agent-1');
+    expect(cards.opened[0]?.targets.map((t) => [t.name, t.state])).toEqual([
+      ['slack', 'initiated'],
+      ['notion', 'initiated'],
+    ]);
+    expect(cards.updates.at(-1)?.map((t) => t.state)).toEqual(['connected', 'connected']);
+    expect(cards.closed).toEqual(['slack: connected\nnotion: connected']);
+  });
+
+  it('reports skipped and not connected targets when the user skips one and ignores the other', async () => {
+    const cards = new FakeCards(async (_targets, self) => {
+      self.skips.fire('notion');
+    });
+    const answer = payload(
+      await tool(cards, { cardTimeoutMs: 300 }).call(
+        { action: 'connect', connectors: ['notion', 'slack'] },
+        context,
+      ),
+    );
+    expect(answer.results).toEqual([
+      { connector: 'notion', status: 'skipped' },
+      { connector: 'slack', status: 'not_connected' },
+    ]);
+    expect(cards.closed).toEqual(['notion: skipped\nslack: not connected']);
+  });
+
+  it('counts every open target as skipped when the user stops', async () => {
+    const cards = new FakeCards(async (_targets, self) => {
+      self.stop.abort();
+    });
+    const answer = payload(
+      await tool(cards).call({ action: 'connect', connectors: ['notion', 'slack'] }, context),
+    );
+    expect(answer.results).toEqual([
+      { connector: 'notion', status: 'skipped' },
+      { connector: 'slack', status: 'skipped' },
+    ]);
+  });
+
+  it('opens no card when everything named is already connected', async () => {
+    const cards = new FakeCards();
+    const answer = payload(await tool(cards).call({ action: 'connect', connectors: ['github'] }, context));
+    expect(answer.results).toEqual([{ connector: 'github', status: 'connected' }]);
+    expect(cards.opened).toEqual([]);
+  });
+
+  it('reconnects only what is not connected, unless forced', async () => {
+    const cards = new FakeCards(async (targets) => {
+      for (const row of targets) if (row.connectUrl !== undefined) await allowInBrowser(row.connectUrl);
+    });
+    await tool(cards).call({ action: 'reconnect', connectors: ['github', 'slack'] }, context);
+    expect(connectRequests().map((r) => r.body)).toEqual([{ connectors: ['slack'], reinitiate: true }]);
+    const forced = payload(
+      await tool(cards).call({ action: 'reconnect', connectors: ['github'], force: true }, context),
+    );
+    expect(connectRequests()[1]?.body).toEqual({ connectors: ['github'], reinitiate: true });
+    expect(forced.results).toEqual([{ connector: 'github', status: 'connected' }]);
+  });
+});

@@ -7,11 +7,22 @@ export default defineConfig({
     build: { outDir: 'out/main', rollupOptions: { input: { index: resolve('main/index.ts') } } },
   },
   preload: {
-    build: { outDir: 'out/preload', rollupOptions: { input: { index: resolve('preload/index.ts') } } },
+    build: {
+      outDir: 'out/preload',
+      rollupOptions: {
+        input: { index: resolve('preload/index.ts') },
+        // Sandboxed preloads cannot be ES modules.
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
   },
   renderer: {
     root: 'renderer',
     plugins: [react()],
-    build: { outDir: 'out/renderer', rollupOptions: { input: { index: resolve('renderer/index.html') } } },
+    build: {
+      outDir: 'out/renderer',
+      minify: true,
+      rollupOptions: { input: { index: resolve('renderer/index.html') } },
+    },
   },
 });

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ToolbridgeError } from '../../../src/base/errors.js';
-import { UI_EVENTS, UI_METHODS, type UiMethod } from '../../../src/host/api.js';
+import { UI_EVENTS, UI_METHODS } from '../../../src/host/api.js';
 import { createFakeApi } from './fake-api.js';
+import { SAMPLE_PARAMS } from './sample-params.js';
 import {
   closed,
   frames,
@@ -18,36 +19,6 @@ afterEach(async () => {
   await ui?.close();
   ui = undefined;
 });
-
-/** Valid parameters for each method, as the renderer would send them. */
-const SAMPLE_PARAMS: Record<UiMethod, unknown[]> = {
-  listServers: [],
-  addServer: [{ id: 'files', transport: 'stdio', command: 'node', enabled: true }],
-  updateServer: ['files', { id: 'files', transport: 'http', url: 'http://127.0.0.1:1/mcp', enabled: true }],
-  removeServer: ['files'],
-  setServerEnabled: ['files', false],
-  restartServer: ['files'],
-  importServers: ['{"mcpServers":{}}'],
-  listTools: ['files'],
-  setToolEnabled: ['mcp__files__read', true],
-  setToolPinned: ['mcp__files__read', true],
-  getTier: [{ contextLengthTokens: 32000 }],
-  search: [['read a file', 'list dirs'], 5],
-  describe: [['mcp__files__read']],
-  call: ['mcp__files__read', { path: '/tmp' }],
-  listCards: [],
-  resolveCard: ['card-1', { action: 'deny', message: 'not now' }],
-  resolveConnectionTarget: ['card-1', 'gmail', 'skip'],
-  queryActivity: [{ serverId: 'files', limit: 50 }],
-  exportActivity: ['csv', { decision: 'deny' }],
-  listAgents: [],
-  createAgent: ['Claude Desktop', 200000],
-  updateAgent: ['agent-1', { contextLengthTokens: 8000 }],
-  revokeAgent: ['agent-1'],
-  getAgentConnection: ['agent-1'],
-  getSettings: [],
-  updateSettings: [{ defaultPolicy: 'ask' }],
-};
 
 function echoAll() {
   const impl = Object.fromEntries(UI_METHODS.map((method) => [method, async () => ({ method })]));

@@ -1,0 +1,8 @@
+import type { ToolbridgeApi } from '../src/host/api.js';
+
+declare global {
+  interface Window {
+    /** The UI API, exposed by the preload script in the desktop app; absent in web mode. */
+    toolbridge?: ToolbridgeApi;
+  }
+}

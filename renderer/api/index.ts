@@ -1,0 +1,36 @@
+/// <reference path="../../preload/index.d.ts" />
+import type { ToolbridgeApi } from '../../src/host/api.js';
+import { hasSession, signIn, takeLaunchSecret } from './web-session.js';
+import { type ConnectionState, WsClient } from './ws-client.js';
+
+export type { ConnectionState } from './ws-client.js';
+
+export interface Connection {
+  api: ToolbridgeApi;
+  /** Where the page runs: the desktop app (preload bridge) or a browser (web mode). */
+  mode: 'electron' | 'web';
+  /** The initial state; changes arrive through `onConnectionChange`. */
+  state: ConnectionState;
+}
+
+/**
+ * Picks the transport once at startup: the preload bridge in the desktop app, else the web
+ * UI's WebSocket after signing in. No component ever knows which one it got.
+ */
+export async function connect(onConnectionChange: (state: ConnectionState) => void): Promise<Connection> {
+  if (window.toolbridge !== undefined) return { api: window.toolbridge, mode: 'electron', state: 'open' };
+
+  const secret = takeLaunchSecret();
+  const signedIn = (secret !== undefined && (await signIn(secret))) || (await hasSession());
+  const client = new WsClient({
+    url: `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/api/ws`,
+    onConnectionChange,
+    isStillSignedIn: hasSession,
+  });
+  if (!signedIn) {
+    client.close();
+    return { api: client.api, mode: 'web', state: 'signed-out' };
+  }
+  client.connect();
+  return { api: client.api, mode: 'web', state: client.state };
+}

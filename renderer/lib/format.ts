@@ -1,0 +1,53 @@
+const number = new Intl.NumberFormat('en-US');
+
+export function formatNumber(value: number): string {
+  return number.format(value);
+}
+
+/** 1234 → "1.2K", 2_000_000 → "2M": for slider labels and compact stats. */
+export function formatCompact(value: number): string {
+  if (value >= 1_000_000) return `${trim(value / 1_000_000)}M`;
+  if (value >= 1_000) return `${trim(value / 1_000)}K`;
+  return String(value);
+}
+
+function trim(value: number): string {
+  return value >= 100 ? String(Math.round(value)) : value.toFixed(1).replace(/\.0$/, '');
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${trim(bytes / 1024)} KiB`;
+  return `${trim(bytes / (1024 * 1024))} MiB`;
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${trim(ms / 1000)} s`;
+  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+export function formatTime(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return date.toLocaleString(undefined, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
+}
+
+/** "in 2 min", "in 40 s", "expired": for card deadlines. */
+export function formatRemaining(untilIso: string, now: number): string {
+  const ms = new Date(untilIso).getTime() - now;
+  if (!(ms > 0)) return 'expired';
+  if (ms < 60_000) return `in ${Math.ceil(ms / 1000)} s`;
+  return `in ${Math.ceil(ms / 60_000)} min`;
+}
+
+export function prettyJson(value: unknown): string {
+  return JSON.stringify(value, null, 2) ?? 'undefined';
+}

@@ -1,0 +1,191 @@
+import { isValidServerId, toServerId } from '../../src/catalog/naming.js';
+import type { ServerConfig } from '../../src/servers/types.js';
+
+export type FormResult = { ok: true; config: ServerConfig } | { ok: false; field: string; message: string };
+
+export interface CommandFormValues {
+  id: string;
+  name: string;
+  /** The whole command line, e.g. `npx -y @modelcontextprotocol/server-filesystem ~/Documents`. */
+  commandLine: string;
+  /** `KEY=value`, one per line. */
+  env: string;
+  cwd: string;
+}
+
+export interface UrlFormValues {
+  id: string;
+  name: string;
+  transport: 'http' | 'sse';
+  url: string;
+  /** `Header-Name: value`, one per line. */
+  headers: string;
+}
+
+/**
+ * Splits a command line into words the way a shell would for plain cases: whitespace separates,
+ * single and double quotes group, backslash escapes inside double quotes and outside quotes.
+ * Nothing is expanded (no `~`, `$VAR` or globs): what you see is what runs.
+ */
+export function splitCommandLine(
+  line: string,
+): { ok: true; words: string[] } | { ok: false; message: string } {
+  const words: string[] = [];
+  let word = '';
+  let inWord = false;
+  let quote: '"' | "'" | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const char = line[i]!;
+    if (quote === "'") {
+      if (char === "'") quote = undefined;
+      else word += char;
+    } else if (
+      char === '\\' &&
+      i + 1 < line.length &&
+      (quote === '"' ? /["\\$`]/.test(line[i + 1]!) : true)
+    ) {
+      word += line[++i];
+      inWord = true;
+    } else if (quote === '"') {
+      if (char === '"') quote = undefined;
+      else word += char;
+    } else if (char === '"' || char === "'") {
+      quote = char;
+      inWord = true;
+    } else if (/\s/.test(char)) {
+      if (inWord) words.push(word);
+      word = '';
+      inWord = false;
+    } else {
+      word += char;
+      inWord = true;
+    }
+  }
+  if (quote !== undefined) return { ok: false, message: `A ${quote} quote is not closed.` };
+  if (inWord) words.push(word);
+  return { ok: true, words };
+}
+
+/** Commands that run a package or script named by their first plain argument. */
+const LAUNCHERS = new Set(['npx', 'pnpx', 'bunx', 'uvx', 'node', 'deno', 'bun', 'python', 'python3', 'pipx']);
+
+/** A server id guessed from a command or URL: the package, script or host name without the usual noise. */
+export function suggestServerId(source: string): string {
+  const trimmed = source.trim();
+  let label: string;
+  if (/^https?:\/\//i.test(trimmed)) {
+    try {
+      const parts = new URL(trimmed).hostname.split('.');
+      label = parts.length > 1 ? (parts[parts.length - 2] ?? '') : (parts[0] ?? '');
+    } catch {
+      label = trimmed;
+    }
+  } else {
+    const split = splitCommandLine(trimmed);
+    const words = split.ok ? split.words : trimmed.split(/\s+/);
+    const command = basename(words[0] ?? '');
+    const launched = LAUNCHERS.has(command) ? words.slice(1).find((w) => !w.startsWith('-')) : undefined;
+    label = basename(launched ?? command).replace(/\.(m?js|ts|py)$/, '');
+  }
+  label = label
+    .replace(/@[^@/]*$/, '')
+    .replace(/^(mcp-server-|server-)/, '')
+    .replace(/(-mcp-server|-mcp|-server)$/, '');
+  return toServerId(label);
+}
+
+/** The last path segment (of a file path or an npm package name). */
+function basename(word: string): string {
+  return word.split('/').pop() ?? word;
+}
+
+/** Plain warnings for commands that deserve a second look before they run with the user's rights. */
+export function commandWarnings(words: string[]): string[] {
+  const line = words.join(' ');
+  const warnings: string[] = [];
+  if (words.some((w) => w === 'sudo' || w === 'doas')) warnings.push('runs with administrator rights (sudo)');
+  if (/\brm\s+-[a-z]*r[a-z]*f|\brm\s+-[a-z]*f[a-z]*r/i.test(line))
+    warnings.push('deletes files recursively (rm -rf)');
+  if (/\|\s*(sh|bash|zsh)\b/.test(line) || words.some((w) => /\|\s*(sh|bash|zsh)\b/.test(w))) {
+    warnings.push('pipes downloaded text into a shell (| sh)');
+  }
+  if (/^(sh|bash|zsh)$/.test(words[0] ?? '') && words.includes('-c'))
+    warnings.push('runs a shell script inline');
+  return warnings;
+}
+
+function checkId(id: string): string | undefined {
+  if (id === '') return 'Give the server an id, e.g. "files".';
+  if (!isValidServerId(id))
+    return 'Use lower-case letters, digits, "-" and "_" only (it becomes part of tool names).';
+  return undefined;
+}
+
+function parsePairs(text: string, separator: '=' | ':', what: string): Record<string, string> | string {
+  const pairs: Record<string, string> = {};
+  for (const [index, raw] of text.split('\n').entries()) {
+    const line = raw.trim();
+    if (line === '') continue;
+    const at = line.indexOf(separator);
+    if (at <= 0) return `Line ${index + 1} of ${what} needs "name${separator === '=' ? '=' : ': '}value".`;
+    pairs[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+  }
+  return pairs;
+}
+
+export function buildCommandConfig(values: CommandFormValues): FormResult {
+  const idError = checkId(values.id.trim());
+  if (idError !== undefined) return { ok: false, field: 'id', message: idError };
+  const split = splitCommandLine(values.commandLine);
+  if (!split.ok) return { ok: false, field: 'command', message: split.message };
+  const [command, ...args] = split.words;
+  if (command === undefined) {
+    return {
+      ok: false,
+      field: 'command',
+      message: 'Enter the command that starts the server, e.g. "npx -y …".',
+    };
+  }
+  const env = parsePairs(values.env, '=', 'the environment');
+  if (typeof env === 'string') return { ok: false, field: 'env', message: env };
+  return {
+    ok: true,
+    config: {
+      id: values.id.trim(),
+      ...(values.name.trim() === '' ? {} : { name: values.name.trim() }),
+      enabled: true,
+      transport: 'stdio',
+      command,
+      args,
+      ...(Object.keys(env).length > 0 ? { env } : {}),
+      ...(values.cwd.trim() === '' ? {} : { cwd: values.cwd.trim() }),
+    },
+  };
+}
+
+export function buildUrlConfig(values: UrlFormValues): FormResult {
+  const idError = checkId(values.id.trim());
+  if (idError !== undefined) return { ok: false, field: 'id', message: idError };
+  let url: URL;
+  try {
+    url = new URL(values.url.trim());
+  } catch {
+    return { ok: false, field: 'url', message: 'Enter the full URL, e.g. https://example.com/mcp.' };
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return { ok: false, field: 'url', message: 'Only http:// and https:// URLs can be MCP servers.' };
+  }
+  const headers = parsePairs(values.headers, ':', 'the headers');
+  if (typeof headers === 'string') return { ok: false, field: 'headers', message: headers };
+  return {
+    ok: true,
+    config: {
+      id: values.id.trim(),
+      ...(values.name.trim() === '' ? {} : { name: values.name.trim() }),
+      enabled: true,
+      transport: values.transport,
+      url: url.toString(),
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import type { ServerView, ToolbridgeApi } from '../../src/host/api.js';
+import type { ServerConfig } from '../../src/servers/types.js';
+import type { AppSlice } from './index.js';
+import { attempt, type Outcome } from './outcome.js';
+
+export interface ServersSlice {
+  /** Servers by id, as the host last reported them. */
+  servers: Record<string, ServerView>;
+  serversLoaded: boolean;
+  loadServers(): Promise<Outcome<ServerView[]>>;
+  addServer(config: ServerConfig): Promise<Outcome<ServerView>>;
+  updateServer(id: string, config: ServerConfig): Promise<Outcome<ServerView>>;
+  importServers(configText: string): Promise<Outcome<ServerView[]>>;
+  removeServer(id: string): Promise<Outcome<void>>;
+  setServerEnabled(id: string, enabled: boolean): Promise<Outcome<ServerView>>;
+  restartServer(id: string): Promise<Outcome<ServerView>>;
+  /** From the host's `serverStatusChanged` event. */
+  serverChanged(view: ServerView): void;
+  /** From the host's `serverRemoved` event. */
+  serverRemoved(id: string): void;
+}
+
+export const createServersSlice =
+  (api: ToolbridgeApi): AppSlice<ServersSlice> =>
+  (set, get) => {
+    /** Runs a call that answers with one server and keeps that answer. */
+    const withServer = async (call: () => Promise<ServerView>): Promise<Outcome<ServerView>> => {
+      const outcome = await attempt(call);
+      if (outcome.ok) get().serverChanged(outcome.value);
+      return outcome;
+    };
+    return {
+      servers: {},
+      serversLoaded: false,
+      async loadServers() {
+        const outcome = await attempt(() => api.listServers());
+        if (outcome.ok) {
+          set({ servers: Object.fromEntries(outcome.value.map((s) => [s.id, s])), serversLoaded: true });
+        }
+        return outcome;
+      },
+      addServer: (config) => withServer(() => api.addServer(config)),
+      updateServer: (id, config) => withServer(() => api.updateServer(id, config)),
+      setServerEnabled: (id, enabled) => withServer(() => api.setServerEnabled(id, enabled)),
+      restartServer: (id) => withServer(() => api.restartServer(id)),
+      async importServers(configText) {
+        const outcome = await attempt(() => api.importServers(configText));
+        if (outcome.ok) for (const view of outcome.value) get().serverChanged(view);
+        return outcome;
+      },
+      async removeServer(id) {
+        const outcome = await attempt(() => api.removeServer(id));
+        if (outcome.ok) get().serverRemoved(id);
+        return outcome;
+      },
+      serverChanged(view) {
+        set((state) => ({ servers: { ...state.servers, [view.id]: view } }));
+      },
+      serverRemoved(id) {
+        set((state) => {
+          const { [id]: _gone, ...servers } = state.servers;
+          const { [id]: _tools, ...tools } = state.tools;
+          return { servers, tools };
+        });
+      },
+    };
+  };

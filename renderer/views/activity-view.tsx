@@ -1,0 +1,294 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { ActivityEntry, ActivityQuery } from '../../src/host/api.js';
+import { EmptyState, ErrorText, JsonBlock, ServerText, ViewHeader } from '../components/common.js';
+import { downloadText } from '../lib/download.js';
+import { formatBytes, formatDuration, formatTime } from '../lib/format.js';
+import { activityFacets, selectSelectedActivity } from '../store/selectors.js';
+import { useAppStore, useAppStoreShallow } from '../store/store-context.js';
+
+const DECISIONS: Array<NonNullable<ActivityQuery['decision']>> = [
+  'allow',
+  'ask',
+  'deny',
+  'interrupted',
+  'timeout',
+];
+
+const DECISION_BADGE: Record<ActivityEntry['decision'], string> = {
+  allow: 'ok',
+  ask: 'accent',
+  deny: 'bad',
+  interrupted: 'warn',
+  timeout: 'warn',
+};
+
+export function ActivityView() {
+  const {
+    activity,
+    loaded,
+    cursor,
+    filter,
+    loadActivity,
+    loadMore,
+    exportActivity,
+    selectActivity,
+    selectedId,
+  } = useAppStoreShallow((s) => ({
+    activity: s.activity,
+    loaded: s.activityLoaded,
+    cursor: s.activityCursor,
+    filter: s.activityFilter,
+    loadActivity: s.loadActivity,
+    loadMore: s.loadMoreActivity,
+    exportActivity: s.exportActivity,
+    selectActivity: s.selectActivity,
+    selectedId: s.selectedActivityId,
+  }));
+  const [error, setError] = useState<string>();
+  const filtered = Object.keys(filter).length > 0;
+
+  const exportAs = async (format: 'jsonl' | 'csv') => {
+    const outcome = await exportActivity(format);
+    if (!outcome.ok) {
+      setError(outcome.error.message);
+      return;
+    }
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    downloadText(
+      `toolbridge-activity-${stamp}.${format}`,
+      outcome.value,
+      format === 'csv' ? 'text/csv' : 'application/x-ndjson',
+    );
+  };
+
+  return (
+    <div className="view">
+      <ViewHeader
+        title="Activity"
+        lede="Every call an agent made through Toolbridge, who decided, and what came back. Arguments are shown with secrets redacted."
+        actions={
+          <>
+            <button type="button" data-testid="activity-export-jsonl" onClick={() => void exportAs('jsonl')}>
+              Export JSONL
+            </button>
+            <button type="button" data-testid="activity-export-csv" onClick={() => void exportAs('csv')}>
+              Export CSV
+            </button>
+          </>
+        }
+      />
+      <Filters
+        filter={filter}
+        onChange={async (next) => {
+          const outcome = await loadActivity(next);
+          setError(outcome.ok ? undefined : outcome.error.message);
+        }}
+      />
+      {error !== undefined && <ErrorText>{error}</ErrorText>}
+      {loaded && activity.length === 0 ? (
+        <div className="mt-m">
+          <EmptyState
+            title={filtered ? 'No calls match these filters' : 'No calls yet'}
+            testId="activity-empty"
+          >
+            {filtered
+              ? 'Clear a filter to see more.'
+              : 'Connect an agent (see Agents) or try a call in the Playground; every call is recorded here.'}
+          </EmptyState>
+        </div>
+      ) : (
+        <section className="panel mt-m">
+          <table className="data" data-testid="activity-table">
+            <thead>
+              <tr>
+                <th>Time</th>
+                <th>Agent</th>
+                <th>Tool</th>
+                <th>Decision</th>
+                <th className="num">Duration</th>
+                <th className="num">Result</th>
+              </tr>
+            </thead>
+            <tbody>
+              {activity.map((entry) => (
+                <tr
+                  key={entry.id}
+                  data-testid="activity-row"
+                  aria-selected={entry.id === selectedId}
+                  tabIndex={0}
+                  onClick={() => selectActivity(entry.id)}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Enter') selectActivity(entry.id);
+                  }}
+                >
+                  <td className="small">{formatTime(entry.time)}</td>
+                  <td>{entry.agentId}</td>
+                  <td className="mono">{entry.toolName}</td>
+                  <td>
+                    <span className={`badge ${DECISION_BADGE[entry.decision]}`}>{entry.decision}</span>{' '}
+                    <span className="faint small">by {entry.decidedBy}</span>
+                  </td>
+                  <td className="num">{formatDuration(entry.durationMs)}</td>
+                  <td className="num">
+                    {entry.isError ? (
+                      <span className="badge bad plain">error</span>
+                    ) : (
+                      formatBytes(entry.resultBytes)
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {cursor !== undefined && (
+            <div className="panel-body">
+              <button type="button" onClick={() => void loadMore()} data-testid="activity-more">
+                Load older calls
+              </button>
+            </div>
+          )}
+        </section>
+      )}
+      <Drawer onClose={() => selectActivity(undefined)} />
+    </div>
+  );
+}
+
+function Filters(props: { filter: ActivityQuery; onChange: (filter: ActivityQuery) => void }) {
+  const activity = useAppStore((s) => s.activity);
+  const facets = useMemo(() => activityFacets(activity), [activity]);
+  const servers = useAppStoreShallow((s) => Object.keys(s.servers).sort());
+  const agents = useAppStoreShallow((s) => s.agents.map((a) => a.id));
+  const [tool, setTool] = useState(props.filter.toolName ?? '');
+  const { filter, onChange } = props;
+
+  // Typing filters after a short pause instead of on every key.
+  useEffect(() => {
+    const current = filter.toolName ?? '';
+    if (tool.trim() === current) return;
+    const timer = setTimeout(() => {
+      const { toolName: _old, ...rest } = filter;
+      onChange(tool.trim() === '' ? rest : { ...rest, toolName: tool.trim() });
+    }, 250);
+    return () => clearTimeout(timer);
+  }, [tool, filter, onChange]);
+
+  const pick = (key: 'serverId' | 'agentId' | 'decision', value: string) => {
+    const { [key]: _old, ...rest } = filter;
+    onChange(value === '' ? rest : { ...rest, [key]: value });
+  };
+  const serverOptions = [...new Set([...servers, ...facets.servers])].sort();
+  const agentOptions = [...new Set([...agents, ...facets.agents])].sort();
+  return (
+    <div className="filters" data-testid="activity-filters">
+      <label className="field">
+        Tool
+        <input
+          type="search"
+          placeholder="any tool"
+          data-testid="activity-filter-tool"
+          value={tool}
+          onChange={(e) => setTool(e.target.value)}
+        />
+      </label>
+      <label className="field">
+        Server
+        <select value={filter.serverId ?? ''} onChange={(e) => pick('serverId', e.target.value)}>
+          <option value="">any</option>
+          {serverOptions.map((id) => (
+            <option key={id}>{id}</option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        Agent
+        <select value={filter.agentId ?? ''} onChange={(e) => pick('agentId', e.target.value)}>
+          <option value="">any</option>
+          {agentOptions.map((id) => (
+            <option key={id}>{id}</option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        Decision
+        <select
+          data-testid="activity-filter-decision"
+          value={filter.decision ?? ''}
+          onChange={(e) => pick('decision', e.target.value)}
+        >
+          <option value="">any</option>
+          {DECISIONS.map((d) => (
+            <option key={d}>{d}</option>
+          ))}
+        </select>
+      </label>
+      <button
+        type="button"
+        disabled={Object.keys(filter).length === 0}
+        onClick={() => {
+          setTool('');
+          onChange({});
+        }}
+      >
+        Clear
+      </button>
+    </div>
+  );
+}
+
+function Drawer(props: { onClose: () => void }) {
+  const entry = useAppStore(selectSelectedActivity);
+  useEffect(() => {
+    if (entry === undefined) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') props.onClose();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [entry, props.onClose]);
+  if (entry === undefined) return null;
+  return (
+    <aside className="drawer" data-testid="activity-drawer" aria-label="Call details">
+      <div className="panel-head">
+        <h2 className="mono wrap-anywhere">{entry.toolName}</h2>
+        <div className="actions">
+          <button type="button" className="small" onClick={props.onClose}>
+            Close
+          </button>
+        </div>
+      </div>
+      <div className="drawer-body">
+        <dl className="kv">
+          <dt>Time</dt>
+          <dd>{formatTime(entry.time)}</dd>
+          <dt>Agent</dt>
+          <dd>{entry.agentId}</dd>
+          <dt>Server</dt>
+          <dd>{entry.serverId}</dd>
+          <dt>Decision</dt>
+          <dd>
+            <span className={`badge ${DECISION_BADGE[entry.decision]}`}>{entry.decision}</span> by{' '}
+            {entry.decidedBy}
+          </dd>
+          <dt>Duration</dt>
+          <dd>{formatDuration(entry.durationMs)}</dd>
+          <dt>Result</dt>
+          <dd>
+            {formatBytes(entry.resultBytes)}
+            {entry.isError ? ' · error' : ''}
+          </dd>
+          <dt>Id</dt>
+          <dd className="mono small">{entry.id}</dd>
+        </dl>
+        {entry.message !== undefined && (
+          <>
+            <h3 className="section-title">Message</h3>
+            <ServerText text={entry.message} className="wrap-anywhere" />
+          </>
+        )}
+        <h3 className="section-title">Arguments</h3>
+        <JsonBlock value={entry.arguments} testId="activity-arguments" />
+      </div>
+    </aside>
+  );
+}

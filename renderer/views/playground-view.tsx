@@ -1,0 +1,378 @@
+import { useState } from 'react';
+import type { JsonObject } from '../../src/base/json.js';
+import type { SearchExplanationView } from '../../src/host/api.js';
+import { EmptyState, ErrorText, JsonBlock, ViewHeader } from '../components/common.js';
+import { useAppStoreShallow } from '../store/store-context.js';
+
+/** Try the agent's three bridge tools by hand: search, describe, call (through approvals). */
+export function PlaygroundView() {
+  const [callName, setCallName] = useState('');
+  const [describeNames, setDescribeNames] = useState('');
+  return (
+    <div className="view">
+      <ViewHeader
+        title="Playground"
+        lede="Use tool_search, tool_describe and tool_call the way an agent does, and see why each result ranked where it did."
+      />
+      <SearchPanel
+        onDescribe={(name) => setDescribeNames(name)}
+        onCall={(name) => {
+          setCallName(name);
+          setDescribeNames(name);
+        }}
+      />
+      <DescribePanel names={describeNames} setNames={setDescribeNames} />
+      <CallPanel name={callName} setName={setCallName} />
+    </div>
+  );
+}
+
+function SearchPanel(props: { onDescribe: (name: string) => void; onCall: (name: string) => void }) {
+  const { runSearch, result, toolCount } = useAppStoreShallow((s) => ({
+    runSearch: s.runSearch,
+    result: s.searchResult,
+    toolCount: Object.values(s.tools).reduce((sum, tools) => sum + tools.length, 0),
+  }));
+  const [queries, setQueries] = useState<string[]>(['']);
+  const [limit, setLimit] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const [showRaw, setShowRaw] = useState(false);
+  const setQuery = (index: number, value: string) =>
+    setQueries(queries.map((q, i) => (i === index ? value : q)));
+
+  return (
+    <section className="panel">
+      <div className="panel-head">
+        <h2>tool_search</h2>
+        <span className="muted small">Several queries run as one call, like an agent's batch.</span>
+      </div>
+      <form
+        className="panel-body"
+        onSubmit={async (event) => {
+          event.preventDefault();
+          setBusy(true);
+          setError(undefined);
+          const parsed = Number.parseInt(limit, 10);
+          const outcome = await runSearch(queries, Number.isNaN(parsed) ? undefined : parsed);
+          setBusy(false);
+          if (!outcome.ok) setError(outcome.error.message);
+        }}
+      >
+        <div className="query-list">
+          {queries.map((query, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: query rows have no identity beyond their position
+            <div className="row" key={index}>
+              <input
+                className="grow"
+                placeholder={index === 0 ? 'e.g. read a file' : 'another query'}
+                aria-label={`Query ${index + 1}`}
+                data-testid={`playground-query-${index}`}
+                value={query}
+                onChange={(e) => setQuery(index, e.target.value)}
+              />
+              {queries.length > 1 && (
+                <button
+                  type="button"
+                  className="small ghost"
+                  aria-label={`Remove query ${index + 1}`}
+                  onClick={() => setQueries(queries.filter((_, i) => i !== index))}
+                >
+                  Remove
+                </button>
+              )}
+            </div>
+          ))}
+        </div>
+        <div className="form-actions">
+          <button
+            type="button"
+            data-testid="playground-add-query"
+            disabled={queries.length >= 20}
+            onClick={() => setQueries([...queries, ''])}
+          >
+            Add query
+          </button>
+          <label className="row small">
+            Limit
+            <input
+              type="number"
+              min={1}
+              max={50}
+              placeholder="default"
+              className="mono w-number"
+              data-testid="playground-limit"
+              value={limit}
+              onChange={(e) => setLimit(e.target.value)}
+            />
+          </label>
+          <button
+            type="submit"
+            className="primary"
+            data-testid="playground-search"
+            disabled={busy || queries.every((q) => q.trim() === '')}
+          >
+            {busy ? 'Searching…' : 'Search'}
+          </button>
+          {error !== undefined && <ErrorText testId="playground-search-error">{error}</ErrorText>}
+        </div>
+      </form>
+      {toolCount === 0 && result === undefined && (
+        <div className="panel-body">
+          <EmptyState title="The catalog is empty">
+            Add a server first; its tools become searchable here.
+          </EmptyState>
+        </div>
+      )}
+      {result !== undefined && (
+        <div className="panel-body" data-testid="playground-results">
+          {result.explanations.map((explanation, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the same query may be asked twice
+            <ResultGroup key={index} index={index} explanation={explanation} {...props} />
+          ))}
+          <div className="form-actions">
+            <button type="button" className="small ghost" onClick={() => setShowRaw(!showRaw)}>
+              {showRaw ? 'Hide' : 'Show'} exactly what the agent receives
+            </button>
+          </div>
+          {showRaw && <JsonBlock value={result.response} testId="playground-raw" />}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function ResultGroup(props: {
+  index: number;
+  explanation: SearchExplanationView;
+  onDescribe: (name: string) => void;
+  onCall: (name: string) => void;
+}) {
+  const { explanation } = props;
+  const best = Math.max(...explanation.matches.map((m) => m.score), 0);
+  return (
+    <div className="result-group" data-testid={`result-group-${props.index}`}>
+      <div className="row">
+        <h3 className="grow">“{explanation.query}”</h3>
+        <span className="badge plain">
+          {explanation.matches.length} {explanation.matches.length === 1 ? 'match' : 'matches'}
+        </span>
+      </div>
+      <div className="row small mt-s" data-testid="explain-summary">
+        <span className="muted">Gate token:</span>
+        {explanation.gateToken === undefined ? (
+          <span className="faint" data-testid="explain-gate">
+            none (no term is rare enough to gate)
+          </span>
+        ) : (
+          <span className="chip" data-testid="explain-gate">
+            {explanation.gateToken}
+          </span>
+        )}
+        <span className="muted">Answerable terms:</span>
+        {explanation.answerableTerms.length === 0 ? (
+          <span className="faint">none</span>
+        ) : (
+          <span className="chips" data-testid="explain-terms">
+            {explanation.answerableTerms.map((term) => (
+              <span key={term} className="chip">
+                {term}
+              </span>
+            ))}
+          </span>
+        )}
+      </div>
+      {explanation.corrections !== undefined && explanation.corrections.length > 0 && (
+        <p className="small muted mt-s">
+          Read as:{' '}
+          {explanation.corrections.map((c) => (
+            <span key={`${c.from}-${c.to}`} className="chip">
+              {c.from} → {c.to}
+            </span>
+          ))}
+        </p>
+      )}
+      {explanation.matches.length === 0 ? (
+        <p className="muted mt-m">
+          No tool matched. The agent gets an empty result and is told to rephrase; try the words a tool's
+          description would use.
+        </p>
+      ) : (
+        <div className="mt-s">
+          {explanation.matches.map((match, rank) => (
+            <div className="match" key={match.name} data-testid="result-match" data-name={match.name}>
+              <span className="rank">{rank + 1}</span>
+              <div>
+                <div className="match-name">{match.name}</div>
+                <div className="term-scores" data-testid="match-terms">
+                  {Object.entries(match.terms)
+                    .sort((a, b) => b[1] - a[1])
+                    .map(([term, score]) => (
+                      <span key={term} className="chip">
+                        {term} <b>{score.toFixed(2)}</b>
+                      </span>
+                    ))}
+                </div>
+              </div>
+              <div className="row">
+                <span className="mono small" title="BM25 score" data-testid="match-score">
+                  {match.score.toFixed(2)}
+                </span>
+                <span className="meter score-meter">
+                  <span style={{ width: `${best > 0 ? (match.score / best) * 100 : 0}%` }} />
+                </span>
+                <button type="button" className="small" onClick={() => props.onDescribe(match.name)}>
+                  Describe
+                </button>
+                <button type="button" className="small" onClick={() => props.onCall(match.name)}>
+                  Call
+                </button>
+              </div>
+            </div>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function DescribePanel(props: { names: string; setNames: (names: string) => void }) {
+  const { describeTools, described } = useAppStoreShallow((s) => ({
+    describeTools: s.describeTools,
+    described: s.described,
+  }));
+  const [error, setError] = useState<string>();
+  return (
+    <section className="panel">
+      <div className="panel-head">
+        <h2>tool_describe</h2>
+        <span className="muted small">The full schemas the agent loads before calling.</span>
+      </div>
+      <form
+        className="panel-body"
+        onSubmit={async (event) => {
+          event.preventDefault();
+          const names = props.names
+            .split(/[\s,]+/)
+            .map((n) => n.trim())
+            .filter((n) => n !== '');
+          const outcome = await describeTools(names);
+          setError(outcome.ok ? undefined : outcome.error.message);
+        }}
+      >
+        <div className="row">
+          <input
+            className="grow mono"
+            placeholder="mcp__server__tool, another name"
+            aria-label="Tool names to describe"
+            data-testid="describe-names"
+            value={props.names}
+            onChange={(e) => props.setNames(e.target.value)}
+          />
+          <button
+            type="submit"
+            className="primary"
+            data-testid="describe-submit"
+            disabled={props.names.trim() === ''}
+          >
+            Describe
+          </button>
+        </div>
+        {error !== undefined && <ErrorText>{error}</ErrorText>}
+        {described !== undefined && (
+          <div className="mt-m">
+            <JsonBlock value={described} testId="describe-result" />
+          </div>
+        )}
+      </form>
+    </section>
+  );
+}
+
+function CallPanel(props: { name: string; setName: (name: string) => void }) {
+  const { callTool, callResult, setView } = useAppStoreShallow((s) => ({
+    callTool: s.callTool,
+    callResult: s.callResult,
+    setView: s.setView,
+  }));
+  const [args, setArgs] = useState('{}');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  return (
+    <section className="panel">
+      <div className="panel-head">
+        <h2>tool_call</h2>
+        <span className="muted small">Goes through your approval policy like any agent's call.</span>
+      </div>
+      <form
+        className="panel-body"
+        onSubmit={async (event) => {
+          event.preventDefault();
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(args);
+          } catch {
+            setError('The arguments are not valid JSON.');
+            return;
+          }
+          if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+            setError('The arguments must be a JSON object, e.g. {"path": "/tmp"}.');
+            return;
+          }
+          setBusy(true);
+          setError(undefined);
+          const outcome = await callTool(props.name.trim(), parsed as JsonObject);
+          setBusy(false);
+          if (!outcome.ok) setError(outcome.error.message);
+        }}
+      >
+        <div className="form-grid">
+          <label className="field span-all">
+            Tool name
+            <input
+              className="mono"
+              data-testid="call-name"
+              placeholder="mcp__server__tool"
+              value={props.name}
+              onChange={(e) => props.setName(e.target.value)}
+            />
+          </label>
+          <label className="field span-all">
+            Arguments (JSON object)
+            <textarea
+              data-testid="call-args"
+              rows={5}
+              value={args}
+              onChange={(e) => setArgs(e.target.value)}
+            />
+          </label>
+        </div>
+        <div className="form-actions">
+          <button
+            type="submit"
+            className="primary"
+            data-testid="call-submit"
+            disabled={busy || props.name.trim() === ''}
+          >
+            {busy ? 'Waiting…' : 'Call'}
+          </button>
+          {busy && (
+            <span className="muted small">
+              If this tool asks first, approve it in{' '}
+              <button type="button" className="small" onClick={() => setView('cards')}>
+                Cards
+              </button>
+            </span>
+          )}
+          {error !== undefined && <ErrorText testId="call-error">{error}</ErrorText>}
+        </div>
+        {callResult !== undefined && !busy && (
+          <div className="mt-m">
+            {callResult.isError === true && <div className="callout bad">The tool reported an error.</div>}
+            <JsonBlock value={callResult} testId="call-result" className="mt-s" />
+          </div>
+        )}
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,257 @@
+import { useState } from 'react';
+import type { ServerView, ToolView } from '../../src/host/api.js';
+import {
+  EmptyState,
+  ErrorText,
+  JsonBlock,
+  ServerText,
+  StatusBadge,
+  Toggle,
+  ViewHeader,
+} from '../components/common.js';
+import { selectServerList, selectToolsOf } from '../store/selectors.js';
+import { useAppStore, useAppStoreShallow } from '../store/store-context.js';
+import { AddServerPanel } from './add-server-panel.js';
+
+export function ServersView() {
+  const servers = useAppStoreShallow(selectServerList);
+  const loaded = useAppStore((s) => s.serversLoaded);
+  const [adding, setAdding] = useState(false);
+  return (
+    <div className="view">
+      <ViewHeader
+        title="Servers"
+        lede="The MCP servers behind Toolbridge. Agents see their tools through tool_search, or directly when pinned."
+        actions={
+          !adding && (
+            <button
+              type="button"
+              className="primary"
+              data-testid="add-server-button"
+              onClick={() => setAdding(true)}
+            >
+              Add server
+            </button>
+          )
+        }
+      />
+      {adding && <AddServerPanel onDone={() => setAdding(false)} />}
+      {loaded && servers.length === 0 && !adding && (
+        <EmptyState
+          title="No servers yet"
+          testId="servers-empty"
+          actions={
+            <button type="button" className="primary" onClick={() => setAdding(true)}>
+              Add your first server
+            </button>
+          }
+        >
+          Add one by its command (for example npx -y @modelcontextprotocol/server-filesystem with a folder),
+          by URL, or paste the config you already use in Claude Desktop, Cursor or VS Code.
+        </EmptyState>
+      )}
+      <div className="stack mt-m">
+        {servers.map((server) => (
+          <ServerItem key={server.id} server={server} />
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function describeTransport(server: ServerView): string {
+  const config = server.config;
+  if (config.transport === 'stdio') return [config.command, ...(config.args ?? [])].join(' ');
+  return `${config.transport === 'sse' ? 'SSE' : 'HTTP'} · ${config.url}`;
+}
+
+function ServerItem(props: { server: ServerView }) {
+  const { server } = props;
+  const { setServerEnabled, restartServer, removeServer, notify } = useAppStoreShallow((s) => ({
+    setServerEnabled: s.setServerEnabled,
+    restartServer: s.restartServer,
+    removeServer: s.removeServer,
+    notify: s.notify,
+  }));
+  const [open, setOpen] = useState(false);
+  const [confirmRemove, setConfirmRemove] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const run = async (label: string, action: () => Promise<{ ok: boolean; error?: { message: string } }>) => {
+    setBusy(true);
+    const outcome = await action();
+    setBusy(false);
+    if (!outcome.ok) notify('error', `${label} "${server.name}": ${outcome.error?.message ?? 'failed'}`);
+  };
+  const id = server.id;
+  return (
+    <section className="panel" data-testid={`server-${id}`}>
+      <div className="server-head">
+        <StatusBadge status={server.status} testId={`server-status-${id}`} />
+        <div className="server-title grow">
+          <h2>
+            {server.name}
+            {server.name !== id && <span className="faint small"> · {id}</span>}
+          </h2>
+          <span className="sub mono" title={describeTransport(server)}>
+            {describeTransport(server)}
+          </span>
+        </div>
+        <span className="badge plain" data-testid={`server-tool-count-${id}`}>
+          {server.toolCount} {server.toolCount === 1 ? 'tool' : 'tools'}
+        </span>
+        <Toggle
+          label="Enabled"
+          checked={server.enabled}
+          disabled={busy}
+          testId={`server-enabled-${id}`}
+          onChange={(enabled) => void run('Could not change', () => setServerEnabled(id, enabled))}
+        />
+        <button
+          type="button"
+          className="small"
+          disabled={busy || !server.enabled}
+          data-testid={`server-restart-${id}`}
+          onClick={() => void run('Could not restart', () => restartServer(id))}
+        >
+          Restart
+        </button>
+        {confirmRemove ? (
+          <>
+            <button
+              type="button"
+              className="small danger solid"
+              data-testid={`server-remove-confirm-${id}`}
+              onClick={() => void run('Could not remove', () => removeServer(id))}
+            >
+              Remove
+            </button>
+            <button type="button" className="small" onClick={() => setConfirmRemove(false)}>
+              Keep
+            </button>
+          </>
+        ) : (
+          <button
+            type="button"
+            className="small ghost"
+            data-testid={`server-remove-${id}`}
+            onClick={() => setConfirmRemove(true)}
+          >
+            Remove
+          </button>
+        )}
+        <button
+          type="button"
+          className="small"
+          aria-expanded={open}
+          data-testid={`server-expand-${id}`}
+          onClick={() => setOpen(!open)}
+        >
+          {open ? 'Hide' : 'Tools & log'}
+        </button>
+      </div>
+      {server.lastError !== undefined && server.status !== 'connected' && (
+        <div className="callout bad server-error" data-testid={`server-error-${id}`}>
+          <ServerText text={server.lastError} className="wrap-anywhere" />
+          <p className="small mt-s">
+            {server.status === 'needs-auth'
+              ? 'Sign in to this server, then restart it.'
+              : 'Check the command or URL and the log below, then press Restart.'}
+          </p>
+        </div>
+      )}
+      {open && <ServerDetail server={server} />}
+    </section>
+  );
+}
+
+function ServerDetail(props: { server: ServerView }) {
+  const { server } = props;
+  const tools = useAppStore(selectToolsOf(server.id));
+  return (
+    <div className="server-detail">
+      <h3 className="section-title">Tools</h3>
+      {tools.length === 0 ? (
+        <p className="muted">
+          {server.status === 'connected'
+            ? 'This server lists no tools.'
+            : 'Tools appear once the server is connected.'}
+        </p>
+      ) : (
+        <div className="tool-list" data-testid={`server-tools-${server.id}`}>
+          {tools.map((tool) => (
+            <ToolRow key={tool.name} tool={tool} />
+          ))}
+        </div>
+      )}
+      <h3 className="section-title">Server log (stderr)</h3>
+      {server.stderrTail.length === 0 ? (
+        <p className="muted">Nothing written to stderr yet.</p>
+      ) : (
+        <pre className="code log" data-testid={`server-stderr-${server.id}`}>
+          {server.stderrTail.join('\n')}
+        </pre>
+      )}
+      <h3 className="section-title">Config</h3>
+      <JsonBlock value={server.config} />
+    </div>
+  );
+}
+
+function ToolRow(props: { tool: ToolView }) {
+  const { tool } = props;
+  const { setToolEnabled, setToolPinned, notify } = useAppStoreShallow((s) => ({
+    setToolEnabled: s.setToolEnabled,
+    setToolPinned: s.setToolPinned,
+    notify: s.notify,
+  }));
+  const [showSchema, setShowSchema] = useState(false);
+  const [error, setError] = useState<string>();
+  const change = async (call: () => Promise<{ ok: boolean; error?: { message: string } }>) => {
+    const outcome = await call();
+    setError(outcome.ok ? undefined : outcome.error?.message);
+    if (!outcome.ok) notify('error', `${tool.name}: ${outcome.error?.message ?? 'failed'}`);
+  };
+  return (
+    <div className={`tool-row${tool.enabled ? '' : ' disabled'}`} data-testid={`tool-${tool.name}`}>
+      <div className="row">
+        <span className="name grow">{tool.name}</span>
+        {tool.pinned && (
+          <span className="badge accent plain">Pinned{tool.directName ? ` as ${tool.directName}` : ''}</span>
+        )}
+        {tool.enabled && !tool.pinned && (
+          <span className="badge plain">{tool.deferred ? 'Via search' : 'Listed'}</span>
+        )}
+        {tool.readOnlyHint === true && <span className="badge plain">Read-only (hint)</span>}
+        <Toggle
+          label="Enabled"
+          checked={tool.enabled}
+          testId={`tool-enabled-${tool.name}`}
+          onChange={(enabled) => void change(() => setToolEnabled(tool.name, enabled))}
+        />
+        <Toggle
+          label="Pinned"
+          checked={tool.pinned}
+          disabled={!tool.enabled}
+          testId={`tool-pinned-${tool.name}`}
+          onChange={(pinned) => void change(() => setToolPinned(tool.name, pinned))}
+        />
+        <button
+          type="button"
+          className="small ghost"
+          aria-expanded={showSchema}
+          data-testid={`tool-schema-toggle-${tool.name}`}
+          onClick={() => setShowSchema(!showSchema)}
+        >
+          Schema
+        </button>
+      </div>
+      {tool.description !== '' && <ServerText text={tool.description} className="desc" />}
+      {error !== undefined && <ErrorText>{error}</ErrorText>}
+      {showSchema && (
+        <div className="mt-s">
+          <JsonBlock value={tool.inputSchema ?? { type: 'object' }} testId={`tool-schema-${tool.name}`} />
+        </div>
+      )}
+    </div>
+  );
+}

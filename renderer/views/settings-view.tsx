@@ -1,0 +1,258 @@
+import { useEffect, useState } from 'react';
+import type { Policy, SettingsView as Settings, ToolSearchSettings } from '../../src/host/api.js';
+import { ErrorText, ViewHeader } from '../components/common.js';
+import { useAppStoreShallow } from '../store/store-context.js';
+
+const SECRET_STORE_TEXT: Record<Settings['secretStoreKind'], { badge: string; text: string }> = {
+  'os-encrypted': {
+    badge: 'ok',
+    text: "Secrets (API keys, headers, tokens) are encrypted with your operating system's keychain and never written to the settings file or logs.",
+  },
+  'file-0600': {
+    badge: 'warn',
+    text: 'Secrets are kept in a separate file in the data folder that only your user account can read (permissions 0600). The file is not encrypted: any program running as you can read it.',
+  },
+  memory: {
+    badge: 'bad',
+    text: 'Secrets are kept in memory only: they are lost when Toolbridge stops, and servers that need them will fail after a restart.',
+  },
+};
+
+const TRI_STATE = ['auto', 'on', 'off'] as const;
+const POLICIES: Array<{ value: Policy; label: string }> = [
+  { value: 'ask', label: 'Ask me (a card opens)' },
+  { value: 'allow', label: 'Allow without asking' },
+  { value: 'deny', label: 'Deny' },
+];
+
+interface Draft {
+  toolSearch: ToolSearchSettings;
+  defaultPolicy: Policy;
+  cardTimeoutSeconds: string;
+  callTimeoutSeconds: string;
+  redactionPatterns: string;
+}
+
+function toDraft(settings: Settings): Draft {
+  return {
+    toolSearch: settings.toolSearch,
+    defaultPolicy: settings.defaultPolicy,
+    cardTimeoutSeconds: String(settings.cardTimeoutMs / 1000),
+    callTimeoutSeconds: String(settings.callTimeoutMs / 1000),
+    redactionPatterns: settings.redactionPatterns.join('\n'),
+  };
+}
+
+export function SettingsView() {
+  const { settings, updateSettings } = useAppStoreShallow((s) => ({
+    settings: s.settings,
+    updateSettings: s.updateSettings,
+  }));
+  const [draft, setDraft] = useState<Draft>();
+  const [error, setError] = useState<string>();
+  const [saved, setSaved] = useState(false);
+  useEffect(() => {
+    if (settings !== undefined) setDraft(toDraft(settings));
+  }, [settings]);
+
+  if (settings === undefined || draft === undefined) {
+    return (
+      <div className="view">
+        <ViewHeader title="Settings" lede="Loading…" />
+      </div>
+    );
+  }
+  const setSearch = (patch: Partial<ToolSearchSettings>) =>
+    setDraft({ ...draft, toolSearch: { ...draft.toolSearch, ...patch } });
+  const store = SECRET_STORE_TEXT[settings.secretStoreKind];
+
+  return (
+    <div className="view">
+      <ViewHeader
+        title="Settings"
+        lede="How tool search behaves, what needs your approval, and where things are kept."
+      />
+      <form
+        data-testid="settings-form"
+        onSubmit={async (event) => {
+          event.preventDefault();
+          const cardTimeout = Number(draft.cardTimeoutSeconds);
+          const callTimeout = Number(draft.callTimeoutSeconds);
+          if (!(cardTimeout > 0) || !(callTimeout > 0)) {
+            setError('Timeouts must be positive numbers of seconds.');
+            return;
+          }
+          const outcome = await updateSettings({
+            toolSearch: draft.toolSearch,
+            defaultPolicy: draft.defaultPolicy,
+            cardTimeoutMs: Math.round(cardTimeout * 1000),
+            callTimeoutMs: Math.round(callTimeout * 1000),
+            redactionPatterns: draft.redactionPatterns
+              .split('\n')
+              .map((p) => p.trim())
+              .filter((p) => p !== ''),
+          });
+          setError(outcome.ok ? undefined : outcome.error.message);
+          setSaved(outcome.ok);
+        }}
+        onChange={() => setSaved(false)}
+      >
+        <h3 className="section-title">Tool search</h3>
+        <section className="panel panel-body form-grid">
+          <label className="field">
+            Search bridge
+            <span className="hint">auto: on whenever at least one tool is deferred</span>
+            <select
+              data-testid="settings-search-enabled"
+              value={draft.toolSearch.enabled}
+              onChange={(e) => setSearch({ enabled: e.target.value as ToolSearchSettings['enabled'] })}
+            >
+              {TRI_STATE.map((v) => (
+                <option key={v}>{v}</option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            Listing in the description
+            <span className="hint">off: the agent must search for every name</span>
+            <select
+              value={draft.toolSearch.listing}
+              onChange={(e) => setSearch({ listing: e.target.value as ToolSearchSettings['listing'] })}
+            >
+              {TRI_STATE.map((v) => (
+                <option key={v}>{v}</option>
+              ))}
+            </select>
+          </label>
+          <NumberField
+            label="Listing budget, % of context"
+            hint="0–100; the listing may use this share of the agent's context"
+            value={draft.toolSearch.thresholdPct}
+            step={0.5}
+            onChange={(thresholdPct) => setSearch({ thresholdPct })}
+          />
+          <NumberField
+            label="Listing budget cap, tokens"
+            hint="200–60,000"
+            value={draft.toolSearch.listingMaxTokens}
+            onChange={(listingMaxTokens) => setSearch({ listingMaxTokens })}
+          />
+          <NumberField
+            label="Results per query, default"
+            value={draft.toolSearch.searchDefaultLimit}
+            onChange={(searchDefaultLimit) => setSearch({ searchDefaultLimit })}
+          />
+          <NumberField
+            label="Results per query, most an agent may ask for"
+            hint="1–50"
+            value={draft.toolSearch.maxSearchLimit}
+            onChange={(maxSearchLimit) => setSearch({ maxSearchLimit })}
+          />
+        </section>
+
+        <h3 className="section-title">Approvals</h3>
+        <section className="panel panel-body form-grid">
+          <label className="field">
+            Default policy
+            <span className="hint">For tools without their own rule. Rules are per tool and per server.</span>
+            <select
+              data-testid="settings-default-policy"
+              value={draft.defaultPolicy}
+              onChange={(e) => setDraft({ ...draft, defaultPolicy: e.target.value as Policy })}
+            >
+              {POLICIES.map((p) => (
+                <option key={p.value} value={p.value}>
+                  {p.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            Card timeout, seconds
+            <span className="hint">An unanswered card fails the call with a clear error</span>
+            <input
+              type="number"
+              min={1}
+              value={draft.cardTimeoutSeconds}
+              onChange={(e) => setDraft({ ...draft, cardTimeoutSeconds: e.target.value })}
+            />
+          </label>
+          <label className="field">
+            Call timeout, seconds
+            <span className="hint">Longest a server may take to answer one call</span>
+            <input
+              type="number"
+              min={1}
+              value={draft.callTimeoutSeconds}
+              onChange={(e) => setDraft({ ...draft, callTimeoutSeconds: e.target.value })}
+            />
+          </label>
+        </section>
+
+        <h3 className="section-title">Redaction</h3>
+        <section className="panel panel-body">
+          <label className="field">
+            Extra patterns to hide in logs and activity
+            <span className="hint">
+              One regular expression per line. Known secret shapes (API keys, bearer tokens) are always
+              hidden.
+            </span>
+            <textarea
+              rows={4}
+              data-testid="settings-redaction"
+              value={draft.redactionPatterns}
+              onChange={(e) => setDraft({ ...draft, redactionPatterns: e.target.value })}
+            />
+          </label>
+        </section>
+
+        <div className="form-actions">
+          <button type="submit" className="primary" data-testid="settings-save">
+            Save settings
+          </button>
+          <button type="button" onClick={() => setDraft(toDraft(settings))}>
+            Undo changes
+          </button>
+          {saved && <span className="badge ok">Saved</span>}
+          {error !== undefined && <ErrorText testId="settings-error">{error}</ErrorText>}
+        </div>
+      </form>
+
+      <h3 className="section-title">Storage</h3>
+      <section className="panel panel-body">
+        <dl className="kv">
+          <dt>Data folder</dt>
+          <dd className="mono" data-testid="settings-data-dir">
+            {settings.dataDir}
+          </dd>
+          <dt>Secrets</dt>
+          <dd data-testid="settings-secret-store">
+            <span className={`badge ${store.badge}`}>{settings.secretStoreKind}</span>
+            <p className="mt-s">{store.text}</p>
+          </dd>
+        </dl>
+      </section>
+    </div>
+  );
+}
+
+function NumberField(props: {
+  label: string;
+  hint?: string;
+  value: number;
+  step?: number;
+  onChange: (value: number) => void;
+}) {
+  return (
+    <label className="field">
+      {props.label}
+      {props.hint !== undefined && <span className="hint">{props.hint}</span>}
+      <input
+        type="number"
+        step={props.step ?? 1}
+        value={Number.isFinite(props.value) ? props.value : ''}
+        onChange={(e) => props.onChange(e.target.valueAsNumber)}
+      />
+    </label>
+  );
+}

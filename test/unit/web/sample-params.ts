@@ -1,0 +1,31 @@
+import type { UiMethod } from '../../../src/host/api.js';
+
+/** Valid parameters for each method, as the renderer would send them. */
+export const SAMPLE_PARAMS: Record<UiMethod, unknown[]> = {
+  listServers: [],
+  addServer: [{ id: 'files', transport: 'stdio', command: 'node', enabled: true }],
+  updateServer: ['files', { id: 'files', transport: 'http', url: 'http://127.0.0.1:1/mcp', enabled: true }],
+  removeServer: ['files'],
+  setServerEnabled: ['files', false],
+  restartServer: ['files'],
+  importServers: ['{"mcpServers":{}}'],
+  listTools: ['files'],
+  setToolEnabled: ['mcp__files__read', true],
+  setToolPinned: ['mcp__files__read', true],
+  getTier: [{ contextLengthTokens: 32000 }],
+  search: [['read a file', 'list dirs'], 5],
+  describe: [['mcp__files__read']],
+  call: ['mcp__files__read', { path: '/tmp' }],
+  listCards: [],
+  resolveCard: ['card-1', { action: 'deny', message: 'not now' }],
+  resolveConnectionTarget: ['card-1', 'gmail', 'skip'],
+  queryActivity: [{ serverId: 'files', limit: 50 }],
+  exportActivity: ['csv', { decision: 'deny' }],
+  listAgents: [],
+  createAgent: ['Claude Desktop', 200000],
+  updateAgent: ['agent-1', { contextLengthTokens: 8000 }],
+  revokeAgent: ['agent-1'],
+  getAgentConnection: ['agent-1'],
+  getSettings: [],
+  updateSettings: [{ defaultPolicy: 'ask' }],
+};

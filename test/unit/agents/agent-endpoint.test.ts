@@ -2,11 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  type CallToolResult,
-  type Tool,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AgentEndpoint } from '../../../src/agents/agent-endpoint.js';
 import { type AgentRecord, AgentRegistry } from '../../../src/agents/agent-registry.js';

@@ -1,0 +1,432 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type AgentRegistry, DEFAULT_CONTEXT_LENGTH_TOKENS } from '../agents/agent-registry.js';
+import { clientConfigs } from '../agents/client-configs.js';
+import type { Approvals } from '../approvals/approvals.js';
+import { ToolbridgeError } from '../base/errors.js';
+import type { JsonObject } from '../base/json.js';
+import { tierView } from '../bridge/bridge-tools.js';
+import { resolveLimit } from '../bridge/tool-search.js';
+import type { AgentSurface } from '../bridge/types.js';
+import { TOOL_CALL_NAME } from '../catalog/naming.js';
+import type { SearchExplanation } from '../search/types.js';
+import type { ServerManager } from '../servers/server-manager.js';
+import type { ServerConfig } from '../servers/types.js';
+import type { SecretStore } from '../store/secret-store.js';
+import { maskServerConfig } from '../store/server-secrets.js';
+import { validateServerConfig } from '../store/settings-schema.js';
+import {
+  type ActivityPage,
+  type ActivityQuery,
+  type AgentConnectionInfo,
+  type AgentView,
+  type CardDecision,
+  type CardView,
+  type PlaygroundSearchResult,
+  type Policy,
+  type SearchExplanationView,
+  type ServerView,
+  type SettingsView,
+  type TierView,
+  type ToolbridgeApi,
+  type ToolView,
+  UI_EVENTS,
+  type UiEventMap,
+} from './api.js';
+import type { HostCatalog } from './host-catalog.js';
+import type { HostSettings } from './host-settings.js';
+
+/** The agent id the playground's calls carry (audit log, cards). */
+export const PLAYGROUND_AGENT_ID = 'playground';
+
+/** What HostApi drives; the Host hands over its parts. */
+export interface HostParts {
+  dataDir: string;
+  settings: HostSettings;
+  secrets: SecretStore;
+  servers: ServerManager;
+  catalog: HostCatalog;
+  approvals: Approvals;
+  agents: AgentRegistry;
+  events: UiEventHub;
+  /** The run-only default policy from `--policy`; cleared when the user sets one. */
+  policyOverride: { value: Policy | undefined };
+  /** How a client starts our CLI (Claude Desktop snippet). */
+  cli: { command: string; args: string[] };
+  endpointUrl(): string | undefined;
+  surfaceFor(agentId: string, contextLengthTokens?: number): AgentSurface;
+}
+
+type Listener = (payload: never) => void;
+
+/** UI events by name; a throwing listener is logged and never stops the others. */
+export class UiEventHub {
+  private readonly listeners = new Map<keyof UiEventMap, Set<Listener>>();
+
+  on<E extends keyof UiEventMap>(event: E, listener: (payload: UiEventMap[E]) => void): () => void {
+    if (!(UI_EVENTS as readonly string[]).includes(event)) {
+      throw new ToolbridgeError('INVALID_ARGUMENT', `Unknown UI event "${String(event)}".`);
+    }
+    let set = this.listeners.get(event);
+    if (set === undefined) {
+      set = new Set();
+      this.listeners.set(event, set);
+    }
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  fire<E extends keyof UiEventMap>(event: E, payload: UiEventMap[E]): void {
+    for (const listener of [...(this.listeners.get(event) ?? [])]) {
+      try {
+        (listener as (value: UiEventMap[E]) => void)(payload);
+      } catch (error) {
+        console.warn(`toolbridge: a "${event}" listener threw:`, error);
+      }
+    }
+  }
+}
+
+/**
+ * The UI API (src/host/api.ts) over the running host. Both transports (Electron IPC, the web
+ * UI's WebSocket) call this one object by method name.
+ */
+export class HostApi implements ToolbridgeApi {
+  constructor(private readonly host: HostParts) {}
+
+  on<E extends keyof UiEventMap>(event: E, listener: (payload: UiEventMap[E]) => void): () => void {
+    return this.host.events.on(event, listener);
+  }
+
+  // Servers ------------------------------------------------------------------------------------
+
+  async listServers(): Promise<ServerView[]> {
+    return this.host.servers.ids().map((id) => serverView(this.host, id));
+  }
+
+  async addServer(config: ServerConfig): Promise<ServerView> {
+    const valid = validateServerConfig(config);
+    if (this.host.servers.has(valid.id)) {
+      throw new ToolbridgeError(
+        'INVALID_ARGUMENT',
+        `A server with id "${valid.id}" already exists; choose another id.`,
+      );
+    }
+    const next = await this.host.settings.update((draft) => {
+      draft.servers.push(valid);
+      return draft;
+    });
+    await this.host.servers.add(storedServer(next.servers, valid.id));
+    return serverView(this.host, valid.id);
+  }
+
+  async updateServer(id: string, config: ServerConfig): Promise<ServerView> {
+    this.#requireServer(id);
+    const valid = validateServerConfig(config);
+    if (valid.id !== id && this.host.servers.has(valid.id)) {
+      throw new ToolbridgeError(
+        'INVALID_ARGUMENT',
+        `A server with id "${valid.id}" already exists; choose another id.`,
+      );
+    }
+    const next = await this.host.settings.update((draft) => {
+      draft.servers = draft.servers.map((server) => (server.id === id ? valid : server));
+      return draft;
+    });
+    await this.host.servers.update(id, storedServer(next.servers, valid.id));
+    return serverView(this.host, valid.id);
+  }
+
+  async removeServer(id: string): Promise<void> {
+    this.#requireServer(id);
+    await this.host.settings.update((draft) => {
+      draft.servers = draft.servers.filter((server) => server.id !== id);
+      return draft;
+    });
+    await this.host.servers.remove(id);
+  }
+
+  async setServerEnabled(id: string, enabled: boolean): Promise<ServerView> {
+    this.#requireServer(id);
+    const next = await this.host.settings.update((draft) => {
+      draft.servers = draft.servers.map((server) => (server.id === id ? { ...server, enabled } : server));
+      return draft;
+    });
+    await this.host.servers.update(id, storedServer(next.servers, id));
+    return serverView(this.host, id);
+  }
+
+  async restartServer(id: string): Promise<ServerView> {
+    this.#requireServer(id);
+    await this.host.servers.restart(id);
+    return serverView(this.host, id);
+  }
+
+  async importServers(_configText: string): Promise<ServerView[]> {
+    throw new ToolbridgeError(
+      'NOT_FOUND',
+      'Importing client configs is not available yet: add servers one by one.',
+    );
+  }
+
+  // Catalog ------------------------------------------------------------------------------------
+
+  async listTools(serverId?: string): Promise<ToolView[]> {
+    return this.host.catalog.entries
+      .filter((entry) => serverId === undefined || entry.serverId === serverId)
+      .map((entry) => this.#toolView(entry.name));
+  }
+
+  async setToolEnabled(name: string, enabled: boolean): Promise<ToolView> {
+    return this.#setToolChoice(name, { enabled });
+  }
+
+  async setToolPinned(name: string, pinned: boolean): Promise<ToolView> {
+    return this.#setToolChoice(name, { pinned });
+  }
+
+  async getTier(options: { agentId?: string; contextLengthTokens?: number }): Promise<TierView> {
+    let contextLength = options.contextLengthTokens;
+    if (contextLength === undefined && options.agentId !== undefined) {
+      const agent = this.host.agents.get(options.agentId);
+      if (agent === undefined) throw new ToolbridgeError('NOT_FOUND', `No agent "${options.agentId}".`);
+      contextLength = agent.contextLengthTokens;
+    }
+    contextLength ??= DEFAULT_CONTEXT_LENGTH_TOKENS;
+    if (!Number.isFinite(contextLength) || contextLength < 0) {
+      throw new ToolbridgeError(
+        'INVALID_ARGUMENT',
+        'contextLengthTokens must be a positive number of tokens.',
+      );
+    }
+    const plan = this.host.catalog.plan(contextLength);
+    return tierView(plan, this.host.catalog.surface(contextLength).listTools(), contextLength);
+  }
+
+  // Playground ---------------------------------------------------------------------------------
+
+  async search(queries: string[], limit?: number): Promise<PlaygroundSearchResult> {
+    const { catalog, settings } = this.host;
+    const surface = catalog.surface(DEFAULT_CONTEXT_LENGTH_TOKENS);
+    const response = surface.toolSearch(
+      limit === undefined ? { queries } : { queries, limit },
+    ) as unknown as JsonObject;
+    if ('error' in response) return { response, explanations: [] };
+    const { searchDefaultLimit, maxSearchLimit } = settings.current.toolSearch;
+    const resolved = resolveLimit(limit, { defaultLimit: searchDefaultLimit, maxLimit: maxSearchLimit });
+    const explanations = (response.queries as string[]).map((query) =>
+      explanationView(query, catalog.index().search(query, { limit: resolved, explain: true }).explanation),
+    );
+    return { response, explanations };
+  }
+
+  async describe(names: string[]): Promise<JsonObject> {
+    const surface = this.host.catalog.surface(DEFAULT_CONTEXT_LENGTH_TOKENS);
+    return surface.toolDescribe({ names }) as unknown as JsonObject;
+  }
+
+  /** Runs a tool the way an agent would (through tool_call when it defers), approvals included. */
+  async call(name: string, args: JsonObject): Promise<CallToolResult> {
+    const entry = this.host.catalog.entry(name);
+    if (entry === undefined)
+      throw new ToolbridgeError('NOT_FOUND', `No tool "${name}". List the tools to see the names.`);
+    const plan = this.host.catalog.plan(DEFAULT_CONTEXT_LENGTH_TOKENS);
+    const surface = this.host.surfaceFor(PLAYGROUND_AGENT_ID, DEFAULT_CONTEXT_LENGTH_TOKENS);
+    const context = { agentId: PLAYGROUND_AGENT_ID };
+    const direct = plan.directNames.toDirect(name);
+    if (direct !== undefined) return surface.callTool(direct, args, context);
+    // Deferred, or known but out of reach (turned off): the bridge answers as it would an agent.
+    if (plan.activated)
+      return surface.callTool(TOOL_CALL_NAME, { calls: [{ name, arguments: args }] }, context);
+    throw new ToolbridgeError(
+      'NOT_FOUND',
+      `'${name}' is not available to agents right now: it is turned off or its server is down.`,
+    );
+  }
+
+  // Cards and activity -------------------------------------------------------------------------
+
+  async listCards(): Promise<CardView[]> {
+    return this.host.approvals.listCards();
+  }
+
+  async resolveCard(id: string, decision: CardDecision): Promise<void> {
+    this.host.approvals.resolveCard(id, decision);
+  }
+
+  async resolveConnectionTarget(
+    _cardId: string,
+    _target: string,
+    _action: 'connect' | 'skip',
+  ): Promise<void> {
+    throw new ToolbridgeError(
+      'NOT_FOUND',
+      'Connection cards are not available yet: connectors are not set up here.',
+    );
+  }
+
+  async queryActivity(query: ActivityQuery): Promise<ActivityPage> {
+    return this.host.approvals.queryActivity(query);
+  }
+
+  async exportActivity(format: 'jsonl' | 'csv', query?: ActivityQuery): Promise<string> {
+    return this.host.approvals.exportActivity(format, query);
+  }
+
+  // Agents -------------------------------------------------------------------------------------
+
+  async listAgents(): Promise<AgentView[]> {
+    return this.host.agents.list();
+  }
+
+  async createAgent(name: string, contextLengthTokens?: number): Promise<AgentView> {
+    return (await this.host.agents.create(name, contextLengthTokens)).agent;
+  }
+
+  async updateAgent(id: string, patch: { name?: string; contextLengthTokens?: number }): Promise<AgentView> {
+    return this.host.agents.update(id, patch);
+  }
+
+  async revokeAgent(id: string): Promise<void> {
+    await this.host.agents.revoke(id);
+  }
+
+  async getAgentConnection(id: string): Promise<AgentConnectionInfo> {
+    const endpointUrl = this.host.endpointUrl();
+    if (endpointUrl === undefined) {
+      throw new ToolbridgeError(
+        'NOT_FOUND',
+        'The agent endpoint is not running in this process; start toolbridge serve.',
+      );
+    }
+    const token = await this.host.agents.token(id);
+    return { endpointUrl, token, configs: clientConfigs({ endpointUrl, token, cli: this.host.cli }) };
+  }
+
+  // Settings -----------------------------------------------------------------------------------
+
+  async getSettings(): Promise<SettingsView> {
+    return settingsView(this.host);
+  }
+
+  async updateSettings(
+    patch: Partial<Omit<SettingsView, 'dataDir' | 'secretStoreKind'>>,
+  ): Promise<SettingsView> {
+    const allowed = ['toolSearch', 'defaultPolicy', 'cardTimeoutMs', 'callTimeoutMs', 'redactionPatterns'];
+    const unknown = Object.keys(patch).filter((key) => !allowed.includes(key));
+    if (unknown.length > 0) {
+      throw new ToolbridgeError(
+        'INVALID_ARGUMENT',
+        `Unknown setting(s): ${unknown.join(', ')}. Settings you can change: ${allowed.join(', ')}.`,
+      );
+    }
+    await this.host.settings.update((draft) => {
+      if (patch.toolSearch !== undefined) draft.toolSearch = { ...draft.toolSearch, ...patch.toolSearch };
+      if (patch.defaultPolicy !== undefined) draft.policies.default = patch.defaultPolicy;
+      if (patch.cardTimeoutMs !== undefined) draft.cardTimeoutMs = patch.cardTimeoutMs;
+      if (patch.callTimeoutMs !== undefined) draft.callTimeoutMs = patch.callTimeoutMs;
+      if (patch.redactionPatterns !== undefined) draft.redactionPatterns = patch.redactionPatterns;
+      return draft;
+    });
+    // The user's own choice replaces the run-only `--policy`.
+    if (patch.defaultPolicy !== undefined) this.host.policyOverride.value = undefined;
+    return settingsView(this.host);
+  }
+
+  // Helpers -------------------------------------------------------------------------------------
+
+  #toolView(name: string): ToolView {
+    const { catalog, settings } = this.host;
+    const entry = catalog.entry(name);
+    if (entry === undefined)
+      throw new ToolbridgeError('NOT_FOUND', `No tool "${name}". List the tools to see the names.`);
+    const choice = settings.current.tools[name] ?? {};
+    const plan = catalog.plan(DEFAULT_CONTEXT_LENGTH_TOKENS);
+    const view: ToolView = {
+      name,
+      serverId: entry.serverId,
+      toolName: entry.toolName,
+      description: entry.description,
+      enabled: choice.enabled !== false,
+      pinned: choice.pinned === true,
+      deferred: plan.deferred.some((deferred) => deferred.name === name),
+    };
+    if (entry.inputSchema !== undefined) view.inputSchema = entry.inputSchema;
+    const directName = plan.directNames.toDirect(name);
+    if (directName !== undefined && directName !== name) view.directName = directName;
+    if (entry.annotations?.readOnlyHint !== undefined) view.readOnlyHint = entry.annotations.readOnlyHint;
+    return view;
+  }
+
+  async #setToolChoice(name: string, choice: { enabled?: boolean; pinned?: boolean }): Promise<ToolView> {
+    if (this.host.catalog.entry(name) === undefined) {
+      throw new ToolbridgeError('NOT_FOUND', `No tool "${name}". List the tools to see the names.`);
+    }
+    await this.host.settings.update((draft) => {
+      draft.tools[name] = { ...draft.tools[name], ...choice };
+      return draft;
+    });
+    return this.#toolView(name);
+  }
+
+  #requireServer(id: string): void {
+    if (!this.host.servers.has(id)) {
+      const known = this.host.servers.ids();
+      throw new ToolbridgeError(
+        'NOT_FOUND',
+        `No server "${id}".${known.length > 0 ? ` Known servers: ${known.join(', ')}.` : ''}`,
+      );
+    }
+  }
+}
+
+/** A server as the UI shows it: secrets masked, bounded stderr tail. */
+export function serverView(host: Pick<HostParts, 'servers'>, id: string): ServerView {
+  const snapshot = host.servers.snapshotOf(id);
+  const view: ServerView = {
+    id,
+    name: snapshot.config.name ?? id,
+    status: snapshot.status,
+    enabled: snapshot.config.enabled,
+    trusted: snapshot.config.trusted === true,
+    config: maskServerConfig(snapshot.config),
+    toolCount: snapshot.toolCount,
+    stderrTail: snapshot.stderrTail,
+  };
+  if (snapshot.lastError !== undefined) view.lastError = snapshot.lastError;
+  return view;
+}
+
+/** The settings the UI edits, with the effective default policy (a `--policy` run override wins). */
+export function settingsView(
+  host: Pick<HostParts, 'settings' | 'policyOverride' | 'dataDir' | 'secrets'>,
+): SettingsView {
+  const current = host.settings.current;
+  return {
+    toolSearch: current.toolSearch,
+    defaultPolicy: host.policyOverride.value ?? current.policies.default,
+    cardTimeoutMs: current.cardTimeoutMs,
+    callTimeoutMs: current.callTimeoutMs,
+    redactionPatterns: current.redactionPatterns,
+    dataDir: host.dataDir,
+    secretStoreKind: host.secrets.kind,
+  };
+}
+
+/** The config as settings stored it: secret values replaced by references. */
+function storedServer(servers: readonly ServerConfig[], id: string): ServerConfig {
+  const found = servers.find((server) => server.id === id);
+  if (found === undefined) throw new Error(`server "${id}" missing from settings right after writing it`);
+  return found;
+}
+
+function explanationView(query: string, explanation: SearchExplanation | undefined): SearchExplanationView {
+  if (explanation === undefined) return { query, answerableTerms: [], matches: [] };
+  const view: SearchExplanationView = {
+    query,
+    answerableTerms: explanation.answerableTerms,
+    matches: explanation.matches.map(({ name, score, terms }) => ({ name, score, terms })),
+  };
+  if (explanation.gateToken !== undefined) view.gateToken = explanation.gateToken;
+  if (explanation.corrections.length > 0) view.corrections = explanation.corrections;
+  return view;
+}

@@ -1,0 +1,178 @@
+import { definitionHash } from '../approvals/definition-hash.js';
+import { type BridgeSurface, createAgentSurface } from '../bridge/agent-surface.js';
+import type { ToolExecutor } from '../bridge/types.js';
+import { type ClassifiedCatalog, classifyEntries, entriesFromServers } from '../catalog/catalog.js';
+import { toIndexEntry } from '../catalog/index-entry.js';
+import type { UnavailableServer } from '../catalog/listing.js';
+import { mcpToolName } from '../catalog/naming.js';
+import { planToolSurface, type ToolSurfacePlan } from '../catalog/tool-surface.js';
+import type { CatalogEntry, ToolDefinition } from '../catalog/types.js';
+import { createToolIndex } from '../search/index.js';
+import type { ToolIndex } from '../search/types.js';
+import type { ServerSnapshot } from '../servers/types.js';
+import type { Settings } from '../store/settings-schema.js';
+
+/** What the catalog is built from; read fresh after every invalidate(). */
+export interface CatalogInputs {
+  servers: readonly ServerSnapshot[];
+  settings: Settings;
+}
+
+/**
+ * The catalog as the agents see it, rebuilt from the live tool definitions whenever anything
+ * changes (design: stateless, cheap). Everything is computed lazily and dropped on
+ * `invalidate()`: entries, the shared search index, one plan and surface per context length.
+ */
+export class HostCatalog {
+  private cache: Built | undefined;
+
+  constructor(
+    private readonly inputs: () => CatalogInputs,
+    private readonly executor: ToolExecutor,
+  ) {}
+
+  invalidate(): void {
+    this.cache = undefined;
+  }
+
+  /** Every tool the servers offer, or offered before going down, disabled ones included, in server then tool order. */
+  get entries(): readonly CatalogEntry[] {
+    return this.built().all;
+  }
+
+  /** Enabled tools of connected servers, split into pinned and deferrable. */
+  get classified(): ClassifiedCatalog {
+    return this.built().classified;
+  }
+
+  get unavailableServers(): readonly UnavailableServer[] {
+    return this.built().unavailable;
+  }
+
+  entry(name: string): CatalogEntry | undefined {
+    return this.built().byName.get(name);
+  }
+
+  /** The hash approvals bind to: the tool's current definition as its server lists it. */
+  definitionHash(name: string): string {
+    const built = this.built();
+    let hash = built.hashes.get(name);
+    if (hash === undefined) {
+      const definition = built.definitions.get(name);
+      hash = definition === undefined ? '' : definitionHash(definition);
+      built.hashes.set(name, hash);
+    }
+    return hash;
+  }
+
+  plan(contextLengthTokens: number): ToolSurfacePlan {
+    return this.perContext(contextLengthTokens).plan;
+  }
+
+  surface(contextLengthTokens: number): BridgeSurface {
+    return this.perContext(contextLengthTokens).surface;
+  }
+
+  /** The search index over the deferred tools, shared by every agent. */
+  index(): ToolIndex {
+    const built = this.built();
+    built.index ??= createToolIndex(built.classified.deferrable.map(toIndexEntry));
+    return built.index;
+  }
+
+  private perContext(contextLengthTokens: number): PerContext {
+    const built = this.built();
+    let found = built.contexts.get(contextLengthTokens);
+    if (found === undefined) {
+      const { settings } = built;
+      const plan = planToolSurface(built.classified, {
+        settings: settings.toolSearch,
+        contextLengthTokens,
+        unavailable: built.unavailable,
+      });
+      const surface = createAgentSurface({
+        plan,
+        settings: settings.toolSearch,
+        executor: this.executor,
+        unavailableServers: built.unavailable,
+        unavailableNames: built.disabled,
+        // The deferred set does not depend on the context length, so one index serves all.
+        index: plan.activated ? this.index() : undefined,
+      });
+      found = { plan, surface };
+      built.contexts.set(contextLengthTokens, found);
+    }
+    return found;
+  }
+
+  private built(): Built {
+    if (this.cache !== undefined) return this.cache;
+    const { servers, settings } = this.inputs();
+    const all = entriesFromServers(servers.map((server) => ({ serverId: server.id, tools: server.tools })));
+    // A server that is down keeps its last tools for the UI, but agents see it as unavailable
+    // until it is back: calls to it would only fail, and its return is a list change they hear of.
+    const live = new Set(
+      servers.filter((server) => server.status === 'connected').map((server) => server.id),
+    );
+    const pinned: string[] = [];
+    const disabled: string[] = [];
+    for (const [name, choice] of Object.entries(settings.tools)) {
+      if (choice.pinned === true) pinned.push(name);
+      if (choice.enabled === false) disabled.push(name);
+    }
+    const definitions = new Map<string, ToolDefinition>();
+    for (const server of servers) {
+      for (const tool of server.tools) definitions.set(mcpToolName(server.id, tool.name), tool);
+    }
+    this.cache = {
+      settings,
+      all,
+      byName: new Map(all.map((entry) => [entry.name, entry])),
+      classified: classifyEntries(
+        all.filter((entry) => live.has(entry.serverId)),
+        { pinned, disabled },
+      ),
+      disabled: disabled.filter((name) => definitions.has(name)),
+      unavailable: unavailableServers(servers),
+      definitions,
+      hashes: new Map(),
+      contexts: new Map(),
+    };
+    return this.cache;
+  }
+}
+
+interface PerContext {
+  plan: ToolSurfacePlan;
+  surface: BridgeSurface;
+}
+
+interface Built {
+  settings: Settings;
+  all: CatalogEntry[];
+  byName: Map<string, CatalogEntry>;
+  classified: ClassifiedCatalog;
+  disabled: string[];
+  unavailable: UnavailableServer[];
+  definitions: Map<string, ToolDefinition>;
+  hashes: Map<string, string>;
+  contexts: Map<number, PerContext>;
+  index?: ToolIndex;
+}
+
+const REASONS: Partial<Record<ServerSnapshot['status'], string>> = {
+  starting: 'the server is still starting; try again in a moment',
+  error: 'the server is not running; the user can fix it in Toolbridge under Servers',
+  'needs-auth': 'the server needs the user to sign in; they can do it in Toolbridge under Servers',
+};
+
+/** Enabled servers that are not connected: the agent is told they exist and why they are silent. */
+function unavailableServers(servers: readonly ServerSnapshot[]): UnavailableServer[] {
+  const result: UnavailableServer[] = [];
+  for (const server of servers) {
+    const reason = REASONS[server.status];
+    if (reason === undefined || !server.config.enabled) continue;
+    result.push({ serverId: server.id, toolCount: server.tools.length, reason });
+  }
+  return result;
+}

@@ -1,0 +1,74 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { Emitter, type Event } from '../base/emitter.js';
+import { errorMessage, ToolbridgeError } from '../base/errors.js';
+import { defaultServerConfigs } from '../servers/default-servers.js';
+import type { SecretStore } from '../store/secret-store.js';
+import { SETTINGS_FILE_NAME, type SettingsChange, SettingsStore } from '../store/settings-file.js';
+import { defaultSettings, parseSettingsValue, type Settings } from '../store/settings-schema.js';
+
+/** What the host needs of the settings: the SettingsStore, or a read-only view of the same file. */
+export interface HostSettings {
+  readonly current: Settings;
+  update(change: SettingsChange): Promise<Settings>;
+  readonly onDidChange: Event<Settings>;
+  /** What loading repaired or moved aside, for the log. */
+  readonly warnings: readonly string[];
+  dispose(): void;
+}
+
+/** The writable settings of the data folder; a brand-new folder starts with the default servers. */
+export async function openSettings(dataDir: string, secrets: SecretStore): Promise<HostSettings> {
+  return SettingsStore.open({
+    dataDir,
+    secrets,
+    seed: async (settings) => ({ ...settings, servers: await defaultServerConfigs(dataDir) }),
+  });
+}
+
+/**
+ * The settings as they are on disk, never written (`toolbridge mcp` next to a running app): no
+ * file means the defaults, a file that does not validate is an error to fix where it is edited.
+ */
+export async function openReadOnlySettings(dataDir: string): Promise<HostSettings> {
+  const filePath = path.join(dataDir, SETTINGS_FILE_NAME);
+  let settings: Settings;
+  let text: string | undefined;
+  try {
+    text = await fs.readFile(filePath, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw new ToolbridgeError('INTERNAL', `Could not read ${filePath}: ${errorMessage(error)}.`, {
+        cause: error,
+      });
+    }
+  }
+  if (text === undefined) {
+    settings = { ...defaultSettings(), servers: await defaultServerConfigs(dataDir) };
+  } else {
+    try {
+      settings = parseSettingsValue(JSON.parse(text)).settings;
+    } catch (error) {
+      throw new ToolbridgeError(
+        'INVALID_ARGUMENT',
+        `${filePath} cannot be used: ${errorMessage(error)} Fix it (or start the app or toolbridge serve once, which moves a broken file aside).`,
+        { cause: error },
+      );
+    }
+  }
+  const onDidChange = new Emitter<Settings>();
+  return {
+    get current() {
+      return structuredClone(settings);
+    },
+    update: async () => {
+      throw new ToolbridgeError(
+        'INVALID_ARGUMENT',
+        'Settings are read-only in this process (toolbridge mcp). Change them in the app or in toolbridge serve.',
+      );
+    },
+    onDidChange: onDidChange.event,
+    warnings: [],
+    dispose: () => onDidChange.dispose(),
+  };
+}

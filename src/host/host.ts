@@ -1,0 +1,400 @@
+import { fileURLToPath } from 'node:url';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { AgentEndpoint } from '../agents/agent-endpoint.js';
+import {
+  type AgentRecord,
+  type AgentRecordStore,
+  AgentRegistry,
+  DEFAULT_CONTEXT_LENGTH_TOKENS,
+} from '../agents/agent-registry.js';
+import { LoopbackServer } from '../agents/loopback-server.js';
+import type { SurfaceProvider } from '../agents/mcp-session.js';
+import { Approvals } from '../approvals/approvals.js';
+import { policyConfigFromSettings } from '../approvals/policy-settings.js';
+import { createRedactor } from '../approvals/redaction.js';
+import { Emitter, type Event } from '../base/emitter.js';
+import { ToolbridgeError } from '../base/errors.js';
+import type { JsonObject } from '../base/json.js';
+import { type AsyncDisposable, DisposableStore, toDisposable } from '../base/lifecycle.js';
+import type { AgentSurface, CallContext, ToolExecutor } from '../bridge/types.js';
+import type { CatalogEntry } from '../catalog/types.js';
+import { ServerManager, type ServerManagerOptions } from '../servers/server-manager.js';
+import { ensurePrivateDir } from '../store/atomic-file.js';
+import { FileSecretStore } from '../store/file-secret-store.js';
+import type { SecretStore } from '../store/secret-store.js';
+import { resolveServerSecrets } from '../store/server-secrets.js';
+import type { Policy } from './api.js';
+import { DataDirLock } from './data-dir-lock.js';
+import { HostApi, serverView, settingsView, UiEventHub } from './host-api.js';
+import { HostCatalog } from './host-catalog.js';
+import { type HostSettings, openReadOnlySettings, openSettings } from './host-settings.js';
+
+export interface HostOptions {
+  /** The data folder (settings, secrets, audit log); created 0700 when missing. */
+  dataDir: string;
+  /**
+   * Port of the agent endpoint (and the web UI mounted beside it); 0 picks a free one.
+   * @defaultValue `0`
+   */
+  port?: number;
+  /**
+   * Address to bind. Anything but loopback needs `unsafeAllowNonLoopback`.
+   * @defaultValue `'127.0.0.1'`
+   */
+  bindAddress?: string;
+  /** Lets `bindAddress` be a non-loopback address: anyone on that network could then reach it. */
+  unsafeAllowNonLoopback?: boolean;
+  /**
+   * Open the HTTP listener. `toolbridge mcp` serves one agent over stdio instead.
+   * @defaultValue `true`
+   */
+  listen?: boolean;
+  /** The default agent's token for this run only (`--agent-token`); never stored. */
+  agentToken?: string;
+  /** The default approval policy for this run only (`--policy`); settings keep theirs. */
+  policyOverride?: Policy;
+  /** @defaultValue the 0600 file store in `dataDir` */
+  secretStore?: SecretStore;
+  /**
+   * Never write settings (and take no lock): `toolbridge mcp` next to a running app.
+   * @defaultValue `false`
+   */
+  readOnlySettings?: boolean;
+  /** Connection tuning (timeouts, backoff) for tests and embedders. */
+  serverOptions?: Omit<ServerManagerOptions, 'resolveConfig' | 'redact'>;
+  /**
+   * How an MCP client starts the toolbridge CLI, for the Claude Desktop config snippet.
+   * @defaultValue this Node and the package's `bin/toolbridge.js`
+   */
+  cli?: { command: string; args: string[] };
+  /** Where warnings go. @defaultValue stderr */
+  log?: (line: string) => void;
+}
+
+/** The agent id of the one agent `toolbridge mcp` serves over stdio. */
+export const STDIO_AGENT_ID = 'stdio';
+
+const CHANGE_DEBOUNCE_MS = 25;
+
+/**
+ * The composition root: settings, secrets, servers, the catalog rebuilt from live tools,
+ * approvals around every real call, agents and their endpoint. `close()` shuts it all down,
+ * server child processes included, in reverse order of creation.
+ */
+export class Host implements AsyncDisposable {
+  private readonly _onDidChangeAgentTools = new Emitter<void>();
+  /** What some agent lists changed; stdio endpoints listen here, HTTP sessions are notified directly. */
+  readonly onDidChangeAgentTools: Event<void> = this._onDidChangeAgentTools.event;
+  /** Resolves once every enabled server has connected or failed its first attempt. */
+  readonly ready: Promise<void>;
+  readonly api: HostApi;
+  private fingerprint = '';
+  private changeTimer: NodeJS.Timeout | undefined;
+  private closing: Promise<void> | undefined;
+  /** Context lengths of agents outside the registry (stdio), so their lists are watched too. */
+  private readonly extraContexts = new Map<string, number>();
+
+  /** @internal use createHost */
+  constructor(
+    readonly dataDir: string,
+    private readonly store: DisposableStore,
+    readonly settings: HostSettings,
+    readonly secrets: SecretStore,
+    readonly servers: ServerManager,
+    readonly catalog: HostCatalog,
+    readonly approvals: Approvals,
+    readonly agents: AgentRegistry,
+    readonly http: LoopbackServer | undefined,
+    readonly endpoint: AgentEndpoint | undefined,
+    readonly policyOverride: { value: Policy | undefined },
+    readonly events: UiEventHub,
+    cli: { command: string; args: string[] },
+  ) {
+    this.api = new HostApi({
+      dataDir,
+      settings,
+      secrets,
+      servers,
+      catalog,
+      approvals,
+      agents,
+      events,
+      policyOverride,
+      cli,
+      endpointUrl: () => this.endpointUrl,
+      surfaceFor: (agentId, contextLengthTokens) => this.surfaceFor(agentId, contextLengthTokens),
+    });
+    this.ready = servers.startAll();
+    this.fingerprint = this.toolsFingerprint();
+  }
+
+  /** `http://127.0.0.1:<port>/mcp`, or undefined when not listening. */
+  get endpointUrl(): string | undefined {
+    return this.http === undefined ? undefined : `${this.http.url}/mcp`;
+  }
+
+  /** Tools and calls for one agent as of now; calls get a Stop signal shared by their entries. */
+  surfaceFor(agentId: string, contextLengthTokens?: number): AgentSurface {
+    const surface = this.catalog.surface(contextLengthTokens ?? this.contextLengthOf(agentId));
+    return {
+      listTools: () => surface.listTools(),
+      callTool: (name, args, context) =>
+        surface.callTool(name, args, {
+          ...context,
+          stopSignal: context.stopSignal ?? this.approvals.createStopController().signal,
+        }),
+    };
+  }
+
+  readonly surfaces: SurfaceProvider = (agentId) => this.surfaceFor(agentId);
+
+  /** Registers an agent the registry does not hold (the stdio agent) with its context length. */
+  watchAgent(agentId: string, contextLengthTokens: number): void {
+    this.extraContexts.set(agentId, contextLengthTokens);
+    this.fingerprint = this.toolsFingerprint();
+  }
+
+  /** Called on every change that may alter what agents list; coalesces bursts. */
+  catalogChanged(): void {
+    this.catalog.invalidate();
+    if (this.changeTimer !== undefined || this.closing !== undefined) return;
+    this.changeTimer = setTimeout(() => {
+      this.changeTimer = undefined;
+      this.events.fire('catalogChanged', { toolCount: this.catalog.entries.length });
+      const next = this.toolsFingerprint();
+      if (next === this.fingerprint) return;
+      this.fingerprint = next;
+      this.endpoint?.notifyToolsChanged();
+      this._onDidChangeAgentTools.fire();
+    }, CHANGE_DEBOUNCE_MS);
+    this.changeTimer.unref();
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      clearTimeout(this.changeTimer);
+      this._onDidChangeAgentTools.dispose();
+      await this.store.close();
+    })();
+    return this.closing;
+  }
+
+  private contextLengthOf(agentId: string): number {
+    return (
+      this.extraContexts.get(agentId) ??
+      this.agents.get(agentId)?.contextLengthTokens ??
+      DEFAULT_CONTEXT_LENGTH_TOKENS
+    );
+  }
+
+  /** What every agent lists, as one string: notify only when it really changed. */
+  private toolsFingerprint(): string {
+    const contexts = new Set<number>([...this.extraContexts.values()]);
+    for (const agent of this.agents.list()) contexts.add(agent.contextLengthTokens);
+    return JSON.stringify([...contexts].sort().map((length) => this.catalog.surface(length).listTools()));
+  }
+}
+
+/** Opens the data folder and starts everything; see HostOptions. Await `host.ready` for the servers. */
+export async function createHost(options: HostOptions): Promise<Host> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const dataDir = options.dataDir;
+  const store = new DisposableStore();
+  try {
+    const dirWarning = options.readOnlySettings ? undefined : await ensurePrivateDir(dataDir);
+    if (dirWarning) log(`toolbridge: ${dirWarning}`);
+    const lock = options.readOnlySettings ? undefined : store.add(await DataDirLock.acquire(dataDir));
+
+    const secrets = options.secretStore ?? (await openFileSecrets(dataDir, log));
+    const settings = options.readOnlySettings
+      ? await openReadOnlySettings(dataDir)
+      : await openSettings(dataDir, secrets);
+    store.add(toDisposable(() => settings.dispose()));
+    for (const warning of settings.warnings) log(`toolbridge: ${warning}`);
+
+    const policyOverride: { value: Policy | undefined } = { value: options.policyOverride };
+    // Settings validation refuses patterns that do not compile, so building one cannot throw.
+    let redactor = createRedactor(settings.current.redactionPatterns);
+    store.add(
+      settings.onDidChange((next) => {
+        redactor = createRedactor(next.redactionPatterns);
+      }),
+    );
+    const servers = store.add(
+      new ServerManager({
+        ...options.serverOptions,
+        callTimeoutMs: settings.current.callTimeoutMs,
+        resolveConfig: (config) => resolveServerSecrets(config, secrets),
+        redact: (text) => redactor.redactText(text),
+      }),
+    );
+    const approvals = store.add(
+      await Approvals.open({
+        dataDir,
+        settings: () => {
+          const current = settings.current;
+          const policies = { ...current.policies, default: policyOverride.value ?? current.policies.default };
+          return {
+            policy: policyConfigFromSettings(policies, current.servers),
+            redactionPatterns: current.redactionPatterns,
+            cardTimeoutMs: current.cardTimeoutMs,
+          };
+        },
+      }),
+    );
+
+    const executor: ToolExecutor = {
+      callTool: (entry, args, context) =>
+        runRealTool(entry, args, context, {
+          approvals,
+          servers,
+          definitionHash: (name) => catalog.definitionHash(name),
+          callTimeoutMs: () => settings.current.callTimeoutMs,
+        }),
+    };
+    const catalog = new HostCatalog(
+      () => ({ servers: servers.snapshot(), settings: settings.current }),
+      executor,
+    );
+
+    const agents = await AgentRegistry.open(agentRecords(settings), secrets);
+    store.add(agents);
+    if (!options.readOnlySettings && (options.listen !== false || options.agentToken !== undefined)) {
+      await agents.ensureDefault(options.agentToken);
+    }
+
+    const events = new UiEventHub();
+    // Servers are added before the host exists and started by it, so every status event is seen.
+    for (const config of settings.current.servers) await servers.add(config, { start: false });
+
+    let http: LoopbackServer | undefined;
+    let endpoint: AgentEndpoint | undefined;
+    let host: Host | undefined;
+    if (options.listen !== false) {
+      http = new LoopbackServer({
+        host: options.bindAddress ?? '127.0.0.1',
+        port: options.port ?? 0,
+        ...(options.unsafeAllowNonLoopback ? { unsafeAllowNonLoopback: true } : {}),
+      });
+      endpoint = new AgentEndpoint({ agents, surfaces: (agentId) => host!.surfaceFor(agentId) });
+      http.route('/mcp', endpoint.handle);
+      await http.listen();
+      store.add(http);
+      store.add(endpoint);
+    }
+
+    host = new Host(
+      dataDir,
+      store,
+      settings,
+      secrets,
+      servers,
+      catalog,
+      approvals,
+      agents,
+      http,
+      endpoint,
+      policyOverride,
+      events,
+      options.cli ?? defaultCli(),
+    );
+    wireEvents(host, events, store);
+    if (lock !== undefined && host.endpointUrl !== undefined) await lock.setEndpoint(host.endpointUrl);
+    return host;
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+/** The one place a real tool runs: through the approval gate, then to its server with the call timeout. */
+async function runRealTool(
+  entry: CatalogEntry,
+  args: Record<string, unknown>,
+  context: CallContext,
+  parts: {
+    approvals: Approvals;
+    servers: ServerManager;
+    definitionHash: (name: string) => string;
+    callTimeoutMs: () => number;
+  },
+): Promise<CallToolResult> {
+  if (entry.source !== 'mcp') {
+    throw new ToolbridgeError(
+      'NOT_FOUND',
+      `'${entry.name}' is a connector tool; connectors are not set up here.`,
+    );
+  }
+  return parts.approvals.call(
+    {
+      agentId: context.agentId,
+      name: entry.name,
+      serverId: entry.serverId,
+      toolName: entry.toolName,
+      arguments: args as JsonObject,
+      definitionHash: parts.definitionHash(entry.name),
+      ...(entry.annotations === undefined ? {} : { annotations: entry.annotations }),
+      ...(context.signal === undefined ? {} : { signal: context.signal }),
+      ...(context.stopSignal === undefined ? {} : { stopSignal: context.stopSignal }),
+    },
+    (finalArgs) =>
+      parts.servers.callTool(entry.serverId, entry.toolName, finalArgs, {
+        ...(context.signal === undefined ? {} : { signal: context.signal }),
+        timeoutMs: parts.callTimeoutMs(),
+      }),
+  );
+}
+
+function wireEvents(host: Host, events: UiEventHub, store: DisposableStore): void {
+  const { servers, settings, approvals, agents } = host;
+  const changed = () => host.catalogChanged();
+  const subscriptions = [
+    servers.onDidChangeTools(changed),
+    servers.onDidChangeStatus(({ id }) => {
+      changed();
+      if (servers.has(id)) events.fire('serverStatusChanged', serverView(host, id));
+    }),
+    servers.onDidRemove(({ id }) => events.fire('serverRemoved', { id })),
+    settings.onDidChange(() => {
+      changed();
+      events.fire('settingsChanged', settingsView(host));
+    }),
+    agents.onDidChangeAgents((list: AgentRecord[]) => {
+      changed();
+      events.fire('agentsChanged', { agents: list });
+    }),
+    approvals.onDidOpenCard((card) => events.fire('cardOpened', card)),
+    approvals.onDidResolveCard(({ id, outcome }) => events.fire('cardResolved', { id, outcome })),
+    approvals.onDidAppendActivity((entry) => events.fire('activityAppended', entry)),
+  ];
+  if (host.endpoint !== undefined) {
+    const endpoint = host.endpoint;
+    subscriptions.push(agents.onDidRevokeAgent((id) => void endpoint.closeAgentSessions(id)));
+  }
+  for (const subscription of subscriptions) store.add(subscription);
+}
+
+function agentRecords(settings: HostSettings): AgentRecordStore {
+  return {
+    read: () => settings.current.agents,
+    write: async (records) => {
+      await settings.update((draft) => {
+        draft.agents = records;
+        return draft;
+      });
+    },
+  };
+}
+
+async function openFileSecrets(dataDir: string, log: (line: string) => void): Promise<SecretStore> {
+  const { store, warnings } = await FileSecretStore.open(dataDir);
+  for (const warning of warnings) log(`toolbridge: ${warning}`);
+  return store;
+}
+
+function defaultCli(): { command: string; args: string[] } {
+  return {
+    command: process.execPath,
+    args: [fileURLToPath(new URL('../../bin/toolbridge.js', import.meta.url))],
+  };
+}

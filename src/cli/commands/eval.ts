@@ -4,7 +4,7 @@ import { toIndexEntry } from '../../catalog/index-entry.js';
 import { mcpToolName } from '../../catalog/naming.js';
 import type { CatalogEntry } from '../../catalog/types.js';
 import { type EvalMetrics, type EvalMiss, type EvalQuery, evaluateIndex } from '../../search/evaluate.js';
-import { createToolIndex } from '../../search/index.js';
+import { createToolIndex, type ToolIndex } from '../../search/index.js';
 import type { CliIo } from '../command.js';
 import { type CliCommand, integerFlag, parseArgs, requireFlag, usageError } from '../command.js';
 import { type QueryLine, readQueriesFile } from '../queries-file.js';
@@ -35,14 +35,15 @@ ranked names against the query's "relevant" tools:
 Overall, per "style" (keyword, natural, …) and per "scope".
 
 Each line: {"id", "query", "relevant": ["<server id>/<tool name>" or full names], "style"?,
-"scope"?}. A query's "scope" (a server id, or a pattern like "livemcp-*") limits it to those
-servers' tools, as the query was written for them; --scope all searches every server instead.
+"scope"?}. Every query searches every server, as an agent's would (the issue's measurements use all
+catalogs together); --scope query limits each query to its own "scope" (a server id, or a pattern
+like "livemcp-*") instead.
 
 Options:
   --catalog-dir DIR   folder of tool catalogs: one *.json per server, the file stem is the server id
   --queries FILE      JSON Lines file of judged queries
   --limit K           the K of recall@K and hit@K (default 5)
-  --scope MODE        "query" (default): each query's own scope; "all": every server
+  --scope MODE        "all" (default): every server; "query": each query's own scope
   --explain           show why each miss missed (gate term, unknown words, coverage, ranks)
   --json              print the whole report as JSON
 
@@ -55,7 +56,7 @@ Example:
     const catalogDir = requireFlag('eval', flags['catalog-dir'], 'catalog-dir');
     const queriesFile = requireFlag('eval', flags.queries, 'queries');
     const k = integerFlag('eval', flags.limit, 'limit', { min: 1, max: 50 }) ?? 5;
-    const scopeMode = flags.scope ?? 'query';
+    const scopeMode = flags.scope ?? 'all';
     if (scopeMode !== 'query' && scopeMode !== 'all') {
       throw usageError('eval', `--scope must be "query" or "all", got "${scopeMode}".`);
     }
@@ -109,7 +110,8 @@ function evaluate(entries: CatalogEntry[], lines: QueryLine[], run: EvalRun, io:
   lines.forEach((line, order) => {
     const relevant = (line.relevant ?? []).map(fullName);
     for (const name of relevant) if (!known.has(name)) unknownRelevant.add(name);
-    const scope = run.scopeMode === 'all' ? ALL_SERVERS : (line.scope ?? ALL_SERVERS);
+    // Queries are always reported per scope label; the mode only decides which tools each searches.
+    const scope = line.scope ?? ALL_SERVERS;
     const query: EvalQuery & { order: number } = { id: String(line.id), query: line.query, relevant, order };
     if (line.style !== undefined) query.style = line.style;
     const list = byScopeQueries.get(scope) ?? [];
@@ -123,12 +125,19 @@ function evaluate(entries: CatalogEntry[], lines: QueryLine[], run: EvalRun, io:
     );
   }
 
+  let wholeCatalog: ToolIndex | undefined;
   const reports = [...byScopeQueries].map(([scope, queries]) => {
-    const inScope = scopeMatcher(scope);
-    const scoped = entries.filter((entry) => inScope(entry.serverId));
-    if (scoped.length === 0)
-      io.stderr(`toolbridge eval: warning: scope "${scope}" matches no server in the catalog.\n`);
-    const index = createToolIndex(scoped.map(toIndexEntry));
+    let index: ToolIndex;
+    if (run.scopeMode === 'all') {
+      wholeCatalog ??= createToolIndex(entries.map(toIndexEntry));
+      index = wholeCatalog;
+    } else {
+      const inScope = scopeMatcher(scope);
+      const scoped = entries.filter((entry) => inScope(entry.serverId));
+      if (scoped.length === 0)
+        io.stderr(`toolbridge eval: warning: scope "${scope}" matches no server in the catalog.\n`);
+      index = createToolIndex(scoped.map(toIndexEntry));
+    }
     return {
       scope,
       queries,

@@ -50,10 +50,13 @@ export class ChildProcessTransport implements Transport {
   private shutdown: Promise<void> | undefined;
   private readonly readBuffer: ReadBuffer;
   private readonly stopGraceMs: number;
+  private readonly maxMessageBytes: number;
+  private failureReason: string | undefined;
 
   constructor(private readonly options: ChildProcessTransportOptions) {
     this.stopGraceMs = options.stopGraceMs ?? 2_000;
-    this.readBuffer = new ReadBuffer({ maxBufferSize: options.maxMessageBytes ?? 10 * 1024 * 1024 });
+    this.maxMessageBytes = options.maxMessageBytes ?? 10 * 1024 * 1024;
+    this.readBuffer = new ReadBuffer({ maxBufferSize: this.maxMessageBytes });
     this.closedPromise = new Promise((resolve) => {
       this.resolveClosed = resolve;
     });
@@ -62,6 +65,11 @@ export class ChildProcessTransport implements Transport {
   /** The child's pid, which is also its process group id (POSIX). */
   get pid(): number | undefined {
     return this.childPid;
+  }
+
+  /** Why the transport closed itself (a protocol fault), if it did. */
+  get failure(): string | undefined {
+    return this.failureReason;
   }
 
   /** How the child ended, once it has. */
@@ -138,9 +146,11 @@ export class ChildProcessTransport implements Transport {
   }
 
   private receive(chunk: Buffer): void {
+    if (this.shutdown) return;
     try {
       this.readBuffer.append(chunk);
     } catch (error) {
+      this.failureReason = `it sent a message over ${Math.round(this.maxMessageBytes / 1024 / 1024)} MiB`;
       this.onerror?.(error as Error);
       void this.close();
       return;

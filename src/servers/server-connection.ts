@@ -104,6 +104,8 @@ interface Session {
   closing: boolean;
   pid?: number;
   exit?: () => ChildExit | undefined;
+  /** Why the transport gave up on the server (a protocol fault), if it did. */
+  failure?: () => string | undefined;
 }
 
 export class ServerConnection implements AsyncDisposable {
@@ -384,6 +386,7 @@ export class ServerConnection implements AsyncDisposable {
         },
       });
       session.exit = () => transport.exit;
+      session.failure = () => transport.failure;
       return this.connectClient(transport, session, epoch);
     }
     const url = new URL(config.url);
@@ -471,7 +474,7 @@ export class ServerConnection implements AsyncDisposable {
     if (session.closing || !session.established || epoch !== this.epoch || this.closed) return;
     const exit = session.exit?.();
     this.stderr.flush();
-    const reason = exit ? describeExit(exit) : 'the connection closed';
+    const reason = session.failure?.() ?? (exit ? describeExit(exit) : 'the connection closed');
     this.stderr.note(`server stopped unexpectedly (${reason})`);
     void this.abandon(session);
     this.scheduleRetry(`Server "${this.id}" stopped unexpectedly (${reason}).${this.lastStderrHint()}`);

@@ -160,3 +160,27 @@ describe('stdio stderr', () => {
     expect(textOf(await connection.callTool('echo', { message: 'still here' }))).toBe('still here');
   });
 });
+
+describe('stdio faults', () => {
+  it('notes a stdout line that is not JSON-RPC and keeps the session', async () => {
+    const connection = await connect(fixtureConfig('garbage', 'faulty'));
+    expect(textOf(await connection.callTool('garbage', {}))).toBe('after garbage');
+    expect(connection.stderrTail.some((line) => line.startsWith('[toolbridge] protocol error'))).toBe(true);
+    expect(connection.state.status).toBe('connected');
+  });
+
+  it('drops a server that sends a message over 10 MiB, and reconnects it', async () => {
+    const connection = await connect(fixtureConfig('huge', 'faulty'), { callTimeoutMs: 20_000 });
+    const firstPid = connection.state.pid;
+    const error = await connection.callTool('huge_line', { megabytes: 11 }).catch((e: unknown) => e);
+    expect(ToolbridgeError.is(error, 'SERVER_UNAVAILABLE')).toBe(true);
+    await waitUntil(
+      () => connection.state.status === 'connected' && connection.state.pid !== firstPid,
+      10_000,
+      'reconnect',
+    );
+    expect(connection.stderrTail.join('\n')).toContain(
+      'server stopped unexpectedly (it sent a message over 10 MiB)',
+    );
+  });
+});

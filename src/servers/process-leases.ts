@@ -25,12 +25,17 @@ export interface LeaseFile {
 
 /** The kernel's start time for `pid` (Linux), or undefined. */
 export function processStartTime(pid: number): string | undefined {
+  return procStat(pid)?.startTime;
+}
+
+/** State letter and start time from /proc/<pid>/stat (Linux only). */
+function procStat(pid: number): { state: string; startTime: string | undefined } | undefined {
   if (process.platform !== 'linux') return undefined;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name (which may hold spaces) start at its closing ")".
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return fields[19];
+    return { state: fields[0] ?? '', startTime: fields[19] };
   } catch {
     return undefined;
   }
@@ -85,9 +90,11 @@ export class ProcessLeases {
 
 function isStillOurs(lease: ProcessLease): boolean {
   if (!PROCESS_GROUPS) return false;
-  if (!processAlive(lease.pid)) return groupAlive(lease.pid);
-  const now = processStartTime(lease.pid);
-  return now !== undefined && lease.startTime !== undefined && now === lease.startTime;
+  const stat = procStat(lease.pid);
+  // A zombie leader has exited; only its parent has not collected it yet.
+  const leaderGone = !processAlive(lease.pid) || stat?.state === 'Z';
+  if (leaderGone) return groupAlive(lease.pid);
+  return stat?.startTime !== undefined && stat.startTime === lease.startTime;
 }
 
 function parseLeases(value: unknown): ProcessLease[] {

@@ -10,6 +10,9 @@
 import { readFileSync } from 'node:fs';
 import { groupAlive, PROCESS_GROUPS, processAlive, signalGroup, waitGroupGone } from './process-group.js';
 
+/** The lease file's name in the data folder. */
+export const LEASES_FILE_NAME = 'server-leases.json';
+
 export interface ProcessLease {
   pid: number;
   /** Kernel start time of the process (Linux clock ticks since boot); absent where unknown. */

@@ -200,6 +200,8 @@ export class ServerConnection implements AsyncDisposable {
   /** Disconnects and stays down (status `disabled`) until `start`. Its tools are gone meanwhile. */
   async stop(): Promise<void> {
     this.epoch++;
+    // An attempt in flight is now stale; a later start must not wait on it.
+    this.connecting = undefined;
     this.cancelRetry();
     this.failures = 0;
     this.connectedAt = undefined;

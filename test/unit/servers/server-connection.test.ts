@@ -182,6 +182,30 @@ describe('ServerConnection reconnects', () => {
     expect(clock.delays.filter((d) => d !== 30_000).at(-1)).toBe(0);
   });
 
+  it('a start right after a stop that interrupted connecting connects anew', async () => {
+    let calls = 0;
+    let entered!: () => void;
+    const inFlight = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    const { connection } = inMemory('basic', {
+      // The first attempt stalls here, so the stop lands while it is in flight.
+      resolveConfig: async (c) => {
+        if (calls++ === 0) {
+          entered();
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        return c;
+      },
+    });
+    const first = connection.start();
+    await inFlight;
+    await connection.stop();
+    await connection.start();
+    await first;
+    expect(connection.state.status).toBe('connected');
+  });
+
   it('restart reconnects at once, stop stays down and drops the tools', async () => {
     const { connection, opened } = inMemory('basic');
     await connection.start();

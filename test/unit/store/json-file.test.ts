@@ -18,7 +18,8 @@ describe('jsonFile', () => {
     expect(await file.read()).toBeUndefined();
     await file.write([{ pid: 42 }]);
     expect(await file.read()).toEqual([{ pid: 42 }]);
-    if (process.platform !== 'win32') expect((await fs.stat(path.join(dir, 'leases.json'))).mode & 0o777).toBe(0o600);
+    if (process.platform !== 'win32')
+      expect((await fs.stat(path.join(dir, 'leases.json'))).mode & 0o777).toBe(0o600);
     await fs.writeFile(path.join(dir, 'leases.json'), '{oops');
     expect(await file.read()).toBeUndefined();
   });

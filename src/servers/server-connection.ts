@@ -405,8 +405,22 @@ export class ServerConnection implements AsyncDisposable {
       if (!speaksOnlyLegacySse(error) || session.closing) throw error;
       // A 4xx to the Streamable HTTP POST: the server may be an older one that speaks SSE only.
       await probe.close();
-      this.stderr.note(`Streamable HTTP refused (${this.redact(errorMessage(error))}); trying legacy SSE`);
-      return this.connectClient(new SSEClientTransport(url, { requestInit, authProvider }), session, epoch);
+      const refused = `HTTP ${(error as { code: number }).code}: ${this.redact(errorMessage(error))}`;
+      this.stderr.note(`Streamable HTTP refused (${refused}); trying legacy SSE`);
+      try {
+        return await this.connectClient(
+          new SSEClientTransport(url, { requestInit, authProvider }),
+          session,
+          epoch,
+        );
+      } catch (sseError) {
+        if (isUnauthorized(sseError) || session.closing) throw sseError;
+        throw new ToolbridgeError(
+          'SERVER_UNAVAILABLE',
+          `Streamable HTTP failed (${refused}) and legacy SSE failed too (${this.redact(errorMessage(sseError))}). Check the URL.`,
+          { cause: sseError },
+        );
+      }
     }
   }
 

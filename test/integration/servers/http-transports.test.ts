@@ -111,6 +111,19 @@ describe('Streamable HTTP', () => {
   });
 });
 
+describe('a wrong address', () => {
+  it('reports what both Streamable HTTP and legacy SSE answered', async () => {
+    const fixture = await serve('streamable', 'basic');
+    const connection = await connect(remote('wrong', 'http', fixture.url.replace('/mcp', '/nope')), {
+      backoff: { initialDelayMs: 60_000 },
+    });
+    expect(connection.state.status).toBe('error');
+    expect(connection.state.lastError).toMatch(
+      /^Could not connect to server "wrong": Streamable HTTP failed \(HTTP 404: .*\) and legacy SSE failed too \(.*404.*\)\. Check the URL\.$/,
+    );
+  });
+});
+
 describe('legacy SSE', () => {
   it('is reached through "http" by falling back after the POST is refused', async () => {
     const fixture = await serve('sse', 'basic');

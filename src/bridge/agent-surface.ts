@@ -1,5 +1,4 @@
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { toIndexEntry } from '../catalog/index-entry.js';
 import type { UnavailableServer } from '../catalog/listing.js';
 import { TOOL_CALL_NAME, TOOL_DESCRIBE_NAME, TOOL_SEARCH_NAME } from '../catalog/naming.js';
 import type { ToolSurfacePlan } from '../catalog/tool-surface.js';
@@ -13,7 +12,7 @@ import { agentTools } from './bridge-tools.js';
 import { callCatalogTool, runToolCall } from './tool-call.js';
 import { type ToolDescribePayload, toolDescribePayload } from './tool-describe.js';
 import { type ToolSearchPayload, toolSearchPayload } from './tool-search.js';
-import type { AgentSurface, DirectTool, PinnedTool, ToolExecutor } from './types.js';
+import type { AgentSurface, ConnectorLegs, DirectTool, PinnedTool, ToolExecutor } from './types.js';
 
 export interface AgentSurfaceOptions {
   /** What this agent sees, from `planToolSurface` for the current catalog, settings and context length. */
@@ -23,6 +22,12 @@ export interface AgentSurfaceOptions {
   executor: ToolExecutor;
   /** `manage_connections`, when the session can connect apps; it also puts `connectors__` calls in scope. */
   manageConnections?: DirectTool;
+  /**
+   * The gateway legs of tool_search and tool_describe (`gatewayConnectorLegs(client)`). Used only
+   * when `manageConnections` is given too (connectors in scope); without them connector names
+   * are callable but never searched or described.
+   */
+  connectors?: ConnectorLegs;
   /** Declared servers that offer no tools right now: named in empty search results. */
   unavailableServers?: readonly UnavailableServer[];
   /** Real names this agent may not call (disabled tools): told "not available" rather than "unknown". */
@@ -38,10 +43,16 @@ export interface AgentSurfaceOptions {
 
 /** The agent surface plus the bridge answers as data, for the UI playground and the CLI. */
 export interface BridgeSurface extends AgentSurface {
-  /** Exactly what `tool_search` returns to an agent, as an object. */
-  toolSearch(args: Record<string, unknown>): ToolSearchPayload | { error: string };
-  /** Exactly what `tool_describe` returns to an agent, as an object. */
-  toolDescribe(args: Record<string, unknown>): ToolDescribePayload | { error: string };
+  /** Exactly what `tool_search` returns to an agent, as an object (connector leg included). */
+  toolSearch(
+    args: Record<string, unknown>,
+    options?: { signal?: AbortSignal },
+  ): Promise<ToolSearchPayload | { error: string }>;
+  /** Exactly what `tool_describe` returns to an agent, as an object (connector leg included). */
+  toolDescribe(
+    args: Record<string, unknown>,
+    options?: { signal?: AbortSignal },
+  ): Promise<ToolDescribePayload | { error: string }>;
 }
 
 let sharedValidator: ArgumentValidator | undefined;
@@ -63,10 +74,12 @@ export function createAgentSurface(options: AgentSurfaceOptions): BridgeSurface 
     },
     executor: options.executor,
     validator: options.validator ?? sharedValidator,
-    createIndex: (entries) => options.index ?? createToolIndex(entries.map(toIndexEntry)),
+    createIndex: (entries) => createToolIndex(entries),
+    index: options.index,
     limits: { defaultLimit: options.settings.searchDefaultLimit, maxLimit: options.settings.maxSearchLimit },
     extraDirectNames: manageConnections === undefined ? [] : [manageConnections.tool.name],
     connectorsInScope: manageConnections !== undefined,
+    connectors: options.connectors,
   });
 
   let tools: Tool[] | undefined;
@@ -84,8 +97,9 @@ export function createAgentSurface(options: AgentSurfaceOptions): BridgeSurface 
 
     async callTool(name, args, context) {
       if (plan.activated) {
-        if (name === TOOL_SEARCH_NAME) return payloadResult(toolSearchPayload(args, scope));
-        if (name === TOOL_DESCRIBE_NAME) return payloadResult(toolDescribePayload(args, scope));
+        if (name === TOOL_SEARCH_NAME) return payloadResult(await toolSearchPayload(args, scope, context));
+        if (name === TOOL_DESCRIBE_NAME)
+          return payloadResult(await toolDescribePayload(args, scope, context));
         if (name === TOOL_CALL_NAME) return runToolCall(args, scope, context);
       }
       if (manageConnections !== undefined && name === manageConnections.tool.name) {
@@ -96,8 +110,8 @@ export function createAgentSurface(options: AgentSurfaceOptions): BridgeSurface 
       throw new McpError(ErrorCode.InvalidParams, unlistedMessage(name, plan));
     },
 
-    toolSearch: (args) => toolSearchPayload(args, scope),
-    toolDescribe: (args) => toolDescribePayload(args, scope),
+    toolSearch: (args, searchOptions) => toolSearchPayload(args, scope, searchOptions),
+    toolDescribe: (args, describeOptions) => toolDescribePayload(args, scope, describeOptions),
   };
 }
 

@@ -1,8 +1,9 @@
+import { toIndexEntry } from '../catalog/index-entry.js';
 import { BRIDGE_TOOL_NAMES } from '../catalog/naming.js';
 import type { CatalogEntry } from '../catalog/types.js';
-import type { ToolIndex } from '../search/types.js';
+import type { IndexEntry, ToolIndex } from '../search/types.js';
 import type { ArgumentValidator } from './argument-validator.js';
-import type { BridgeCatalog, ToolExecutor } from './types.js';
+import type { BridgeCatalog, ConnectorLegs, ToolExecutor } from './types.js';
 
 /** `limit` bounds for tool_search (reference §2.5: `search_default_limit`, `max_search_limit`). */
 export interface SearchLimits {
@@ -26,10 +27,17 @@ export interface BridgeScope {
   readonly limits: SearchLimits;
   /** `manage_connections` is in this session, so `connectors__` names may be called. */
   readonly connectorsInScope: boolean;
+  /** The gateway legs of search and describe; only when connectors are in scope. */
+  readonly connectors: ConnectorLegs | undefined;
   /** Deferred tools by exact name, in catalog order. */
   deferred(): ReadonlyMap<string, CatalogEntry>;
   /** The search index over the deferred tools. */
   index(): ToolIndex;
+  /**
+   * A fresh index over the deferred tools followed by `extra` (one query's connector documents),
+   * so both are ranked as one corpus (reference §4.3).
+   */
+  indexWith(extra: readonly IndexEntry[]): ToolIndex;
   /**
    * When `name` is a tool the agent sees directly (pinned, manage_connections, a bridge tool),
    * the name to call it by. Matching ignores case, surrounding space and `-`/space vs `_`.
@@ -45,11 +53,16 @@ export interface BridgeScopeOptions {
   catalog: BridgeCatalog;
   executor: ToolExecutor;
   validator: ArgumentValidator;
-  createIndex: (entries: readonly CatalogEntry[]) => ToolIndex;
+  /** Builds an index over engine entries: the deferred tools, or them plus connector documents. */
+  createIndex: (entries: readonly IndexEntry[]) => ToolIndex;
+  /** A prebuilt index over the deferred tools (shared between agents); else built on first use. */
+  index?: ToolIndex;
   limits?: Partial<SearchLimits>;
   /** Direct tools besides pinned and bridge ones (today: manage_connections). */
   extraDirectNames?: readonly string[];
   connectorsInScope?: boolean;
+  /** Used only when `connectorsInScope`. */
+  connectors?: ConnectorLegs;
 }
 
 export function createBridgeScope(options: BridgeScopeOptions): BridgeScope {
@@ -69,24 +82,34 @@ export function createBridgeScope(options: BridgeScopeOptions): BridgeScope {
   };
 
   let deferred: Map<string, CatalogEntry> | undefined;
-  let index: ToolIndex | undefined;
+  let indexEntries: IndexEntry[] | undefined;
+  let index: ToolIndex | undefined = options.index;
   let direct: Map<string, string> | undefined;
   let unavailable: Set<string> | undefined;
   let known: string[] | undefined;
+  const connectorsInScope = options.connectorsInScope ?? false;
+  const localEntries = () => {
+    indexEntries ??= catalog.deferred.map(toIndexEntry);
+    return indexEntries;
+  };
 
   return {
     catalog,
     executor: options.executor,
     validator: options.validator,
     limits,
-    connectorsInScope: options.connectorsInScope ?? false,
+    connectorsInScope,
+    connectors: connectorsInScope ? options.connectors : undefined,
     deferred() {
       deferred ??= new Map(catalog.deferred.map((entry) => [entry.name, entry]));
       return deferred;
     },
     index() {
-      index ??= options.createIndex(catalog.deferred);
+      index ??= options.createIndex(localEntries());
       return index;
+    },
+    indexWith(extra) {
+      return options.createIndex([...localEntries(), ...extra]);
     },
     directName(name) {
       if (direct === undefined) {

@@ -1,3 +1,4 @@
+import type { ConnectorsStatus } from '../connectors/merge.js';
 import { isConnectorName } from '../connectors/names.js';
 import type { BridgeScope } from './bridge-scope.js';
 import { MAX_NAMES_PER_DESCRIBE } from './bridge-tools.js';
@@ -16,28 +17,42 @@ export interface ToolDescribePayload {
   hint?: string;
   /** Names that are tools the agent already sees directly: describing them is a mistake, said plainly. */
   errors?: Record<string, string>;
+  /** The connector leg failed: why, and in `names` the connector names it could not describe. */
+  connectors?: ConnectorsStatus;
 }
 
 /**
- * `tool_describe` (reference §1.10): the full description and parameters of each deferred tool
- * named. Unknown names go to `not_found`; directly-listed ones to `errors`.
+ * `tool_describe` (reference §1.10, §4.4): the full description and parameters of each deferred
+ * tool named. Connector names the catalog does not hold are asked of the gateway in one request
+ * when connectors are in scope. Unknown names go to `not_found`, directly-listed ones to
+ * `errors`; connector names a failed leg could not answer go to `connectors.names` instead.
  */
-export function toolDescribePayload(
+export async function toolDescribePayload(
   args: Record<string, unknown>,
   scope: BridgeScope,
-): ToolDescribePayload | { error: string } {
+  options: { signal?: AbortSignal } = {},
+): Promise<ToolDescribePayload | { error: string }> {
   const names = parseNames(args.names);
   if ('error' in names) return names;
   const deferred = scope.deferred();
+  const remoteNames = names.list.filter((name) => !deferred.has(name) && isConnectorName(name));
+  const leg =
+    scope.connectors === undefined || remoteNames.length === 0
+      ? undefined
+      : await scope.connectors.describe(remoteNames, { signal: options.signal });
+  const remote = new Map(leg?.tools.map((tool) => [tool.name, tool]));
+  const unanswered = new Set(leg?.status?.names);
+
   const payload: ToolDescribePayload = { tools: {} };
   const notFound: string[] = [];
   const errors: Record<string, string> = {};
   for (const name of names.list) {
-    const entry = deferred.get(name);
+    const entry = deferred.get(name) ?? remote.get(name);
     if (entry !== undefined) {
       payload.tools[name] = { description: entry.description, parameters: entry.inputSchema ?? {} };
       continue;
     }
+    if (unanswered.has(name)) continue;
     // A connector miss is never an error: the tool may simply be gone from the gateway.
     const reason = isConnectorName(name) ? undefined : explainNonDeferred(name, scope, 'describe');
     if (reason?.kind === 'direct') errors[name] = reason.message;
@@ -48,6 +63,7 @@ export function toolDescribePayload(
     payload.hint = NOT_FOUND_HINT;
   }
   if (Object.keys(errors).length > 0) payload.errors = errors;
+  if (leg?.status !== undefined) payload.connectors = leg.status;
   return payload;
 }
 

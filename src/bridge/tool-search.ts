@@ -1,5 +1,7 @@
 import { isPlainObject } from '../base/json.js';
 import type { CatalogEntry } from '../catalog/types.js';
+import type { ConnectorDocument, ConnectorSearchLeg, ConnectorsStatus } from '../connectors/merge.js';
+import type { SearchResult } from '../search/types.js';
 import type { BridgeScope, SearchLimits } from './bridge-scope.js';
 import { MAX_QUERIES_PER_SEARCH } from './bridge-tools.js';
 
@@ -39,29 +41,48 @@ export interface ToolSearchPayload {
   total_available: number;
   results: SearchGroup[];
   tools: Record<string, ToolRecord>;
+  /** Only when the connector leg failed in a way the agent should hear about; local results stand. */
+  connectors?: ConnectorsStatus;
 }
 
 /**
- * `tool_search` (reference §1.9): one ranked group of names per query, plus one shared record
- * per distinct matched name. Bad input gives `{ error }` and nothing else.
+ * `tool_search` (reference §1.9, §4.3): one ranked group of names per query, plus one shared
+ * record per distinct matched name. Bad input gives `{ error }` and nothing else. When connectors
+ * are in scope and some query found fewer local tools than `limit`, one gateway request asks for
+ * every query; each query with connector hits is then ranked again over the local tools and its
+ * hits as one corpus, so `limit` caps both together.
  */
-export function toolSearchPayload(
+export async function toolSearchPayload(
   args: Record<string, unknown>,
   scope: BridgeScope,
-): ToolSearchPayload | { error: string } {
+  options: { signal?: AbortSignal } = {},
+): Promise<ToolSearchPayload | { error: string }> {
   const queries = parseQueries(args.queries);
   if ('error' in queries) return queries;
   const limit = resolveLimit(args.limit, scope.limits);
   const deferred = scope.deferred();
   const index = scope.index();
+  const local = queries.list.map((query) => index.search(query, { limit }));
+  const leg = await connectorLeg(scope, queries.list, local, limit, options.signal);
 
   const tools: Record<string, ToolRecord> = {};
-  const results = queries.list.map((query): SearchGroup => {
-    const { matches, explanation: _explanation, ...extra } = index.search(query, { limit });
+  let connectorTools = 0;
+  const results = queries.list.map((query, position): SearchGroup => {
+    const documents = leg?.documents[position] ?? [];
+    const found =
+      documents.length === 0 ? local[position]! : scope.indexWith(documents).search(query, { limit });
+    const { matches, explanation: _explanation, ...extra } = found;
     const group: SearchGroup = { query, matches: [...matches], ...snakeCaseKeys(extra) };
+    const remote = new Map(documents.map((document) => [document.name, document]));
     for (const name of matches) {
+      if (Object.hasOwn(tools, name)) continue;
       const entry = deferred.get(name);
-      if (entry !== undefined && !Object.hasOwn(tools, name)) tools[name] = toolRecord(entry);
+      const document = entry === undefined ? remote.get(name) : undefined;
+      if (entry !== undefined) tools[name] = toolRecord(entry);
+      else if (document !== undefined) {
+        tools[name] = connectorRecord(document);
+        connectorTools += 1;
+      }
     }
     if (matches.length === 0 && (deferred.size > 0 || (scope.catalog.unavailableServers?.length ?? 0) > 0)) {
       group.available_sources = availableSources(scope);
@@ -69,7 +90,27 @@ export function toolSearchPayload(
     }
     return group;
   });
-  return { queries: queries.list, total_available: deferred.size, results, tools };
+  const payload: ToolSearchPayload = {
+    queries: queries.list,
+    total_available: deferred.size + connectorTools,
+    results,
+    tools,
+  };
+  if (leg?.status !== undefined) payload.connectors = leg.status;
+  return payload;
+}
+
+/** The gateway leg, only when connectors are in scope and some query is short of `limit` locally. */
+async function connectorLeg(
+  scope: BridgeScope,
+  queries: readonly string[],
+  local: readonly SearchResult[],
+  limit: number,
+  signal: AbortSignal | undefined,
+): Promise<ConnectorSearchLeg | undefined> {
+  if (scope.connectors === undefined) return undefined;
+  if (local.every((result) => result.matches.length >= limit)) return undefined;
+  return scope.connectors.search(queries, { signal });
 }
 
 function parseQueries(value: unknown): { list: string[] } | { error: string } {
@@ -108,6 +149,16 @@ function toolRecord(entry: CatalogEntry): ToolRecord {
     source_name: entry.source === 'other' ? '' : entry.serverId,
     description: clipDescription(entry.description),
     required: requiredNames(entry.inputSchema),
+  };
+}
+
+/** A connector hit's record: `source_name` is the connector as the gateway spelled it. */
+function connectorRecord(document: ConnectorDocument): ToolRecord {
+  return {
+    source: 'connectors',
+    source_name: document.server,
+    description: clipDescription(document.description),
+    required: requiredNames(document.inputSchema),
   };
 }
 

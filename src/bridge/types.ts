@@ -2,6 +2,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonValue } from '../base/json.js';
 import type { UnavailableServer } from '../catalog/listing.js';
 import type { CatalogEntry } from '../catalog/types.js';
+import type { ConnectorDescribeLeg, ConnectorSearchLeg } from '../connectors/merge.js';
 
 /** Who is calling and how to cancel. */
 export interface CallContext {
@@ -78,4 +79,16 @@ export interface ConnectorBackend {
     args: Record<string, unknown>,
     context: CallContext,
   ): Promise<ConnectorOutcome>;
+}
+
+/**
+ * The connector legs of `tool_search` and `tool_describe` (reference §4.3, §4.4): one gateway
+ * request per bridge call. `gatewayConnectorLegs(client)` builds them over the real gateway
+ * client; a failed leg answers with a `status`, it never throws (only the caller's abort does).
+ */
+export interface ConnectorLegs {
+  /** Connector documents per query (1–7 queries, one request), or the status of a failed leg. */
+  search(queries: readonly string[], options: { signal?: AbortSignal }): Promise<ConnectorSearchLeg>;
+  /** Schemas for `connectors__` names (one request), misses, or the status of a failed leg. */
+  describe(names: readonly string[], options: { signal?: AbortSignal }): Promise<ConnectorDescribeLeg>;
 }

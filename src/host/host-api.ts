@@ -207,9 +207,9 @@ export class HostApi implements ToolbridgeApi {
   async search(queries: string[], limit?: number): Promise<PlaygroundSearchResult> {
     const { catalog, settings } = this.host;
     const surface = catalog.surface(DEFAULT_CONTEXT_LENGTH_TOKENS);
-    const response = surface.toolSearch(
+    const response = (await surface.toolSearch(
       limit === undefined ? { queries } : { queries, limit },
-    ) as unknown as JsonObject;
+    )) as unknown as JsonObject;
     if ('error' in response) return { response, explanations: [] };
     const { searchDefaultLimit, maxSearchLimit } = settings.current.toolSearch;
     const resolved = resolveLimit(limit, { defaultLimit: searchDefaultLimit, maxLimit: maxSearchLimit });
@@ -221,7 +221,7 @@ export class HostApi implements ToolbridgeApi {
 
   async describe(names: string[]): Promise<JsonObject> {
     const surface = this.host.catalog.surface(DEFAULT_CONTEXT_LENGTH_TOKENS);
-    return surface.toolDescribe({ names }) as unknown as JsonObject;
+    return (await surface.toolDescribe({ names })) as unknown as JsonObject;
   }
 
   /** Runs a tool the way an agent would (through tool_call when it defers), approvals included. */

@@ -21,7 +21,7 @@ ${CATALOG_FLAGS_HELP}
 Example:
   toolbridge describe --catalog-dir ../shared/data/catalogs mcp__github__create_issue
 `,
-  run(args, io) {
+  async run(args, io) {
     const { flags, positionals } = parseArgs('describe', args, FLAGS);
     const catalogDir = requireFlag('describe', flags['catalog-dir'], 'catalog-dir');
     if (positionals.length === 0) throw usageError('describe', 'give at least one tool NAME.');
@@ -30,7 +30,7 @@ Example:
       { catalogDir, pins: flags.pin ?? [], configFile: flags.config },
       io,
     );
-    const payload = surface.toolDescribe({ names: positionals });
+    const payload = await surface.toolDescribe({ names: positionals });
     if ('error' in payload) throw new ToolbridgeError('INVALID_ARGUMENT', payload.error);
     io.stdout(`${JSON.stringify(payload, null, flags.pretty ? 2 : undefined)}\n`);
     return 0;

@@ -31,7 +31,7 @@ ${CATALOG_FLAGS_HELP}
 Example:
   toolbridge search --catalog-dir ../shared/data/catalogs "github create issue" "slack send message"
 `,
-  run(args, io) {
+  async run(args, io) {
     const { flags, positionals } = parseArgs('search', args, FLAGS);
     const catalogDir = requireFlag('search', flags['catalog-dir'], 'catalog-dir');
     const limit = integerFlag('search', flags.limit, 'limit', { min: 1 });
@@ -50,13 +50,13 @@ Example:
     const withLimit = limit === undefined ? {} : { limit };
 
     if (batch === undefined) {
-      const payload = surface.toolSearch({ queries: positionals, ...withLimit });
+      const payload = await surface.toolSearch({ queries: positionals, ...withLimit });
       if ('error' in payload) throw new ToolbridgeError('INVALID_ARGUMENT', payload.error);
       io.stdout(`${JSON.stringify(payload, null, flags.pretty ? 2 : undefined)}\n`);
       return 0;
     }
     for (const line of batch) {
-      const payload = surface.toolSearch({ queries: [line.query], ...withLimit });
+      const payload = await surface.toolSearch({ queries: [line.query], ...withLimit });
       if ('error' in payload) throw new ToolbridgeError('INVALID_ARGUMENT', payload.error);
       const group = payload.results[0]!;
       const extra = Object.fromEntries(Object.entries(group).filter(([key]) => !ANSWER_ONLY_FIELDS.has(key)));

@@ -87,15 +87,15 @@ describe('tool_search', () => {
     }
   });
 
-  it('passes the resolved limit to the engine', () => {
+  it('passes the resolved limit to the engine', async () => {
     const { surface, seen } = surfaceWithIndex(GITHUB, () => ({ matches: [] }));
-    surface.toolSearch({ queries: ['x'], limit: '3' });
-    surface.toolSearch({ queries: ['x'] });
-    surface.toolSearch({ queries: ['x'], limit: 500 });
+    await surface.toolSearch({ queries: ['x'], limit: '3' });
+    await surface.toolSearch({ queries: ['x'] });
+    await surface.toolSearch({ queries: ['x'], limit: 500 });
     expect(seen.map((call) => call.options?.limit)).toEqual([3, 5, 25]);
   });
 
-  it('carries extra engine fields into the group in snake_case, keeping matches pure', () => {
+  it('carries extra engine fields into the group in snake_case, keeping matches pure', async () => {
     const { surface } = surfaceWithIndex(GITHUB, () => ({
       matches: ['mcp__github__list_issues'],
       corrections: [{ from: 'isues', to: 'issues' }],
@@ -103,7 +103,7 @@ describe('tool_search', () => {
       explanation: { not: 'shown' },
       unknownWords: undefined,
     }));
-    const payload = surface.toolSearch({ queries: ['list isues'] });
+    const payload = await surface.toolSearch({ queries: ['list isues'] });
     expect(payload).toMatchObject({
       results: [
         {
@@ -132,7 +132,7 @@ describe('tool_search', () => {
     expect(payload).not.toHaveProperty('available_sources');
   });
 
-  it('names declared servers that are down among the sources, sorted by name', () => {
+  it('names declared servers that are down among the sources, sorted by name', async () => {
     const settings = DEFAULT_TOOL_SEARCH_SETTINGS;
     const plan = planToolSurface(classifyEntries(SLACK), { settings });
     const surface = createAgentSurface({
@@ -141,7 +141,9 @@ describe('tool_search', () => {
       executor: recordingExecutor(),
       unavailableServers: [{ serverId: 'jira', toolCount: 12, reason: 'the server failed to start' }],
     });
-    const payload = surface.toolSearch({ queries: ['zebra'] }) as { results: Array<Record<string, unknown>> };
+    const payload = (await surface.toolSearch({ queries: ['zebra'] })) as {
+      results: Array<Record<string, unknown>>;
+    };
     expect(payload.results[0]!.available_sources).toEqual([
       { name: 'jira', tool_count: 12, unavailable: 'the server failed to start' },
       { name: 'slack', tool_count: 1 },

@@ -16,7 +16,7 @@ function tempFile(name: string, text: string): string {
 }
 
 /** What an agent's tool_search would answer over the same directory. */
-function agentAnswer(dir: string, args: Record<string, unknown>): string {
+async function agentAnswer(dir: string, args: Record<string, unknown>): Promise<string> {
   const settings = { ...DEFAULT_TOOL_SEARCH_SETTINGS };
   const plan = planToolSurface(classifyEntries(entriesFromServers(loadCatalogDir(dir))), { settings });
   const surface = createAgentSurface({
@@ -24,7 +24,7 @@ function agentAnswer(dir: string, args: Record<string, unknown>): string {
     settings,
     executor: { callTool: () => Promise.reject(new Error('no')) },
   });
-  return JSON.stringify(surface.toolSearch(args));
+  return JSON.stringify(await surface.toolSearch(args));
 }
 
 describe('toolbridge search', () => {
@@ -38,7 +38,7 @@ describe('toolbridge search', () => {
     );
     expect(code).toBe(0);
     expect(stderr).toBe('');
-    expect(stdout).toBe(`${agentAnswer(SMALL, { queries: ['github create issue', 'read file'] })}\n`);
+    expect(stdout).toBe(`${await agentAnswer(SMALL, { queries: ['github create issue', 'read file'] })}\n`);
     const payload = JSON.parse(stdout);
     expect(payload.results[0].matches[0]).toBe('mcp__github__create_issue');
     expect(payload.results[1].matches[0]).toBe('mcp__files__read.file');
@@ -56,7 +56,7 @@ describe('toolbridge search', () => {
       'github create issue',
     );
     expect(stdout).toBe(
-      `${JSON.stringify(JSON.parse(agentAnswer(SMALL, { queries: ['github create issue'], limit: 1 })), null, 2)}\n`,
+      `${JSON.stringify(JSON.parse(await agentAnswer(SMALL, { queries: ['github create issue'], limit: 1 })), null, 2)}\n`,
     );
     expect(JSON.parse(stdout).results[0].matches).toHaveLength(1);
   });

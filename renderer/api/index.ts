@@ -1,5 +1,6 @@
 /// <reference path="../../preload/index.d.ts" />
-import type { ToolbridgeApi } from '../../src/host/api.js';
+import { type ToolbridgeApi, UI_METHODS } from '../../src/host/api.js';
+import { rebuildUnknown } from './rebuild-error.js';
 import { hasSession, signIn, takeLaunchSecret } from './web-session.js';
 import { type ConnectionState, WsClient } from './ws-client.js';
 
@@ -18,7 +19,9 @@ export interface Connection {
  * UI's WebSocket after signing in. No component ever knows which one it got.
  */
 export async function connect(onConnectionChange: (state: ConnectionState) => void): Promise<Connection> {
-  if (window.toolbridge !== undefined) return { api: window.toolbridge, mode: 'electron', state: 'open' };
+  if (window.toolbridge !== undefined) {
+    return { api: withRebuiltErrors(window.toolbridge), mode: 'electron', state: 'open' };
+  }
 
   const secret = takeLaunchSecret();
   const signedIn = (secret !== undefined && (await signIn(secret))) || (await hasSession());
@@ -33,4 +36,18 @@ export async function connect(onConnectionChange: (state: ConnectionState) => vo
   }
   client.connect();
   return { api: client.api, mode: 'web', state: client.state };
+}
+
+/** The preload rejects with plain data (an Error's fields do not cross the bridge); make it a ToolbridgeError again. */
+export function withRebuiltErrors(bridge: ToolbridgeApi): ToolbridgeApi {
+  const methods = Object.fromEntries(
+    UI_METHODS.map((method) => [
+      method,
+      (...params: unknown[]) =>
+        (bridge[method] as (...args: unknown[]) => Promise<unknown>)(...params).catch((error: unknown) => {
+          throw rebuildUnknown(error);
+        }),
+    ]),
+  );
+  return { ...methods, on: bridge.on } as ToolbridgeApi;
 }

@@ -1,4 +1,4 @@
-import { type ErrorCode, ToolbridgeError } from '../../src/base/errors.js';
+import { ToolbridgeError } from '../../src/base/errors.js';
 import {
   type ToolbridgeApi,
   UI_METHODS,
@@ -7,6 +7,7 @@ import {
   type UiSocketMessage,
   type UiSocketRequest,
 } from '../../src/host/api.js';
+import { rebuildError } from './rebuild-error.js';
 
 /** The part of the browser's WebSocket we use, so tests can hand in the `ws` package's client. */
 export interface SocketLike {
@@ -161,12 +162,7 @@ export class WsClient {
     this.pending.delete(message.id);
     const reply = message.reply;
     if (reply.ok) pending.resolve(reply.value);
-    else {
-      const { code, message: text, data: extra } = reply.error;
-      pending.reject(
-        new ToolbridgeError(code as ErrorCode, text, extra === undefined ? undefined : { data: extra }),
-      );
-    }
+    else pending.reject(rebuildError(reply.error));
   }
 
   private async scheduleReconnect(): Promise<void> {

@@ -2,18 +2,17 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
-import { ToolbridgeError } from '../base/errors.js';
 import type { AsyncDisposable } from '../base/lifecycle.js';
 import {
   type ToolbridgeApi,
   UI_EVENTS,
   UI_METHODS,
   type UiMethod,
-  type UiReply,
   type UiSocketMessage,
   type UiSocketRequest,
 } from '../host/api.js';
 import { UI_METHOD_PARAMS } from './ui-method-schemas.js';
+import { replyTo } from './ui-reply.js';
 
 export interface UiSocketServerOptions {
   /** The one API every call goes to; its events are forwarded to every socket. */
@@ -39,8 +38,6 @@ export interface UiSocketServerOptions {
 export const MAX_FRAME_BYTES = 64 * 1024;
 /** A socket whose unsent data grows past this is too slow to keep. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
-
-type MethodCall = (...params: unknown[]) => Promise<unknown>;
 
 /**
  * The UI API over WebSocket: each frame names a method in `UI_METHODS`, is schema-checked and
@@ -121,7 +118,7 @@ export class UiSocketServer implements AsyncDisposable {
       this.send(ws, { type: 'reply', id: request.id, reply: { ok: false, error: request.error } });
       return;
     }
-    const reply = await this.invoke(request);
+    const reply = await replyTo(this.options.api, request.method, request.params, this.log);
     this.send(ws, { type: 'reply', id: request.id, reply });
   }
 
@@ -150,21 +147,6 @@ export class UiSocketServer implements AsyncDisposable {
       return invalid(id, `Bad parameters for ${frame.method}: ${ajvMessage(validate)}.`);
     }
     return frame;
-  }
-
-  private async invoke(request: UiSocketRequest): Promise<UiReply> {
-    const api = this.options.api;
-    try {
-      const value = await (api[request.method] as MethodCall).apply(api, request.params);
-      return { ok: true, value };
-    } catch (error) {
-      if (ToolbridgeError.is(error)) return { ok: false, error: error.toJSON() };
-      this.log(`UI method ${request.method} failed unexpectedly`, error);
-      return {
-        ok: false,
-        error: { code: 'INTERNAL', message: `${request.method} failed inside the host; see the host's log.` },
-      };
-    }
   }
 
   private send(ws: WebSocket, message: UiSocketMessage): void {

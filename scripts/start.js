@@ -1,5 +1,96 @@
 #!/usr/bin/env node
-// Placeholder until the desktop-app issue lands.
-process.stdout.write(
-  'toolbridge: the desktop app is not built yet; use the CLI (`node bin/toolbridge.js --help`).\n',
-);
+// `npm start`: build what is out of date, then open the desktop app. Where Electron cannot run
+// (no binary downloaded, no display), say so in one line and start web mode instead.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const args = process.argv.slice(2);
+
+/** Newest modification time under these paths (files or folders), skipping nothing we build from. */
+function newest(paths) {
+  let latest = 0;
+  const visit = (path) => {
+    if (!existsSync(path)) return;
+    const stat = statSync(path);
+    if (stat.isDirectory()) for (const name of readdirSync(path)) visit(join(path, name));
+    else latest = Math.max(latest, stat.mtimeMs);
+  };
+  for (const path of paths) visit(join(root, path));
+  return latest;
+}
+
+/** Oldest of these build outputs, or 0 when one is missing. */
+function oldest(paths) {
+  let earliest = Number.POSITIVE_INFINITY;
+  for (const path of paths) {
+    const full = join(root, path);
+    if (!existsSync(full)) return 0;
+    earliest = Math.min(earliest, statSync(full).mtimeMs);
+  }
+  return earliest;
+}
+
+function run(script) {
+  process.stdout.write(`toolbridge: building (npm run ${script})…\n`);
+  const result = spawnSync('npm', ['run', '--silent', script], {
+    cwd: root,
+    stdio: 'inherit',
+    shell: process.platform === 'win32',
+  });
+  if (result.status !== 0) {
+    process.stderr.write(
+      `toolbridge: npm run ${script} failed; fix the errors above and run npm start again.\n`,
+    );
+    process.exit(result.status ?? 1);
+  }
+}
+
+const config = ['package.json', 'tsconfig.json', 'tsconfig.base.json'];
+if (newest(['src', 'tsconfig.build.json', ...config]) > oldest(['dist/cli/main.js', 'dist/host/host.js'])) {
+  run('build:host');
+}
+if (
+  newest(['src', 'main', 'preload', 'renderer', 'electron.vite.config.ts', ...config]) >
+  oldest(['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html'])
+) {
+  run('build:app');
+}
+
+/** The Electron binary, or why there is none. */
+function findElectron() {
+  let binary;
+  try {
+    // The electron package exports the path of the binary it downloaded at install time.
+    binary = createRequire(import.meta.url)('electron');
+  } catch {
+    return { reason: 'the Electron binary was never downloaded (node_modules/electron has no dist)' };
+  }
+  if (typeof binary !== 'string' || !existsSync(binary)) {
+    return { reason: `the Electron binary is missing (${binary})` };
+  }
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
+    return { reason: 'there is no display (neither DISPLAY nor WAYLAND_DISPLAY is set)' };
+  }
+  return { binary };
+}
+
+/** Runs a child in the foreground: signals go to it, its exit code becomes ours. */
+function foreground(command, commandArgs) {
+  const child = spawn(command, commandArgs, { cwd: root, stdio: 'inherit' });
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+const electron = findElectron();
+if (electron.binary !== undefined) {
+  foreground(electron.binary, [root, ...args]);
+} else {
+  process.stdout.write(
+    `toolbridge: the desktop app cannot start here: ${electron.reason}. Starting web mode instead (toolbridge serve); open the ui: link it prints.\n`,
+  );
+  foreground(process.execPath, [join(root, 'bin', 'toolbridge.js'), 'serve', ...args]);
+}

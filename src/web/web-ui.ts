@@ -1,9 +1,5 @@
-import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
-import { fileURLToPath } from 'node:url';
-import { ToolbridgeError } from '../base/errors.js';
 import type { AsyncDisposable } from '../base/lifecycle.js';
 import type { ToolbridgeApi } from '../host/api.js';
 import { readStaticFile } from './static-files.js';
@@ -160,43 +156,4 @@ function sendText(res: ServerResponse, status: number, text: string): void {
 
 function refuseUpgrade(socket: Duplex, status: string): void {
   socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-}
-
-/** What `attachWebUi` needs from the host: its API and its listener (absent under `toolbridge mcp`). */
-export interface WebUiHost {
-  api: ToolbridgeApi;
-  http: (UiMountPoint & { url: string }) | undefined;
-}
-
-/** The built renderer inside this package: `out/renderer`, next to `dist/` and `src/`. */
-export function defaultRendererDir(): string {
-  return fileURLToPath(new URL('../../out/renderer/', import.meta.url));
-}
-
-/**
- * Mounts the web UI on the host's listener (same port as `/mcp`) and returns it with the launch
- * URL to print as `ui: <url>`. Close the returned WebUi before the host.
- */
-export function attachWebUi(
-  host: WebUiHost,
-  options: { rendererDir?: string; socket?: WebUiOptions['socket'] } = {},
-): { webUi: WebUi; launchUrl: string; built: boolean } {
-  if (host.http === undefined) {
-    throw new ToolbridgeError(
-      'INVALID_ARGUMENT',
-      'The web UI needs the host to listen on a port; this host does not.',
-    );
-  }
-  const rendererDir = options.rendererDir ?? defaultRendererDir();
-  const webUi = new WebUi({
-    api: host.api,
-    rendererDir,
-    ...(options.socket === undefined ? {} : { socket: options.socket }),
-  });
-  webUi.mount(host.http);
-  return {
-    webUi,
-    launchUrl: webUi.launchUrl(host.http.url),
-    built: existsSync(join(rendererDir, 'index.html')),
-  };
 }

@@ -106,3 +106,48 @@ describe.runIf(posix)('private modes', () => {
     expect(await repairPrivateFileMode(path.join(dir, 'absent'))).toBeUndefined();
   });
 });
+
+describe('writeFileAtomic under kill -9', () => {
+  it('leaves the old or the new content, whole, however the writer dies (R8)', async () => {
+    // Run the real writer in a child: transpile it to JS (it imports only node builtins).
+    const ts = await import('typescript');
+    const source = await fs.readFile(new URL('../../../src/store/atomic-file.ts', import.meta.url), 'utf8');
+    const js = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    }).outputText;
+    await fs.writeFile(path.join(dir, 'atomic-file.mjs'), js);
+    const target = path.join(dir, 'data.json');
+    const versions = ['a', 'b'].map((letter) => JSON.stringify({ letter, body: letter.repeat(1024 * 1024) }));
+    await fs.writeFile(target, versions[0]!);
+    const writer = `
+      import { writeFileAtomic } from './atomic-file.mjs';
+      console.log('ready');
+      for (let i = 0; ; i++) {
+        const letter = i % 2 ? 'b' : 'a';
+        await writeFileAtomic(${JSON.stringify(target)}, JSON.stringify({ letter, body: letter.repeat(1024 * 1024) }));
+      }`;
+    await fs.writeFile(path.join(dir, 'writer.mjs'), writer);
+    const { spawn } = await import('node:child_process');
+    let interrupted = 0;
+    // Until 3 kills have landed mid-write (a temp file was left), at most 40 rounds.
+    for (let round = 0; round < 40 && interrupted < 3; round++) {
+      const child = spawn(process.execPath, [path.join(dir, 'writer.mjs')], {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      await new Promise((resolve, reject) => {
+        child.stdout.once('data', resolve);
+        child.once('exit', (code) => reject(new Error(`the writer exited early (code ${code})`)));
+      });
+      // Somewhere inside a write: each takes a few ms (1 MB, fsync, rename).
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 40));
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+      const content = await fs.readFile(target, 'utf8');
+      expect(versions.includes(content), `round ${round}: torn file of ${content.length} chars`).toBe(true);
+      interrupted += await removeStaleTempFiles(target);
+      expect((await fs.readdir(dir)).sort()).toEqual(['atomic-file.mjs', 'data.json', 'writer.mjs']);
+    }
+    expect(interrupted).toBeGreaterThan(0);
+  }, 60_000);
+});

@@ -6,6 +6,7 @@ import { routeConnectorCalls } from '../../../src/bridge/connector-routing.js';
 import type {
   CallContext,
   ConnectorBackend,
+  ConnectorLegs,
   ConnectorOutcome,
   DirectTool,
   ToolExecutor,
@@ -107,6 +108,8 @@ export interface SurfaceSetup {
   executor?: ToolExecutor;
   /** Puts manage_connections in the session; connector entries then reach this backend. */
   connectors?: ConnectorBackend;
+  /** The gateway legs of search and describe (used only with `connectors`). */
+  legs?: ConnectorLegs;
   settings?: Partial<ToolSearchSettings>;
   unavailableNames?: string[];
   /** Sits in front of every call, local or connector, as approvals and hooks do in the host. */
@@ -134,6 +137,7 @@ export function buildSurface(setup: SurfaceSetup = {}): {
     settings,
     executor,
     manageConnections: manage,
+    connectors: setup.legs,
     unavailableNames: setup.unavailableNames,
   });
   return { surface, executor, manage };

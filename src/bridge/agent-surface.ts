@@ -3,7 +3,7 @@ import type { UnavailableServer } from '../catalog/listing.js';
 import { TOOL_CALL_NAME, TOOL_DESCRIBE_NAME, TOOL_SEARCH_NAME } from '../catalog/naming.js';
 import type { ToolSurfacePlan } from '../catalog/tool-surface.js';
 import type { ToolSearchSettings } from '../host/api.js';
-import { createToolIndex } from '../search/index.js';
+import { createToolIndex, type ToolIndexOptionsInput } from '../search/index.js';
 import type { ToolIndex } from '../search/types.js';
 import { type ArgumentValidator, createArgumentValidator } from './argument-validator.js';
 import { jsonResult } from './bridge-results.js';
@@ -37,6 +37,12 @@ export interface AgentSurfaceOptions {
    * Without it the surface builds its own on the first search.
    */
   index?: ToolIndex;
+  /**
+   * Engine options for the indexes the surface builds: over the deferred tools when `index` is
+   * absent, and over them plus one query's connector hits. Give the ones `index` was built with.
+   * @defaultValue the engine's defaults
+   */
+  indexOptions?: ToolIndexOptionsInput;
   /** Compiled-schema cache; share one across rebuilds. @defaultValue one shared per process */
   validator?: ArgumentValidator;
 }
@@ -74,7 +80,7 @@ export function createAgentSurface(options: AgentSurfaceOptions): BridgeSurface 
     },
     executor: options.executor,
     validator: options.validator ?? sharedValidator,
-    createIndex: (entries) => createToolIndex(entries),
+    createIndex: (entries) => createToolIndex(entries, options.indexOptions),
     index: options.index,
     limits: { defaultLimit: options.settings.searchDefaultLimit, maxLimit: options.settings.maxSearchLimit },
     extraDirectNames: manageConnections === undefined ? [] : [manageConnections.tool.name],

@@ -16,6 +16,7 @@ import { DEFAULT_TOOL_SEARCH_SETTINGS } from '../../../src/catalog/tool-search-c
 import { planToolSurface } from '../../../src/catalog/tool-surface.js';
 import type { CatalogEntry } from '../../../src/catalog/types.js';
 import type { ToolSearchSettings } from '../../../src/host/api.js';
+import type { ToolIndexOptionsInput } from '../../../src/search/index.js';
 
 export function mcpEntry(
   serverId: string,
@@ -110,6 +111,8 @@ export interface SurfaceSetup {
   connectors?: ConnectorBackend;
   /** The gateway legs of search and describe (used only with `connectors`). */
   legs?: ConnectorLegs;
+  /** Engine options for the surface's indexes. */
+  indexOptions?: ToolIndexOptionsInput;
   settings?: Partial<ToolSearchSettings>;
   unavailableNames?: string[];
   /** Sits in front of every call, local or connector, as approvals and hooks do in the host. */
@@ -138,6 +141,7 @@ export function buildSurface(setup: SurfaceSetup = {}): {
     executor,
     manageConnections: manage,
     connectors: setup.legs,
+    indexOptions: setup.indexOptions,
     unavailableNames: setup.unavailableNames,
   });
   return { surface, executor, manage };

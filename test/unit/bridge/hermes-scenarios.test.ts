@@ -18,6 +18,7 @@ import type { CatalogEntry } from '../../../src/catalog/types.js';
 import { ConnectorExecutor } from '../../../src/connectors/connector-executor.js';
 import { GatewayClient } from '../../../src/connectors/gateway-client.js';
 import { composeConnectorName, parseConnectorName, slugCandidates } from '../../../src/connectors/names.js';
+import { HERMES_OPTIONS } from '../../../src/search/index.js';
 import {
   type BackendCall,
   buildSurface,
@@ -306,6 +307,8 @@ async function runVariants(scenario: Scenario): Promise<Outcome[]> {
         client === undefined
           ? undefined
           : gatewayConnectorLegs(client, { warn: (message) => warnings.push(message) }),
+      // The scenarios pin the reference engine's ranking; our default engine may rank otherwise.
+      indexOptions: HERMES_OPTIONS,
       wrap,
     });
     try {

@@ -121,6 +121,23 @@ export async function resolveServerSecrets(config: ServerConfig, store: SecretSt
   return result;
 }
 
+/**
+ * Puts `previous`'s values back where `config` holds the mask, for edits the settings store cannot
+ * pair by id on its own (a rename: the old id's references then move to the new id on save).
+ */
+export function restoreMaskedSecrets(config: ServerConfig, previous: ServerConfig): ServerConfig {
+  let result = config;
+  for (const { section, values } of sections(config)) {
+    const before = sections(previous).find((s) => s.section === section)?.values ?? {};
+    const next: Record<string, string> = {};
+    for (const [name, value] of Object.entries(values)) {
+      next[name] = value === SECRET_MASK && before[name] !== undefined ? before[name] : value;
+    }
+    result = withSection(result, section, next);
+  }
+  return result;
+}
+
 /** For views: every reference and every secret-looking value becomes `••••`. */
 export function maskServerConfig(config: ServerConfig): ServerConfig {
   let result = config;

@@ -9,6 +9,7 @@ import {
   maskServerConfig,
   parseSecretRef,
   resolveServerSecrets,
+  restoreMaskedSecrets,
   SECRET_MASK,
 } from '../../../src/store/server-secrets.js';
 
@@ -128,6 +129,18 @@ describe('resolveServerSecrets', () => {
     await expect(resolveServerSecrets(saved, new InMemorySecretStore())).rejects.toThrow(
       /Server "github": the secret for env GITHUB_TOKEN is missing/,
     );
+  });
+});
+
+describe('restoreMaskedSecrets', () => {
+  it('lets a renamed server keep its masked secrets through the save', async () => {
+    const store = new InMemorySecretStore();
+    const saved = await extractServerSecrets(stdio, store);
+    const fromUi = { ...maskServerConfig(saved), id: 'gh' } as ServerConfig;
+    const restored = restoreMaskedSecrets(fromUi, saved);
+    const out = await extractServerSecrets(restored, store);
+    expect(out.transport === 'stdio' && out.env?.GITHUB_TOKEN).toBe('${secret:gh:env.GITHUB_TOKEN}');
+    expect(await store.get('gh:env.GITHUB_TOKEN')).toBe('ghp_canary1');
   });
 });
 

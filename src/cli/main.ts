@@ -5,10 +5,19 @@ import { type CliCommand, type CliIo, EXIT_BAD_INPUT } from './command.js';
 import { describeCommand } from './commands/describe.js';
 import { evalCommand } from './commands/eval.js';
 import { listingCommand } from './commands/listing.js';
+import { mcpCommand } from './commands/mcp.js';
 import { searchCommand } from './commands/search.js';
+import { serveCommand } from './commands/serve.js';
 
 /** Every `toolbridge <command>`. A new command is one file in commands/ and one line here. */
-export const COMMANDS: readonly CliCommand[] = [searchCommand, describeCommand, listingCommand, evalCommand];
+export const COMMANDS: readonly CliCommand[] = [
+  searchCommand,
+  describeCommand,
+  listingCommand,
+  evalCommand,
+  serveCommand,
+  mcpCommand,
+];
 
 function mainHelp(commands: readonly CliCommand[]): string {
   const width = Math.max(...commands.map((command) => command.name.length));

@@ -11,8 +11,10 @@ import { TOOL_CALL_NAME } from '../catalog/naming.js';
 import type { SearchExplanation } from '../search/types.js';
 import type { ServerManager } from '../servers/server-manager.js';
 import type { ServerConfig } from '../servers/types.js';
+import { importServers } from '../store/config-import.js';
 import type { SecretStore } from '../store/secret-store.js';
 import { maskServerConfig } from '../store/server-secrets.js';
+import { SettingsStore } from '../store/settings-file.js';
 import { validateServerConfig } from '../store/settings-schema.js';
 import {
   type ActivityPage,
@@ -161,11 +163,23 @@ export class HostApi implements ToolbridgeApi {
     return serverView(this.host, id);
   }
 
-  async importServers(_configText: string): Promise<ServerView[]> {
-    throw new ToolbridgeError(
-      'NOT_FOUND',
-      'Importing client configs is not available yet: add servers one by one.',
-    );
+  async importServers(configText: string): Promise<ServerView[]> {
+    const { settings, servers } = this.host;
+    if (!(settings instanceof SettingsStore)) {
+      throw new ToolbridgeError(
+        'INVALID_ARGUMENT',
+        'Settings are read-only in this process; import in the app.',
+      );
+    }
+    // Bad JSON or shape throws and writes nothing; entries that cannot be used are skipped with a note.
+    const { servers: added, notes } = await importServers(settings, { text: configText });
+    if (added.length === 0) {
+      throw new ToolbridgeError('INVALID_ARGUMENT', `Nothing was imported. ${notes.join(' ')}`.trim());
+    }
+    for (const note of notes) console.warn(`toolbridge: import: ${note}`);
+    const stored = settings.current.servers;
+    for (const config of added) await servers.add(storedServer(stored, config.id));
+    return added.map((config) => serverView(this.host, config.id));
   }
 
   // Catalog ------------------------------------------------------------------------------------

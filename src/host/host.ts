@@ -1,3 +1,5 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AgentEndpoint } from '../agents/agent-endpoint.js';
@@ -18,9 +20,12 @@ import type { JsonObject } from '../base/json.js';
 import { type AsyncDisposable, DisposableStore, toDisposable } from '../base/lifecycle.js';
 import type { AgentSurface, CallContext, ToolExecutor } from '../bridge/types.js';
 import type { CatalogEntry } from '../catalog/types.js';
+import { processAlive } from '../servers/process-group.js';
+import { LEASES_FILE_NAME, ProcessLeases } from '../servers/process-leases.js';
 import { ServerManager, type ServerManagerOptions } from '../servers/server-manager.js';
 import { ensurePrivateDir } from '../store/atomic-file.js';
 import { FileSecretStore } from '../store/file-secret-store.js';
+import { jsonFile } from '../store/json-file.js';
 import type { SecretStore } from '../store/secret-store.js';
 import { resolveServerSecrets } from '../store/server-secrets.js';
 import type { Policy } from './api.js';
@@ -61,7 +66,7 @@ export interface HostOptions {
    */
   readOnlySettings?: boolean;
   /** Connection tuning (timeouts, backoff) for tests and embedders. */
-  serverOptions?: Omit<ServerManagerOptions, 'resolveConfig' | 'redact'>;
+  serverOptions?: Omit<ServerManagerOptions, 'resolveConfig' | 'redact' | 'leases'>;
   /**
    * How an MCP client starts the toolbridge CLI, for the Claude Desktop config snippet.
    * @defaultValue this Node and the package's `bin/toolbridge.js`
@@ -220,8 +225,11 @@ export async function createHost(options: HostOptions): Promise<Host> {
         redactor = createRedactor(next.redactionPatterns);
       }),
     );
+    const leases = await openLeases(dataDir, options.readOnlySettings === true, log);
+    store.add(leases);
     const servers = store.add(
       new ServerManager({
+        leases: leases.leases,
         ...options.serverOptions,
         callTimeoutMs: settings.current.callTimeoutMs,
         resolveConfig: (config) => resolveServerSecrets(config, secrets),
@@ -390,6 +398,38 @@ async function openFileSecrets(dataDir: string, log: (line: string) => void): Pr
   const { store, warnings } = await FileSecretStore.open(dataDir);
   for (const warning of warnings) log(`toolbridge: ${warning}`);
   return store;
+}
+
+/**
+ * Records the server processes we start so a later run can stop them if this one dies without
+ * closing them (checklist R2). The lock holder owns `server-leases.json` and reaps it at start;
+ * each read-only process (`toolbridge mcp`, several may run) keeps its own file and reaps only
+ * the files of such processes that are gone, never another live host's servers.
+ */
+async function openLeases(
+  dataDir: string,
+  readOnly: boolean,
+  log: (line: string) => void,
+): Promise<{ leases: ProcessLeases; close(): Promise<void> }> {
+  const own = readOnly ? `server-leases.mcp-${process.pid}.json` : LEASES_FILE_NAME;
+  const stale: string[] = readOnly ? [] : [LEASES_FILE_NAME];
+  for (const name of await fs.readdir(dataDir).catch(() => [] as string[])) {
+    const pid = /^server-leases\.mcp-(\d+)\.json$/.exec(name)?.[1];
+    if (pid !== undefined && Number(pid) !== process.pid && !processAlive(Number(pid))) stale.push(name);
+  }
+  for (const name of stale) {
+    const reaped = await new ProcessLeases(jsonFile(path.join(dataDir, name))).reapLeftovers();
+    if (reaped.length > 0)
+      log(`toolbridge: stopped ${reaped.length} server process(es) a previous run left behind.`);
+    if (name !== own) await fs.rm(path.join(dataDir, name), { force: true });
+  }
+  return {
+    leases: new ProcessLeases(jsonFile(path.join(dataDir, own))),
+    // The shared file stays (emptied by the servers as they stop); a per-process one goes.
+    close: async () => {
+      if (readOnly) await fs.rm(path.join(dataDir, own), { force: true });
+    },
+  };
 }
 
 function defaultCli(): { command: string; args: string[] } {

@@ -239,6 +239,31 @@ describe('HostApi', () => {
     expect(JSON.parse(await fs.readFile(path.join(dataDir, 'settings.json'), 'utf8')).servers).toEqual([]);
   });
 
+  it('imports a client config all or nothing, secrets kept out of the settings file', async () => {
+    await start({}, 'allow');
+    const file = path.join(dataDir, 'settings.json');
+    const before = await fs.readFile(file, 'utf8');
+    for (const bad of [
+      '{not json',
+      '[]',
+      '{"mcpServers": {"broken": {"args": ["no command"]}, "ftp": {"url": "ftp://nope"}}}',
+      '{"servers": {}}',
+    ]) {
+      const message = await rejectsWith(host.api.importServers(bad), 'INVALID_ARGUMENT');
+      expect(message.length).toBeGreaterThan(20);
+      expect(await fs.readFile(file, 'utf8')).toBe(before);
+      expect(host.servers.ids()).toEqual(['local']);
+    }
+    const added = await host.api.importServers(
+      '{"mcpServers": {"github": {"command": "npx", "args": ["-y", "gh"], "env": {"GITHUB_TOKEN": "ghp_canary123456"}}}}',
+    );
+    expect(added.map((view) => view.id)).toEqual(['github']);
+    expect(added[0]!.status).toBe('connected');
+    expect(JSON.stringify(added)).not.toContain('ghp_canary123456');
+    expect(await fs.readFile(file, 'utf8')).not.toContain('ghp_canary123456');
+    expect(host.servers.ids()).toEqual(['local', 'github']);
+  });
+
   it('says clearly what does not exist', async () => {
     await start({}, 'allow');
     await rejectsWith(host.api.removeServer('nope'), 'NOT_FOUND');

@@ -1,0 +1,272 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { promises as fs, readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+// Inside the repo so the compiled files resolve node_modules like dist/ does.
+const OUT = path.join(ROOT, 'node_modules', '.cache', 'toolbridge-serve-test');
+const MAIN = path.join(OUT, 'cli', 'main.js');
+const TOKEN = 'given-token-for-this-run-0123456789';
+const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'servers');
+const FIXTURE = path.join(FIXTURES, 'fixture-server.mjs');
+const STUBBORN = path.join(FIXTURES, 'stubborn.cjs');
+const BASIC = path.join(FIXTURES, 'basic.json');
+
+let dataDir: string;
+let serve: ChildProcess | undefined;
+
+/** Lines the child printed on a stream, growing as it prints. */
+function lines(stream: NodeJS.ReadableStream): string[] {
+  const seen: string[] = [];
+  let rest = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    const parts = (rest + chunk).split('\n');
+    rest = parts.pop() ?? '';
+    seen.push(...parts);
+  });
+  return seen;
+}
+
+async function waitUntil(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+function childPids(pid: number): number[] {
+  try {
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .map((line) => Number(line.trim()))
+      .filter((child) => child > 0);
+  } catch {
+    return [];
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return process.platform !== 'linux';
+  }
+}
+
+beforeAll(async () => {
+  await fs.rm(OUT, { recursive: true, force: true });
+  try {
+    execFileSync(
+      process.execPath,
+      [
+        path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+        '-p',
+        'tsconfig.build.json',
+        '--outDir',
+        OUT,
+        '--declaration',
+        'false',
+        '--sourceMap',
+        'false',
+      ],
+      { cwd: ROOT, stdio: 'ignore' },
+    );
+  } catch {
+    // Type errors elsewhere still emit JavaScript; the existence check below is what matters.
+  }
+  await fs.access(MAIN);
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-serve-'));
+}, 120_000);
+
+afterAll(async () => {
+  if (serve?.exitCode === null) serve.kill('SIGKILL');
+  await fs.rm(dataDir, { recursive: true, force: true });
+});
+
+describe('toolbridge serve', () => {
+  it('prints the endpoint and token once the default servers are up, serves an agent, and stops cleanly', async () => {
+    serve = spawn(
+      process.execPath,
+      [MAIN, 'serve', '--data-dir', dataDir, '--port', '0', '--agent-token', TOKEN, '--policy', 'allow'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const out = lines(serve.stdout!);
+    const err = lines(serve.stderr!);
+    await waitUntil(
+      () => out.some((line) => line.startsWith('ui: ')),
+      30_000,
+      `the printed lines (stderr: ${err.join(' | ')})`,
+    );
+    const endpoint = out
+      .find((line) => line.startsWith('agent endpoint: '))!
+      .slice('agent endpoint: '.length);
+    const token = out.find((line) => line.startsWith('agent token: '))!.slice('agent token: '.length);
+    expect(out.indexOf(`agent endpoint: ${endpoint}`)).toBeLessThan(out.indexOf(`agent token: ${token}`));
+    expect(endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(token).toBe(TOKEN);
+
+    // The default servers have connected before the lines appeared: the first search sees them.
+    const client = new Client({ name: 'serve-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(endpoint), {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      }),
+    );
+    const search = (await client.callTool({
+      name: 'tool_search',
+      arguments: { queries: ['echo', 'read file', 'create entities'] },
+    })) as CallToolResult;
+    const payload = JSON.parse((search.content[0] as { text: string }).text);
+    const found = payload.results.flatMap((group: { matches: string[] }) => group.matches);
+    expect(found).toContain('mcp__everything__echo');
+    expect(found.some((name: string) => name.startsWith('mcp__filesystem__'))).toBe(true);
+    expect(found.some((name: string) => name.startsWith('mcp__memory__'))).toBe(true);
+    const echo = (await client.callTool({
+      name: 'tool_call',
+      arguments: { calls: [{ name: 'mcp__everything__echo', arguments: { message: 'from serve' } }] },
+    })) as CallToolResult;
+    expect((echo.content[0] as { text: string }).text).toBe('Echo: from serve');
+
+    // Credentials do not cross: an agent token opens no UI socket.
+    const ui = new URL(out.find((line) => line.startsWith('ui: '))!.slice(4));
+    const upgradeStatus = await new Promise<number>((resolve, reject) => {
+      const req = request({
+        host: '127.0.0.1',
+        port: Number(ui.port),
+        path: '/api/ws',
+        headers: {
+          Authorization: `Bearer ${token}`,
+          Origin: ui.origin,
+          Connection: 'Upgrade',
+          Upgrade: 'websocket',
+          'Sec-WebSocket-Version': '13',
+          'Sec-WebSocket-Key': Buffer.from('0123456789abcdef').toString('base64'),
+        },
+      });
+      req.on('upgrade', (_res, socket) => {
+        socket.destroy();
+        resolve(101);
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(upgradeStatus).toBe(401);
+    await client.close();
+
+    // toolbridge mcp --connect relays a stdio agent to this host.
+    const relayed = new Client({ name: 'stdio-agent', version: '1.0.0' });
+    await relayed.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [MAIN, 'mcp', '--connect', endpoint],
+        env: { ...getDefaultEnvironment(), TOOLBRIDGE_AGENT_TOKEN: token },
+        stderr: 'ignore',
+      }),
+    );
+    const viaRelay = (await relayed.callTool({
+      name: 'tool_call',
+      arguments: { calls: [{ name: 'mcp__everything__echo', arguments: { message: 'relayed' } }] },
+    })) as CallToolResult;
+    expect((viaRelay.content[0] as { text: string }).text).toBe('Echo: relayed');
+    await relayed.close();
+
+    // A second host on the same folder is refused, clearly.
+    const second = spawn(process.execPath, [MAIN, 'serve', '--data-dir', dataDir, '--port', '0'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const secondErr = lines(second.stderr!);
+    const secondCode = await new Promise<number | null>((resolve) => second.on('exit', resolve));
+    expect(secondCode).toBe(2);
+    expect(secondErr.join('\n')).toMatch(/already using the data folder/);
+
+    const servers = childPids(serve.pid!);
+    expect(servers.length).toBeGreaterThanOrEqual(3);
+    const exited = new Promise<number | null>((resolve) => serve!.on('exit', resolve));
+    serve.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    await waitUntil(() => servers.every((pid) => !alive(pid)), 10_000, 'the servers to exit');
+    expect(err.join('\n')).not.toContain(TOKEN);
+  });
+
+  it('toolbridge mcp serves one agent over stdio from its own host, never writing settings', async () => {
+    const own = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-mcp-'));
+    try {
+      const everything = path.join(
+        ROOT,
+        'node_modules',
+        '@modelcontextprotocol',
+        'server-everything',
+        'dist',
+        'index.js',
+      );
+      const settingsText = JSON.stringify({
+        version: 1,
+        servers: [
+          {
+            id: 'everything',
+            transport: 'stdio',
+            command: process.execPath,
+            args: [everything, 'stdio'],
+            enabled: true,
+          },
+          // Ignores SIGTERM and the end of stdin: only a host that shuts down properly stops it.
+          {
+            id: 'stubborn',
+            transport: 'stdio',
+            command: process.execPath,
+            args: ['-r', STUBBORN, FIXTURE, BASIC],
+            enabled: true,
+          },
+        ],
+      });
+      await fs.writeFile(path.join(own, 'settings.json'), settingsText, { mode: 0o600 });
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [MAIN, 'mcp', '--data-dir', own, '--policy', 'allow', '--context-length', '8000'],
+        stderr: 'pipe',
+      });
+      const client = new Client({ name: 'spawning-agent', version: '1.0.0' });
+      await client.connect(transport);
+      const mcpPid = transport.pid!;
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(['tool_search', 'tool_describe', 'tool_call']);
+      const result = (await client.callTool({
+        name: 'tool_call',
+        arguments: { calls: [{ name: 'mcp__everything__echo', arguments: { message: 'over stdio' } }] },
+      })) as CallToolResult;
+      expect((result.content[0] as { text: string }).text).toBe('Echo: over stdio');
+      const servers = childPids(mcpPid);
+      expect(servers.length).toBe(2);
+      await client.close();
+      await waitUntil(
+        () => !alive(mcpPid) && servers.every((pid) => !alive(pid)),
+        10_000,
+        'mcp and its server to exit',
+      );
+      expect(await fs.readFile(path.join(own, 'settings.json'), 'utf8')).toBe(settingsText);
+      await expect(fs.access(path.join(own, 'host.lock'))).rejects.toThrow();
+    } finally {
+      await fs.rm(own, { recursive: true, force: true });
+    }
+  });
+});

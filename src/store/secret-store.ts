@@ -21,7 +21,10 @@ export interface SecretStore {
   keys(scope?: string): Promise<string[]>;
 }
 
-/** Scopes hold no ":"; the field may. Server ids are `[a-z0-9_-]`, agents use `agent.<id>`. */
+/**
+ * Scopes hold no ":"; the field may. Server ids are `[a-z0-9_-]`; agents use `agent.<id>` and the
+ * connector gateway `connectors.gateway`.
+ */
 export function secretKey(scope: string, field: string): string {
   if (scope === '' || scope.includes(':')) {
     throw new ToolbridgeError(
@@ -44,6 +47,12 @@ export function secretScope(key: string): string {
 export function agentSecretScope(agentId: string): string {
   return `agent.${agentId}`;
 }
+
+/**
+ * The connector gateway's bearer token. The dot keeps the scope apart from every server id, so a
+ * server named "connectors" can never own it (removing that server deletes its whole scope).
+ */
+export const CONNECTOR_GATEWAY_TOKEN_KEY = 'connectors.gateway:token';
 
 export function checkSecretKey(key: string): void {
   const index = key.indexOf(':');

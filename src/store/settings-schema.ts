@@ -3,13 +3,16 @@
  * renderer and tests can use it as is. Validation collects every problem with its path, what was
  * wrong and what to send instead.
  */
+import type { PolicyRule } from '../approvals/policy.js';
+import { checkRedactionPatterns } from '../approvals/redaction.js';
 import { ToolbridgeError } from '../base/errors.js';
 import { isPlainObject, type JsonObject } from '../base/json.js';
 import { isValidServerId, toServerId } from '../catalog/naming.js';
 import type { Policy, ToolSearchSettings } from '../host/api.js';
 import type { ServerConfig } from '../servers/types.js';
 
-export const SETTINGS_VERSION = 1;
+/** 2 added `policies.rules` and `connectors`. */
+export const SETTINGS_VERSION = 2;
 
 export interface ToolSettings {
   enabled?: boolean;
@@ -23,6 +26,19 @@ export interface PolicySettings {
   servers: Record<string, Policy>;
   /** Agent-facing tool name (`mcp__server__tool`) → policy. */
   tools: Record<string, Policy>;
+  /**
+   * Rules keyed by (server or connector id, tool name), as the approvals gate reads them: "always
+   * allow" rules bound to a definition hash, whole-server rules, and rules with `redactOutbound`.
+   */
+  rules: PolicyRule[];
+}
+
+/** The connector gateway. Its token is a secret (CONNECTOR_GATEWAY_TOKEN_KEY), never here. */
+export interface ConnectorSettings {
+  /** The gateway's base URL (http or https); absent means connectors are off and silent. */
+  gatewayUrl?: string;
+  /** False turns connectors off while keeping the URL. */
+  enabled: boolean;
 }
 
 /** An agent allowed to call the endpoint. Its token is a secret and lives in the secret store. */
@@ -43,6 +59,7 @@ export interface Settings {
   policies: PolicySettings;
   toolSearch: ToolSearchSettings;
   agents: AgentSettings[];
+  connectors: ConnectorSettings;
   /** Regular expression sources; matches are replaced before anything is logged or shown. */
   redactionPatterns: string[];
   /** How long an approval or connection card waits for the user. */
@@ -68,9 +85,10 @@ export function defaultSettings(): Settings {
     version: SETTINGS_VERSION,
     servers: [],
     tools: {},
-    policies: { default: 'ask', servers: {}, tools: {} },
+    policies: { default: 'ask', servers: {}, tools: {}, rules: [] },
     toolSearch: { ...DEFAULT_TOOL_SEARCH },
     agents: [],
+    connectors: { enabled: true },
     redactionPatterns: [],
     cardTimeoutMs: DEFAULT_CARD_TIMEOUT_MS,
     callTimeoutMs: DEFAULT_CALL_TIMEOUT_MS,
@@ -86,8 +104,13 @@ export interface SettingsIssue {
 /** Upgrades a raw document from version `n` to `n + 1`; index `n - 1` holds the step from `n`. */
 export type SettingsMigration = (raw: Record<string, unknown>) => Record<string, unknown>;
 
-/** Steps from each older version. Version 1 is the first, so none yet. */
-export const SETTINGS_MIGRATIONS: readonly SettingsMigration[] = [];
+/** Steps from each older version. */
+export const SETTINGS_MIGRATIONS: readonly SettingsMigration[] = [
+  // 1 → 2: the new sections are optional with defaults, so a version-1 document reads as is. The
+  // bump is for older builds, which refuse unknown fields: they now say "written by a newer
+  // Toolbridge" instead of "policies.rules is not a known field".
+  (raw) => raw,
+];
 
 export interface MigrationResult {
   value: Record<string, unknown>;
@@ -149,6 +172,7 @@ export function validateSettings(raw: unknown): Settings {
     policies: raw.policies === undefined ? base.policies : checkPolicies(c, raw.policies),
     toolSearch: raw.toolSearch === undefined ? base.toolSearch : checkToolSearch(c, raw.toolSearch),
     agents: raw.agents === undefined ? base.agents : checkAgents(c, raw.agents),
+    connectors: raw.connectors === undefined ? base.connectors : checkConnectors(c, raw.connectors),
     redactionPatterns:
       raw.redactionPatterns === undefined ? base.redactionPatterns : checkPatterns(c, raw.redactionPatterns),
     cardTimeoutMs:
@@ -182,6 +206,24 @@ export function parseSettingsValue(raw: unknown): { settings: Settings; fromVers
   return { settings: validateSettings(value), fromVersion };
 }
 
+/** The gateway URL to use, or undefined when connectors are off (no URL, or switched off). */
+export function connectorGatewayUrl(connectors: ConnectorSettings): string | undefined {
+  return connectors.enabled ? connectors.gatewayUrl : undefined;
+}
+
+/**
+ * `rules` with an "always allow" rule saved (see ApprovalsOptions.onAlwaysAllow). An earlier allow
+ * rule for the same tool is replaced, since its definition hash is stale; its `redactOutbound`
+ * carries over so saving again never quietly stops outbound redaction.
+ */
+export function withAlwaysAllowRule(rules: readonly PolicyRule[], rule: PolicyRule): PolicyRule[] {
+  const same = (held: PolicyRule): boolean =>
+    held.policy === 'allow' && held.serverId === rule.serverId && held.toolName === rule.toolName;
+  const redact =
+    rule.redactOutbound === true || rules.some((held) => same(held) && held.redactOutbound === true);
+  return [...rules.filter((held) => !same(held)), { ...rule, ...(redact ? { redactOutbound: true } : {}) }];
+}
+
 /** Validates one server entry on its own (e.g. from the UI's add-server form). */
 export function validateServerConfig(raw: unknown, path = 'server'): ServerConfig {
   const c = new Checker();
@@ -198,6 +240,8 @@ const COMMON_SERVER_KEYS = ['id', 'name', 'enabled', 'trusted', 'transport'];
 const STDIO_KEYS = [...COMMON_SERVER_KEYS, 'command', 'args', 'env', 'cwd'];
 const REMOTE_KEYS = [...COMMON_SERVER_KEYS, 'url', 'headers'];
 const AGENT_ID = /^[A-Za-z0-9_-]+$/;
+const RULE_KEYS = ['serverId', 'toolName', 'policy', 'definitionHash', 'redactOutbound'];
+const RULE_EXAMPLE = '{"serverId": "github", "toolName": "create_issue", "policy": "allow"}';
 
 function checkServers(c: Checker, raw: unknown): ServerConfig[] {
   if (!Array.isArray(raw)) {
@@ -309,15 +353,16 @@ function checkTools(c: Checker, raw: unknown): Record<string, ToolSettings> {
 }
 
 function checkPolicies(c: Checker, raw: unknown): PolicySettings {
-  const policies: PolicySettings = { default: 'ask', servers: {}, tools: {} };
+  const policies: PolicySettings = { default: 'ask', servers: {}, tools: {}, rules: [] };
   if (!isPlainObject(raw)) {
     c.issue(
       'policies',
-      `must be an object like {"default": "ask", "servers": {}, "tools": {}}; got ${describe(raw)}.`,
+      `must be an object like {"default": "ask", "servers": {}, "tools": {}, "rules": []}; got ${describe(raw)}.`,
     );
     return policies;
   }
-  c.knownKeys(raw, 'policies', ['default', 'servers', 'tools']);
+  c.knownKeys(raw, 'policies', ['default', 'servers', 'tools', 'rules']);
+  if (raw.rules !== undefined) policies.rules = checkRules(c, raw.rules);
   if (raw.default !== undefined) policies.default = c.policy(raw.default, 'policies.default');
   for (const key of ['servers', 'tools'] as const) {
     const map = raw[key];
@@ -334,6 +379,139 @@ function checkPolicies(c: Checker, raw: unknown): PolicySettings {
     }
   }
   return policies;
+}
+
+function checkRules(c: Checker, raw: unknown): PolicyRule[] {
+  if (!Array.isArray(raw)) {
+    c.issue('policies.rules', `must be a list of rules like ${RULE_EXAMPLE}; got ${describe(raw)}.`);
+    return [];
+  }
+  const rules: PolicyRule[] = [];
+  raw.forEach((item, index) => {
+    const path = `policies.rules[${index}]`;
+    if (!isPlainObject(item)) {
+      c.issue(path, `must be an object like ${RULE_EXAMPLE}; got ${describe(item)}.`);
+      return;
+    }
+    c.knownKeys(item, path, RULE_KEYS);
+    const serverId = c.trimmedString(
+      item.serverId,
+      `${path}.serverId`,
+      'the server or connector id, e.g. "github"',
+    );
+    const policyValid = POLICIES.includes(item.policy as Policy);
+    const rule: PolicyRule = { serverId: serverId ?? '', policy: c.policy(item.policy, `${path}.policy`) };
+    if (item.toolName !== undefined) {
+      const toolName = c.trimmedString(
+        item.toolName,
+        `${path}.toolName`,
+        `the tool's own name on its server, e.g. "create_issue"; leave it out for every tool of the server`,
+      );
+      const own =
+        serverId === undefined || toolName === undefined ? undefined : ownToolName(serverId, toolName);
+      if (own !== undefined) {
+        c.issue(
+          `${path}.toolName`,
+          `is the agent-facing name; rules use the tool's own name on its server: send "${own}".`,
+        );
+      }
+      rule.toolName = toolName ?? '';
+    }
+    if (item.definitionHash !== undefined) {
+      const hash = c.string(item.definitionHash, `${path}.definitionHash`, "the tool definition's hash");
+      if (hash !== undefined && rule.toolName === undefined) {
+        c.issue(
+          `${path}.definitionHash`,
+          "needs a toolName: the hash binds one tool's definition, and a rule for every tool of a server would ignore it. Add toolName or remove definitionHash.",
+        );
+      } else if (hash !== undefined && policyValid && rule.policy !== 'allow') {
+        c.issue(
+          `${path}.definitionHash`,
+          `is only for allow rules; a ${rule.policy} rule holds whatever the tool's definition. Remove definitionHash.`,
+        );
+      }
+      rule.definitionHash = hash ?? '';
+    }
+    if (item.redactOutbound !== undefined) {
+      rule.redactOutbound = c.boolean(item.redactOutbound, `${path}.redactOutbound`);
+    }
+    rules.push(rule);
+  });
+  return rules;
+}
+
+/** The tool's own name when `toolName` is an agent-facing name of that server or connector. */
+function ownToolName(serverId: string, toolName: string): string | undefined {
+  for (const prefix of [`mcp__${serverId}__`, `connectors__${serverId}__`]) {
+    if (toolName.startsWith(prefix) && toolName.length > prefix.length) return toolName.slice(prefix.length);
+  }
+  return undefined;
+}
+
+function checkConnectors(c: Checker, raw: unknown): ConnectorSettings {
+  const connectors: ConnectorSettings = { enabled: true };
+  if (!isPlainObject(raw)) {
+    c.issue(
+      'connectors',
+      // A bare string here is likely the URL itself, maybe with a password in it: never quote it.
+      `must be an object like {"gatewayUrl": "https://gateway.example.com/", "enabled": true}; got ${typeof raw === 'string' ? 'a string' : describe(raw)}.`,
+    );
+    return connectors;
+  }
+  if ('token' in raw) {
+    c.issue(
+      'connectors.token',
+      'must not be here: the gateway token is a secret and lives in the secret store, never in settings.json. Remove the field and sign in to the gateway in Settings → Connectors.',
+    );
+  }
+  c.knownKeys(raw, 'connectors', ['gatewayUrl', 'enabled', 'token']);
+  if (raw.enabled !== undefined) connectors.enabled = c.boolean(raw.enabled, 'connectors.enabled');
+  if (raw.gatewayUrl !== undefined) {
+    const url = checkGatewayUrl(c, raw.gatewayUrl);
+    if (url !== undefined) connectors.gatewayUrl = url;
+  }
+  return connectors;
+}
+
+/**
+ * The URL, trimmed; undefined when blank (no gateway) or wrong. Messages never quote the URL: a
+ * pasted address may carry a password or a token.
+ */
+function checkGatewayUrl(c: Checker, raw: unknown): string | undefined {
+  const path = 'connectors.gatewayUrl';
+  const example = 'like "https://gateway.example.com/"';
+  if (typeof raw !== 'string') {
+    c.issue(path, `must be a string ${example}; got ${describe(raw)}.`);
+    return undefined;
+  }
+  const text = raw.trim();
+  if (text === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    c.issue(path, `is not a valid URL; enter the gateway's address ${example}.`);
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    c.issue(path, `must be an http:// or https:// address ${example}; got a "${url.protocol}" address.`);
+    return undefined;
+  }
+  if (url.username !== '' || url.password !== '') {
+    c.issue(
+      path,
+      `must not hold a user name or password; remove them and sign in to the gateway in Settings → Connectors, which keeps the token in the secret store.`,
+    );
+    return undefined;
+  }
+  if (url.search !== '' || url.hash !== '') {
+    c.issue(
+      path,
+      `must not hold a query ("?…") or fragment ("#…"): they are not sent to the gateway, and a token belongs in the secret store. Send just the address ${example}.`,
+    );
+    return undefined;
+  }
+  return text;
 }
 
 function checkToolSearch(c: Checker, raw: unknown): ToolSearchSettings {
@@ -437,18 +615,25 @@ function checkAgents(c: Checker, raw: unknown): AgentSettings[] {
 }
 
 function checkPatterns(c: Checker, raw: unknown): string[] {
-  const patterns = c.stringList(raw, 'redactionPatterns');
-  patterns.forEach((pattern, index) => {
-    try {
-      new RegExp(pattern);
-    } catch (error) {
-      c.issue(
-        `redactionPatterns[${index}]`,
-        `is not a valid regular expression (${(error as Error).message}); escape special characters like "\\\\." or "\\\\(".`,
-      );
-    }
-  });
-  return patterns;
+  if (!Array.isArray(raw) || !raw.every((item) => typeof item === 'string')) {
+    // Never quote what was sent: people paste real secrets as literal patterns.
+    const got = Array.isArray(raw)
+      ? 'a list with an entry that is not a string'
+      : typeof raw === 'string'
+        ? 'a single string'
+        : describe(raw);
+    c.issue(
+      'redactionPatterns',
+      `must be a list of regular expressions like ["sk-[A-Za-z0-9]{20,}"]; got ${got}.`,
+    );
+    return [];
+  }
+  // The redactor's own check, so a saved pattern always compiles there; it names the pattern by
+  // position only, never by its text.
+  for (const problem of checkRedactionPatterns(raw)) {
+    c.issue(`redactionPatterns[${problem.index}]`, `is refused: ${problem.message}`);
+  }
+  return raw;
 }
 
 function isHttpUrl(value: string): boolean {
@@ -501,6 +686,14 @@ class Checker {
   string(value: unknown, path: string, what?: string): string | undefined {
     if (typeof value === 'string' && value.trim() !== '') return value;
     this.issue(path, `must be a non-empty string${what ? ` (${what})` : ''}; got ${describe(value)}.`);
+    return undefined;
+  }
+
+  /** A non-empty string without spaces at either end (they would make a name never match). */
+  trimmedString(value: unknown, path: string, what: string): string | undefined {
+    const text = this.string(value, path, what);
+    if (text === undefined || text.trim() === text) return text;
+    this.issue(path, `must not start or end with spaces; send ${JSON.stringify(text.trim())}.`);
     return undefined;
   }
 

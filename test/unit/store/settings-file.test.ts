@@ -3,9 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ToolbridgeError } from '../../../src/base/errors.js';
-import { InMemorySecretStore } from '../../../src/store/secret-store.js';
+import { CONNECTOR_GATEWAY_TOKEN_KEY, InMemorySecretStore } from '../../../src/store/secret-store.js';
 import { readSettingsFile, resolveDataDir, SettingsStore } from '../../../src/store/settings-file.js';
-import { defaultSettings } from '../../../src/store/settings-schema.js';
+import {
+  defaultSettings,
+  SETTINGS_VERSION,
+  withAlwaysAllowRule,
+} from '../../../src/store/settings-schema.js';
 
 let dir: string;
 let file: string;
@@ -115,6 +119,31 @@ describe('SettingsStore.open', () => {
     expect(await secrets.get('gh:env.GH_TOKEN')).toBe('ghp_canary');
   });
 
+  it('migrates a version-1 file and writes it back as the current version', async () => {
+    const servers = [{ id: 'a', transport: 'stdio', command: 'x', enabled: true }];
+    await writePrivate(JSON.stringify({ version: 1, servers, redactionPatterns: ['p'] }));
+    const store = await SettingsStore.open({ dataDir: dir, secrets: new InMemorySecretStore() });
+    expect(store.warnings).toEqual([]);
+    const onDisk = JSON.parse(await fs.readFile(file, 'utf8'));
+    expect(onDisk).toEqual({
+      ...defaultSettings(),
+      version: SETTINGS_VERSION,
+      servers,
+      redactionPatterns: ['p'],
+    });
+    expect(onDisk.policies.rules).toEqual([]);
+    expect(onDisk.connectors).toEqual({ enabled: true });
+  });
+
+  it('never puts a bad redaction pattern (maybe a pasted secret) into the warning', async () => {
+    await writePrivate(JSON.stringify({ version: 1, redactionPatterns: ['ghp_CANARY1234567890('] }));
+    const store = await SettingsStore.open({ dataDir: dir, secrets: new InMemorySecretStore() });
+    expect(store.warnings).toEqual([
+      expect.stringMatching(/redactionPatterns\[0\] is refused: Redaction pattern 1/),
+    ]);
+    expect(store.warnings.join('\n')).not.toContain('CANARY');
+  });
+
   it('removes temp files left by a crashed write', async () => {
     await fs.writeFile(path.join(dir, '.settings.json.1.aa.tmp'), 'half');
     await SettingsStore.open({ dataDir: dir, secrets: new InMemorySecretStore() });
@@ -183,6 +212,41 @@ describe('SettingsStore.update', () => {
     expect(await secrets.keys('a')).toEqual(['a:env.TOKEN']);
     await store.update((d) => ({ ...d, servers: [] }));
     expect(await secrets.keys()).toEqual([]);
+  });
+
+  it('keeps the connector gateway token when a server named "connectors" is removed', async () => {
+    const secrets = new InMemorySecretStore();
+    await secrets.set(CONNECTOR_GATEWAY_TOKEN_KEY, 'gw-token');
+    const store = await SettingsStore.open({ dataDir: dir, secrets });
+    await store.update((d) => ({
+      ...d,
+      servers: [{ id: 'connectors', transport: 'stdio', command: 'x', enabled: true, env: { TOKEN: 't' } }],
+    }));
+    expect(await secrets.keys('connectors')).toEqual(['connectors:env.TOKEN']);
+    await store.update((d) => ({ ...d, servers: [] }));
+    expect(await secrets.keys()).toEqual([CONNECTOR_GATEWAY_TOKEN_KEY]);
+    expect(await fs.readFile(file, 'utf8')).not.toContain('gw-token');
+  });
+
+  it('saves "always allow" rules and the gateway URL, and reads them back', async () => {
+    const store = await SettingsStore.open({ dataDir: dir, secrets: new InMemorySecretStore() });
+    for (const definitionHash of ['h1', 'h2']) {
+      await store.update((d) => {
+        d.policies.rules = withAlwaysAllowRule(d.policies.rules, {
+          serverId: 'gh',
+          toolName: 'push',
+          policy: 'allow',
+          definitionHash,
+        });
+        d.connectors.gatewayUrl = 'https://gw.example.com/';
+        return undefined;
+      });
+    }
+    const reread = await readSettingsFile(file);
+    expect(reread.settings?.policies.rules).toEqual([
+      { serverId: 'gh', toolName: 'push', policy: 'allow', definitionHash: 'h2' },
+    ]);
+    expect(reread.settings?.connectors).toEqual({ gatewayUrl: 'https://gw.example.com/', enabled: true });
   });
 
   it('runs updates one after another so none is lost', async () => {

@@ -27,6 +27,13 @@ export interface AgentEndpointOptions {
    * @defaultValue `4 MiB`
    */
   maxBodyBytes?: number;
+  /**
+   * Answer each POST with one JSON body instead of an SSE stream. Notifications still reach the
+   * agent on its GET stream; nothing we send belongs to a request's own stream, and a JSON answer
+   * costs about half as much per call.
+   * @defaultValue `true`
+   */
+  jsonResponse?: boolean;
 }
 
 interface Session {
@@ -123,6 +130,7 @@ export class AgentEndpoint implements AsyncDisposable {
     let session: Session | undefined;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomBytes(24).toString('base64url'),
+      enableJsonResponse: this.options.jsonResponse ?? true,
       onsessioninitialized: (id) => {
         session = { id, agentId, server, transport };
         this.sessions.set(id, session);

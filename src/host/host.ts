@@ -11,7 +11,7 @@ import {
 } from '../agents/agent-registry.js';
 import { LoopbackServer } from '../agents/loopback-server.js';
 import type { SurfaceProvider } from '../agents/mcp-session.js';
-import { Approvals } from '../approvals/approvals.js';
+import { type ApprovalSettings, Approvals } from '../approvals/approvals.js';
 import { policyConfigFromSettings } from '../approvals/policy-settings.js';
 import { createRedactor } from '../approvals/redaction.js';
 import { Emitter, type Event } from '../base/emitter.js';
@@ -218,10 +218,15 @@ export async function createHost(options: HostOptions): Promise<Host> {
     for (const warning of settings.warnings) log(`toolbridge: ${warning}`);
 
     const policyOverride: { value: Policy | undefined } = { value: options.policyOverride };
+    // One snapshot per settings change: `settings.current` deep-copies, too much for every call.
+    let current = settings.current;
+    let approvalSettings: ApprovalSettings | undefined;
     // Settings validation refuses patterns that do not compile, so building one cannot throw.
-    let redactor = createRedactor(settings.current.redactionPatterns);
+    let redactor = createRedactor(current.redactionPatterns);
     store.add(
       settings.onDidChange((next) => {
+        current = next;
+        approvalSettings = undefined;
         redactor = createRedactor(next.redactionPatterns);
       }),
     );
@@ -231,7 +236,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       new ServerManager({
         leases: leases.leases,
         ...options.serverOptions,
-        callTimeoutMs: settings.current.callTimeoutMs,
+        callTimeoutMs: current.callTimeoutMs,
         resolveConfig: (config) => resolveServerSecrets(config, secrets),
         redact: (text) => redactor.redactText(text),
       }),
@@ -240,13 +245,18 @@ export async function createHost(options: HostOptions): Promise<Host> {
       await Approvals.open({
         dataDir,
         settings: () => {
-          const current = settings.current;
-          const policies = { ...current.policies, default: policyOverride.value ?? current.policies.default };
-          return {
-            policy: policyConfigFromSettings(policies, current.servers),
-            redactionPatterns: current.redactionPatterns,
-            cardTimeoutMs: current.cardTimeoutMs,
-          };
+          const defaultPolicy = policyOverride.value ?? current.policies.default;
+          if (approvalSettings?.policy.defaultPolicy !== defaultPolicy) {
+            approvalSettings = {
+              policy: policyConfigFromSettings(
+                { ...current.policies, default: defaultPolicy },
+                current.servers,
+              ),
+              redactionPatterns: current.redactionPatterns,
+              cardTimeoutMs: current.cardTimeoutMs,
+            };
+          }
+          return approvalSettings;
         },
       }),
     );
@@ -257,13 +267,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
           approvals,
           servers,
           definitionHash: (name) => catalog.definitionHash(name),
-          callTimeoutMs: () => settings.current.callTimeoutMs,
+          callTimeoutMs: () => current.callTimeoutMs,
         }),
     };
-    const catalog = new HostCatalog(
-      () => ({ servers: servers.snapshot(), settings: settings.current }),
-      executor,
-    );
+    const catalog = new HostCatalog(() => ({ servers: servers.snapshot(), settings: current }), executor);
 
     const agents = await AgentRegistry.open(agentRecords(settings), secrets);
     store.add(agents);

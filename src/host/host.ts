@@ -12,6 +12,7 @@ import {
 import { LoopbackServer } from '../agents/loopback-server.js';
 import type { SurfaceProvider } from '../agents/mcp-session.js';
 import { type ApprovalSettings, Approvals } from '../approvals/approvals.js';
+import type { PolicyRule } from '../approvals/policy.js';
 import { policyConfigFromSettings } from '../approvals/policy-settings.js';
 import { createRedactor } from '../approvals/redaction.js';
 import { Emitter, type Event } from '../base/emitter.js';
@@ -28,6 +29,7 @@ import { FileSecretStore } from '../store/file-secret-store.js';
 import { jsonFile } from '../store/json-file.js';
 import type { SecretStore } from '../store/secret-store.js';
 import { resolveServerSecrets } from '../store/server-secrets.js';
+import { withAlwaysAllowRule } from '../store/settings-schema.js';
 import type { Policy } from './api.js';
 import { DataDirLock } from './data-dir-lock.js';
 import { HostApi, serverView, settingsView, UiEventHub } from './host-api.js';
@@ -258,6 +260,17 @@ export async function createHost(options: HostOptions): Promise<Host> {
           }
           return approvalSettings;
         },
+        // "Always allow" is kept in the settings, bound to the tool's definition hash.
+        ...(options.readOnlySettings
+          ? {}
+          : {
+              onAlwaysAllow: async (rule: PolicyRule) => {
+                await settings.update((draft) => {
+                  draft.policies.rules = withAlwaysAllowRule(draft.policies.rules, rule);
+                  return draft;
+                });
+              },
+            }),
       }),
     );
 

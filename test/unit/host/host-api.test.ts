@@ -163,6 +163,26 @@ describe('HostApi', () => {
     expect(await host.api.exportActivity('jsonl')).toContain('mcp__local__add');
   });
 
+  it('"always allow" is saved in the settings and skips the card from then on', async () => {
+    await start({ policies: { default: 'ask', servers: {}, tools: {} } });
+    const opened = events('cardOpened');
+    const first = host.api.call('mcp__local__echo', { message: 'one' });
+    await until(() => opened.length === 1);
+    await host.api.resolveCard(opened[0]!.id, { action: 'always' });
+    expect(text(await first)).toBe('Echo: one');
+    const saved = JSON.parse(await fs.readFile(path.join(dataDir, 'settings.json'), 'utf8'));
+    expect(saved.policies.rules).toEqual([
+      expect.objectContaining({
+        serverId: 'local',
+        toolName: 'echo',
+        policy: 'allow',
+        definitionHash: expect.any(String),
+      }),
+    ]);
+    expect(text(await host.api.call('mcp__local__echo', { message: 'two' }))).toBe('Echo: two');
+    expect(opened).toHaveLength(1);
+  });
+
   it('deny policy refuses without reaching the server', async () => {
     await start({}, 'deny');
     const result = await host.api.call('mcp__local__echo', { message: 'x' });

@@ -6,10 +6,13 @@ import type { AppState } from './index.js';
 export const selectServerList = (state: AppState): ServerView[] =>
   Object.values(state.servers).sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
 
+/** One shared empty list: a fresh `[]` per call would look like a change on every render. */
+const NO_TOOLS: ToolView[] = [];
+
 export const selectToolsOf =
   (serverId: string) =>
   (state: AppState): ToolView[] =>
-    state.tools[serverId] ?? [];
+    state.tools[serverId] ?? NO_TOOLS;
 
 export const selectAllTools = (state: AppState): ToolView[] => Object.values(state.tools).flat();
 

@@ -23,6 +23,9 @@ const CLIENTS: Array<{ id: string; label: string; where: string }> = [
   },
 ];
 
+/** What stands in for the token on screen until "Show" is pressed; copying always copies the real one. */
+const MASK = '•'.repeat(24);
+
 export function AgentsView() {
   const { agents, loaded } = useAppStoreShallow((s) => ({ agents: s.agents, loaded: s.agentsLoaded }));
   return (
@@ -79,7 +82,7 @@ function CreateAgentForm() {
           />
         </label>
         <label className="field">
-          Context length <span className="hint">tokens, optional</span>
+          Context length (tokens, optional)
           <input
             type="number"
             min={1000}
@@ -173,7 +176,7 @@ function AgentItem(props: { agent: AgentView }) {
           <dt>Token</dt>
           <dd className="row">
             <span className="mono wrap-anywhere" data-testid="agent-token">
-              {connection === undefined ? '…' : showToken ? connection.token : '•'.repeat(24)}
+              {connection === undefined ? '…' : showToken ? connection.token : MASK}
             </span>
             {connection !== undefined && (
               <>
@@ -240,7 +243,7 @@ function AgentItem(props: { agent: AgentView }) {
         {config !== undefined ? (
           <div className="mt-s">
             <pre className="code" data-testid="agent-config">
-              {config}
+              {showToken || connection === undefined ? config : config.replaceAll(connection.token, MASK)}
             </pre>
             <div className="form-actions">
               <CopyButton text={config} label="Copy config" />

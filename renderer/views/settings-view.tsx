@@ -72,6 +72,20 @@ export function SettingsView() {
         title="Settings"
         lede="How tool search behaves, what needs your approval, and where things are kept."
       />
+      <h3 className="section-title">Where things are kept</h3>
+      <section className="panel panel-body">
+        <dl className="kv">
+          <dt>Data folder</dt>
+          <dd className="mono" data-testid="settings-data-dir">
+            {settings.dataDir}
+          </dd>
+          <dt>Secrets</dt>
+          <dd data-testid="settings-secret-store">
+            <span className={`badge ${store.badge}`}>{settings.secretStoreKind}</span>
+            <p className="mt-s">{store.text}</p>
+          </dd>
+        </dl>
+      </section>
       <form
         data-testid="settings-form"
         onSubmit={async (event) => {
@@ -217,21 +231,6 @@ export function SettingsView() {
           {error !== undefined && <ErrorText testId="settings-error">{error}</ErrorText>}
         </div>
       </form>
-
-      <h3 className="section-title">Storage</h3>
-      <section className="panel panel-body">
-        <dl className="kv">
-          <dt>Data folder</dt>
-          <dd className="mono" data-testid="settings-data-dir">
-            {settings.dataDir}
-          </dd>
-          <dt>Secrets</dt>
-          <dd data-testid="settings-secret-store">
-            <span className={`badge ${store.badge}`}>{settings.secretStoreKind}</span>
-            <p className="mt-s">{store.text}</p>
-          </dd>
-        </dl>
-      </section>
     </div>
   );
 }

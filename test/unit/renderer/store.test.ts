@@ -7,6 +7,7 @@ import {
   selectServerCounts,
   selectServerList,
   selectTierLabel,
+  selectToolsOf,
 } from '../../../renderer/store/selectors.js';
 import { ToolbridgeError } from '../../../src/base/errors.js';
 import type {
@@ -125,6 +126,11 @@ describe('loadAll and selectors', () => {
     expect(state.settings?.secretStoreKind).toBe('file-0600');
     expect(selectTierLabel(state)).toBe('Tier 1 · search bridge with a listing');
     expect(state.notices).toEqual([]);
+  });
+
+  it('gives the same empty list for a server without tools, so a component does not re-render forever', () => {
+    const state = createAppStore(createFakeApi().api).getState();
+    expect(selectToolsOf('nope')(state)).toBe(selectToolsOf('nope')(state));
   });
 
   it('says once, as a notice, when something failed to load', async () => {

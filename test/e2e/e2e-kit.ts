@@ -1,0 +1,114 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { type Browser, chromium } from 'playwright-core';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const CHROMIUM = '/usr/bin/chromium';
+const CLI = join(ROOT, 'bin', 'toolbridge.js');
+
+/** The e2e suite drives the built app; say plainly what is missing instead of failing obscurely. */
+export function assertBuilt(): void {
+  const missing = ['dist/cli/main.js', 'out/renderer/index.html'].filter(
+    (file) => !existsSync(join(ROOT, file)),
+  );
+  if (missing.length > 0) {
+    throw new Error(`e2e needs a build (${missing.join(', ')} missing): run \`npm run build\` first.`);
+  }
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`e2e needs Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\`.`);
+  }
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+export interface Serve {
+  dataDir: string;
+  uiUrl: string;
+  endpointUrl: string;
+  agentToken: string;
+  origin: string;
+  port: number;
+  stderr: string[];
+  stop(): Promise<void>;
+}
+
+/** A real `toolbridge serve` in a fresh data folder on a free port, as a user would run it. */
+export async function startServe(extraArgs: string[] = []): Promise<Serve> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'toolbridge-e2e-'));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [CLI, 'serve', '--data-dir', dataDir, '--port', '0', ...extraArgs],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => stdout.push(...chunk.split('\n')));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => stderr.push(...chunk.split('\n')));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const value = (prefix: string) =>
+    stdout
+      .find((line) => line.startsWith(prefix))
+      ?.slice(prefix.length)
+      .trim();
+
+  const deadline = Date.now() + 60_000;
+  while (value('ui:') === undefined) {
+    if (child.exitCode !== null) throw new Error(`toolbridge serve exited early:\n${stderr.join('\n')}`);
+    if (Date.now() > deadline) throw new Error(`toolbridge serve printed no ui: line:\n${stderr.join('\n')}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const uiUrl = value('ui:')!;
+  const url = new URL(uiUrl);
+  return {
+    dataDir,
+    uiUrl,
+    endpointUrl: value('agent endpoint:')!,
+    agentToken: value('agent token:')!,
+    origin: url.origin,
+    port: Number(url.port),
+    stderr,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** An agent as Claude Desktop or Cursor would be: the SDK's real client with the agent token. */
+export async function connectAgent(serve: Serve): Promise<Client> {
+  const client = new Client({ name: 'e2e-agent', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(serve.endpointUrl), {
+      requestInit: { headers: { Authorization: `Bearer ${serve.agentToken}` } },
+    }),
+  );
+  return client;
+}
+
+/** The text of a tool result's content, joined. */
+export function resultText(result: unknown): string {
+  const content = (result as { content?: Array<{ type: string; text?: string }> }).content ?? [];
+  return content.map((part) => part.text ?? '').join('\n');
+}

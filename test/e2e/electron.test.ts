@@ -1,0 +1,74 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { _electron as electron } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { assertBuilt, ROOT } from './e2e-kit.js';
+
+/** The Electron binary when one was downloaded and a display exists, else why not. */
+function electronBinary(): { path: string } | { reason: string } {
+  let path: unknown;
+  try {
+    path = createRequire(import.meta.url)('electron');
+  } catch {
+    return { reason: 'no Electron binary (node_modules/electron was installed without its download)' };
+  }
+  if (typeof path !== 'string' || !existsSync(path))
+    return { reason: `no Electron binary at ${String(path)}` };
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
+    return { reason: 'no display (DISPLAY and WAYLAND_DISPLAY are unset)' };
+  }
+  return { path };
+}
+
+const binary = electronBinary();
+if ('reason' in binary) {
+  process.stdout.write(`electron e2e: skipped, ${binary.reason}\n`);
+}
+
+describe('desktop app (Electron)', () => {
+  it.skipIf('reason' in binary)(
+    'opens one sandboxed window on app:// with the typed bridge and no Node',
+    async () => {
+      if (!('path' in binary)) return;
+      assertBuilt();
+      const userData = await mkdtemp(join(tmpdir(), 'toolbridge-electron-'));
+      const app = await electron.launch({
+        executablePath: binary.path,
+        args: [ROOT, `--user-data-dir=${userData}`],
+        env: { ...process.env, ELECTRON_ENABLE_LOGGING: '1' },
+      });
+      try {
+        const page = await app.firstWindow();
+        await page.getByTestId('nav-servers').waitFor();
+        expect(page.url()).toBe('app://bundle/index.html');
+        const exposed = await page.evaluate(() => ({
+          keys: Object.keys((window as unknown as { toolbridge: object }).toolbridge).sort(),
+          node: typeof (globalThis as { require?: unknown }).require,
+          process: typeof (globalThis as { process?: unknown }).process,
+        }));
+        expect(exposed.keys).toContain('listServers');
+        expect(exposed.keys).toContain('on');
+        expect(exposed.node).toBe('undefined');
+        expect(exposed.process).toBe('undefined');
+        const servers = await page.evaluate(() =>
+          (
+            window as unknown as { toolbridge: { listServers(): Promise<unknown[]> } }
+          ).toolbridge.listServers(),
+        );
+        expect(Array.isArray(servers)).toBe(true);
+        // Navigation away from app:// is blocked.
+        await page.evaluate(() => {
+          window.location.href = 'https://evil.example/';
+        });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(page.url()).toBe('app://bundle/index.html');
+      } finally {
+        await app.close();
+        await rm(userData, { recursive: true, force: true });
+      }
+    },
+  );
+});

@@ -1,0 +1,347 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import {
+  assertBuilt,
+  connectAgent,
+  launchBrowser,
+  ROOT,
+  resultText,
+  type Serve,
+  startServe,
+} from './e2e-kit.js';
+
+/**
+ * The web UI end to end: a real `toolbridge serve` (policy ask, fresh data folder, real MCP
+ * servers), the built renderer in real Chromium, and an agent on the SDK's real client. Nothing
+ * stubs window.toolbridge. Tests run in order and share one host.
+ */
+
+const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
+
+let serve: Serve;
+let browser: Browser;
+let page: Page;
+let agent: Client;
+let folder: string;
+const pageErrors: string[] = [];
+const cspViolations: string[] = [];
+
+beforeAll(async () => {
+  assertBuilt();
+  folder = await mkdtemp(join(tmpdir(), 'toolbridge-e2e-files-'));
+  await writeFile(join(folder, 'hello.txt'), 'hello from the e2e folder\n');
+  await mkdir(join(folder, 'notes'));
+  serve = await startServe(['--policy', 'ask']);
+  browser = await launchBrowser();
+  page = await browser.newPage({ viewport: { width: 1280, height: 860 }, colorScheme: 'light' });
+  page.on('pageerror', (error) => pageErrors.push(String(error)));
+  page.on('console', (message) => {
+    if (message.type() === 'error') pageErrors.push(message.text());
+  });
+  await page.exposeFunction('reportCspViolation', (text: string) => cspViolations.push(text));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      (window as unknown as { reportCspViolation(t: string): void }).reportCspViolation(
+        `${event.violatedDirective} ${event.blockedURI}`,
+      );
+    });
+  });
+});
+
+afterEach(async (context) => {
+  if (context.task.result?.state !== 'fail') return;
+  // What the page and the host said, to read the failure without rerunning.
+  const shot = join(tmpdir(), `toolbridge-e2e-failure-${Date.now()}.png`);
+  await page?.screenshot({ path: shot }).catch(() => {});
+  console.error(
+    `e2e failure: screenshot ${shot}\npage errors: ${pageErrors.join('\n')}\nhost stderr: ${serve?.stderr.join('\n')}`,
+  );
+});
+
+afterAll(async () => {
+  await agent?.close();
+  await browser?.close();
+  await serve?.stop();
+  if (folder !== undefined) await rm(folder, { recursive: true, force: true });
+});
+
+/** playwright-core has no expect of its own: wait with vitest's polling instead. */
+const shown = (locator: Locator, timeout = 10_000) => locator.waitFor({ state: 'visible', timeout });
+const gone = (locator: Locator, timeout = 10_000) => locator.waitFor({ state: 'hidden', timeout });
+const textOf = (locator: Locator, timeout = 10_000) => expect.poll(() => locator.textContent(), { timeout });
+const attributeOf = (locator: Locator, name: string, timeout = 10_000) =>
+  expect.poll(() => locator.getAttribute(name), { timeout });
+
+async function openView(view: string): Promise<void> {
+  await page.getByTestId(`nav-${view}`).click();
+  await attributeOf(page.getByTestId(`nav-${view}`), 'aria-current').toBe('page');
+}
+
+async function screenshot(view: string): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: join(SCREENSHOTS, `${view}.png`) });
+}
+
+describe('web mode security', () => {
+  it('signs in with the launch secret and removes it from the address bar', async () => {
+    const response = await page.goto(serve.uiUrl);
+    await shown(page.getByTestId('nav-servers'));
+    expect(page.url()).not.toContain('secret');
+    expect(page.url()).not.toContain(new URL(serve.uiUrl).hash.slice('#secret='.length));
+    expect(await page.evaluate(() => window.location.href)).toBe(`${serve.origin}/`);
+    const headers = response?.headers() ?? {};
+    expect(headers['content-security-policy']).toContain("default-src 'self'");
+    expect(headers['content-security-policy']).toContain("script-src 'self'");
+    expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(headers['x-frame-options']).toBe('DENY');
+    expect(headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('refuses a replay of the launch secret with 401', async () => {
+    const secret = new URL(serve.uiUrl).hash.slice('#secret='.length);
+    const response = await fetch(`${serve.origin}/api/session`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Toolbridge-CSRF': '1', Origin: serve.origin },
+      body: JSON.stringify({ secret }),
+    });
+    expect(response.status).toBe(401);
+  });
+
+  it('refuses a WebSocket without the session cookie, even from our Origin', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${serve.port}/api/ws`, { headers: { Origin: serve.origin } });
+      ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.once('open', () => reject(new Error('the socket opened without a cookie')));
+      ws.once('error', reject);
+    });
+    expect(status).toBe(401);
+  });
+
+  it('blocks an injected inline script (CSP) and keeps working after a reload via the cookie', async () => {
+    expect(pageErrors).toEqual([]);
+    const ran = await page.evaluate(async () => {
+      const marker = window as unknown as { injected?: boolean };
+      const script = document.createElement('script');
+      script.textContent = 'window.injected = true';
+      document.body.append(script);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return marker.injected === true;
+    });
+    expect(ran).toBe(false);
+    await expect.poll(() => cspViolations.some((v) => v.startsWith('script-src'))).toBe(true);
+    // The console reports the blocked script; that error is this test's own doing.
+    pageErrors.length = 0;
+    cspViolations.length = 0;
+    await page.reload();
+    await shown(page.getByTestId('nav-servers'));
+    expect(page.url()).toBe(`${serve.origin}/`);
+  });
+});
+
+describe('servers', () => {
+  it('adds the filesystem server through the form; it connects and lists its tools', async () => {
+    await openView('servers');
+    await page.getByTestId('add-server-button').click();
+    const command = `${process.execPath} ${join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js')} ${folder}`;
+    await page.getByTestId('server-command').fill(command);
+    await page.getByTestId('server-id').fill('files');
+    await page.getByTestId('server-submit').click();
+    // The review shows exactly what will run before anything runs.
+    const review = page.getByTestId('server-review');
+    await textOf(review).toContain(process.execPath);
+    await textOf(review).toContain(folder);
+    await page.getByTestId('server-submit').click();
+
+    const row = page.getByTestId('server-files');
+    await shown(row);
+    await attributeOf(page.getByTestId('server-status-files'), 'data-status', 30_000).toBe('connected');
+    await textOf(page.getByTestId('server-tool-count-files')).not.toBe('0 tools');
+    await page.getByTestId('server-expand-files').click();
+    await shown(page.getByTestId('tool-mcp__files__list_directory'));
+    await shown(page.getByTestId('tool-mcp__files__read_text_file'));
+    await page.getByTestId('tool-schema-toggle-mcp__files__read_text_file').click();
+    await textOf(page.getByTestId('tool-schema-mcp__files__read_text_file')).toContain('"path"');
+  });
+});
+
+describe('tiers', () => {
+  /** The listing budget rule: min(listing cap, floor(context × threshold%)). */
+  const budgetFor = (context: number, pct: number, cap: number) =>
+    Math.min(cap, Math.floor((context * pct) / 100));
+
+  async function readTier() {
+    const form = await page.getByTestId('tier-form').getAttribute('data-form');
+    const tier = Number(await page.getByTestId('tier-value').getAttribute('data-tier'));
+    const budget = Number(await page.getByTestId('tier-budget').getAttribute('data-budget'));
+    const used = Number((await page.getByTestId('tier-listing-tokens').textContent())?.replace(/,/g, ''));
+    const context = Number((await page.getByTestId('tier-context-value').textContent())?.replace(/\D/g, ''));
+    return { form, tier, budget, used, context };
+  }
+
+  it('moving the context-length slider changes the tier and listing form as the rules say', async () => {
+    await openView('settings');
+    const pct = Number(await page.getByLabel('Listing budget, % of context').inputValue());
+    const cap = Number(await page.getByLabel('Listing budget cap, tokens').inputValue());
+    await openView('tiers');
+    const slider = page.getByTestId('tier-slider');
+    const seen = new Map<string, number>();
+
+    for (const step of ['120', '60', '30', '0']) {
+      await slider.fill(step);
+      await expect
+        .poll(async () => {
+          const now = await readTier();
+          return now.budget === budgetFor(now.context, pct, cap);
+        })
+        .toBe(true);
+      const now = await readTier();
+      seen.set(step, now.tier);
+      // Tier 1 lists names (full, names or mixed); tier 2 collapses to groups or lists nothing.
+      expect(now.tier === 1 ? ['full', 'names', 'mixed'] : ['groups', 'none']).toContain(now.form);
+      if (now.form !== 'none') expect(now.used).toBeLessThanOrEqual(now.budget);
+      if (step === '120') {
+        expect(now.context).toBe(2_000_000);
+        expect(now.form).toBe('full');
+      }
+      if (step === '0') {
+        expect(now.context).toBe(2_000);
+        expect(now.budget).toBe(budgetFor(2_000, pct, cap));
+        expect(now.tier).toBe(2);
+      }
+    }
+    expect(seen.get('120')).toBe(1);
+    await textOf(page.getByTestId('tier-description')).toContain('tool_');
+    await slider.fill('80');
+    await screenshot('tiers');
+  });
+});
+
+describe('playground', () => {
+  it('search shows ranked results per query with the explanation', async () => {
+    await openView('playground');
+    await page.getByTestId('playground-query-0').fill('list files in a directory');
+    await page.getByTestId('playground-add-query').click();
+    await page.getByTestId('playground-query-1').fill('remember an entity');
+    await page.getByTestId('playground-search').click();
+
+    const first = page.getByTestId('result-group-0');
+    await textOf(first).toContain('list files in a directory');
+    await textOf(page.getByTestId('result-group-1')).toContain('remember an entity');
+    const matches = first.getByTestId('result-match');
+    expect(await matches.count()).toBeGreaterThan(1);
+    const names = await matches.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-name')));
+    expect(names.slice(0, 5).some((n) => n?.endsWith('__list_directory'))).toBe(true);
+    const scores = await first
+      .getByTestId('match-score')
+      .evaluateAll((nodes) => nodes.map((n) => Number(n.textContent)));
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    await textOf(first.getByTestId('explain-terms')).toContain('list');
+    await textOf(first.getByTestId('match-terms').first()).toMatch(/\d\.\d\d/);
+    await shown(first.getByTestId('explain-gate'));
+    await screenshot('playground');
+  });
+});
+
+describe('approvals', () => {
+  const listCall = (name: string) => ({
+    name: 'tool_call',
+    arguments: { calls: [{ name, arguments: { path: folder } }] },
+  });
+
+  it('an agent call under ask opens a card; Approve gives the agent the result', async () => {
+    agent = await connectAgent(serve);
+    await openView('cards');
+    const pending = agent.callTool(listCall('mcp__files__list_directory'), undefined, { timeout: 60_000 });
+    const card = page.locator('[data-card]').first();
+    await shown(card, 20_000);
+    await textOf(card.getByTestId('card-tool')).toBe('mcp__files__list_directory');
+    await textOf(card.getByTestId('card-arguments')).toContain(folder);
+    await textOf(page.getByTestId('nav-cards-count')).toBe('1');
+    await screenshot('cards');
+    await card.getByTestId('card-approve').click();
+    const result = await pending;
+    expect(result.isError).not.toBe(true);
+    expect(resultText(result)).toContain('hello.txt');
+    await gone(card);
+  });
+
+  it('Deny with a message gives the agent an error carrying that message', async () => {
+    const pending = agent.callTool(listCall('mcp__files__list_directory'), undefined, { timeout: 60_000 });
+    const card = page.locator('[data-card]').first();
+    await shown(card, 20_000);
+    await card.getByTestId('card-deny-message').fill('Not that folder, use notes/ instead');
+    await card.getByTestId('card-deny').click();
+    const result = await pending;
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toContain('Not that folder, use notes/ instead');
+  });
+
+  it('Enter approves and Esc denies the focused card', async () => {
+    const first = agent.callTool(listCall('mcp__files__list_directory'), undefined, { timeout: 60_000 });
+    const card = page.locator('[data-card]').first();
+    await shown(card, 20_000);
+    await card.focus();
+    await page.keyboard.press('Enter');
+    expect(resultText(await first)).toContain('hello.txt');
+
+    const second = agent.callTool(listCall('mcp__files__list_directory'), undefined, { timeout: 60_000 });
+    await shown(page.locator('[data-card]').first(), 20_000);
+    await page.locator('[data-card]').first().focus();
+    await page.keyboard.press('Escape');
+    expect((await second).isError).toBe(true);
+  });
+});
+
+describe('activity, agents, settings', () => {
+  it('shows the calls in the audit log with a detail drawer', async () => {
+    await openView('activity');
+    const rows = page.getByTestId('activity-row');
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(4);
+    await textOf(rows.first()).toContain('mcp__files__list_directory');
+    await page.getByTestId('activity-filter-decision').selectOption('deny');
+    await expect.poll(() => rows.count()).toBe(2);
+    await page.getByTestId('activity-filter-decision').selectOption('');
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(4);
+    await screenshot('activity');
+    await rows.first().click();
+    await textOf(page.getByTestId('activity-drawer')).toContain('mcp__files__list_directory');
+    await textOf(page.getByTestId('activity-arguments')).toContain(folder);
+    await page.keyboard.press('Escape');
+    await gone(page.getByTestId('activity-drawer'));
+  });
+
+  it('shows each agent with its endpoint and client configs', async () => {
+    await openView('agents');
+    const endpoint = page.getByTestId('agent-endpoint').first();
+    await textOf(endpoint).toBe(serve.endpointUrl);
+    await textOf(page.getByTestId('agent-token').first()).not.toContain(serve.agentToken);
+    await page.getByTestId('agent-config-tab-cursor').first().click();
+    await textOf(page.getByTestId('agent-config').first()).toContain(serve.endpointUrl);
+    await screenshot('agents');
+  });
+
+  it('says where secrets are kept, and saves a setting', async () => {
+    await openView('settings');
+    await textOf(page.getByTestId('settings-data-dir')).toBe(serve.dataDir);
+    await textOf(page.getByTestId('settings-secret-store')).toContain('0600');
+    await screenshot('settings');
+    await page.getByLabel('Results per query, default').fill('6');
+    await page.getByTestId('settings-save').click();
+    await shown(page.getByText('Saved'));
+    await openView('servers');
+    await openView('settings');
+    expect(await page.getByLabel('Results per query, default').inputValue()).toBe('6');
+  });
+
+  it('takes the servers screenshot and stays free of page errors and CSP violations', async () => {
+    await openView('servers');
+    await screenshot('servers');
+    expect(pageErrors).toEqual([]);
+    expect(cspViolations).toEqual([]);
+  });
+});

@@ -7,28 +7,38 @@
 export interface Bm25Parameters {
   k1: number;
   b: number;
+  /** How much one occurrence counts in each field (index = field number). */
+  fieldWeights: readonly number[];
+  /**
+   * `document`: one bag of words per document, length-normalised as a whole (plain BM25).
+   * `field`: each field length-normalised on its own, then weighted and summed (BM25F).
+   */
+  lengthNormalization: 'document' | 'field';
 }
 
 /**
- * Collects documents one term occurrence at a time, then builds the index. A document's terms
- * are summed as they come (`add`), so nothing per occurrence is kept.
+ * Collects documents one term occurrence at a time, then builds the index. Occurrences are
+ * counted per (term, field) as they come, so nothing per occurrence is kept.
  */
 export class Bm25IndexBuilder {
   private readonly termIds = new Map<string, number>();
   private readonly terms: string[] = [];
-  // Per document, its distinct (term, frequency) pairs, flattened; docStarts[d] is where d begins.
-  private pairTerms = new Uint32Array(1024);
-  private pairFrequencies = new Float32Array(1024);
-  private pairCount = 0;
+  // Per document, its distinct (term, field) keys (term × fieldCount + field) and their counts,
+  // flattened; docStarts[d] is where document d begins.
+  private keys = new Uint32Array(1024);
+  private counts = new Float32Array(1024);
+  private keyCount = 0;
   private readonly docStarts: number[] = [0];
-  private readonly lengths: number[] = [];
-  // The open document: frequency per term id, the ids it holds, and its length so far.
+  /** Words per field per document: document d, field f at d × fieldCount + f. */
+  private readonly fieldLengths: number[] = [];
+  // The open document: count per key, and the keys it holds.
   private scratch = new Float64Array(1024);
   private readonly open: number[] = [];
-  private openLength = 0;
+
+  constructor(private readonly fieldCount: number) {}
 
   get documentCount(): number {
-    return this.lengths.length;
+    return this.docStarts.length - 1;
   }
 
   /** The id of `term`, assigned on first sight. */
@@ -38,7 +48,7 @@ export class Bm25IndexBuilder {
       id = this.terms.length;
       this.termIds.set(term, id);
       this.terms.push(term);
-      if (id >= this.scratch.length) {
+      if ((id + 1) * this.fieldCount > this.scratch.length) {
         const grown = new Float64Array(this.scratch.length * 2);
         grown.set(this.scratch);
         this.scratch = grown;
@@ -47,46 +57,106 @@ export class Bm25IndexBuilder {
     return id;
   }
 
-  /** One occurrence of a term in the open document, counting `weight` (its field's weight). */
-  add(termId: number, weight: number): void {
-    if (this.scratch[termId] === 0) this.open.push(termId);
-    this.scratch[termId]! += weight;
-    this.openLength += weight;
+  /** One occurrence of a term in a field of the open document. */
+  add(termId: number, field: number): void {
+    const key = termId * this.fieldCount + field;
+    if (this.scratch[key] === 0) this.open.push(key);
+    this.scratch[key]! += 1;
   }
 
   /** Closes the open document; returns its id (ids count from 0 in call order). */
   endDocument(): number {
-    this.reservePairs(this.open.length);
-    for (const id of this.open) {
-      this.pairTerms[this.pairCount] = id;
-      this.pairFrequencies[this.pairCount] = this.scratch[id]!;
-      this.pairCount += 1;
-      this.scratch[id] = 0;
+    this.reserve(this.open.length);
+    const lengths = new Array<number>(this.fieldCount).fill(0);
+    for (const key of this.open) {
+      const count = this.scratch[key]!;
+      this.keys[this.keyCount] = key;
+      this.counts[this.keyCount] = count;
+      this.keyCount += 1;
+      lengths[key % this.fieldCount]! += count;
+      this.scratch[key] = 0;
     }
     this.open.length = 0;
-    this.docStarts.push(this.pairCount);
-    this.lengths.push(this.openLength);
-    this.openLength = 0;
-    return this.lengths.length - 1;
+    this.fieldLengths.push(...lengths);
+    this.docStarts.push(this.keyCount);
+    return this.docStarts.length - 2;
   }
 
   build(parameters: Bm25Parameters): Bm25Index {
+    const { k1, b, fieldWeights } = parameters;
+    const fields = this.fieldCount;
     const termCount = this.terms.length;
-    const documentCount = this.lengths.length;
-    // Counting sort of the pairs by term: postings stay in document order.
+    const documentCount = this.documentCount;
+    const weight = (field: number): number => fieldWeights[field] ?? 0;
+
+    // Length normalisation: per document (one bag) or per document and field (BM25F).
+    const lengthNorms = new Float64Array(documentCount);
+    const fieldNorms = new Float64Array(documentCount * fields).fill(1);
+    if (parameters.lengthNormalization === 'document') {
+      const lengths = new Float64Array(documentCount);
+      let total = 0;
+      for (let doc = 0; doc < documentCount; doc++) {
+        let length = 0;
+        for (let field = 0; field < fields; field++)
+          length += weight(field) * this.fieldLengths[doc * fields + field]!;
+        lengths[doc] = length;
+        total += length;
+      }
+      const avgdl = Math.max(total / Math.max(documentCount, 1), 1);
+      for (let doc = 0; doc < documentCount; doc++)
+        lengthNorms[doc] = k1 * (1 - b + (b * lengths[doc]!) / avgdl);
+    } else {
+      for (let field = 0; field < fields; field++) {
+        let total = 0;
+        for (let doc = 0; doc < documentCount; doc++) total += this.fieldLengths[doc * fields + field]!;
+        const average = Math.max(total / Math.max(documentCount, 1), 1);
+        for (let doc = 0; doc < documentCount; doc++) {
+          fieldNorms[doc * fields + field] = 1 - b + (b * this.fieldLengths[doc * fields + field]!) / average;
+        }
+      }
+      lengthNorms.fill(k1);
+    }
+
+    // Each document's (term, frequency) pairs: its fields' counts, weighted (and normalised).
+    const pairTerms = new Uint32Array(this.keyCount);
+    const pairFrequencies = new Float64Array(this.keyCount);
+    const pairStarts = new Uint32Array(documentCount + 1);
+    const frequency = new Float64Array(termCount);
+    const held: number[] = [];
+    let pairCount = 0;
+    for (let doc = 0; doc < documentCount; doc++) {
+      for (let k = this.docStarts[doc]!; k < this.docStarts[doc + 1]!; k++) {
+        const key = this.keys[k]!;
+        const term = Math.floor(key / fields);
+        const field = key - term * fields;
+        if (frequency[term] === 0) held.push(term);
+        frequency[term]! += (weight(field) * this.counts[k]!) / fieldNorms[doc * fields + field]!;
+      }
+      for (const term of held) {
+        if (frequency[term]! > 0) {
+          pairTerms[pairCount] = term;
+          pairFrequencies[pairCount] = frequency[term]!;
+          pairCount += 1;
+        }
+        frequency[term] = 0;
+      }
+      held.length = 0;
+      pairStarts[doc + 1] = pairCount;
+    }
+
+    // Counting sort of the pairs by term: each term's postings stay in document order.
     const postingStarts = new Uint32Array(termCount + 1);
-    for (let p = 0; p < this.pairCount; p++) postingStarts[(this.pairTerms[p] ?? 0) + 1]! += 1;
+    for (let p = 0; p < pairCount; p++) postingStarts[pairTerms[p]! + 1]! += 1;
     for (let t = 0; t < termCount; t++) postingStarts[t + 1]! += postingStarts[t]!;
     const cursor = postingStarts.slice(0, termCount);
-    const postingDocs = new Uint32Array(this.pairCount);
-    const postingFrequencies = new Float32Array(this.pairCount);
+    const postingDocs = new Uint32Array(pairCount);
+    const postingFrequencies = new Float64Array(pairCount);
     for (let doc = 0; doc < documentCount; doc++) {
-      const end = this.docStarts[doc + 1]!;
-      for (let p = this.docStarts[doc]!; p < end; p++) {
-        const term = this.pairTerms[p]!;
+      for (let p = pairStarts[doc]!; p < pairStarts[doc + 1]!; p++) {
+        const term = pairTerms[p]!;
         const slot = cursor[term]!;
         postingDocs[slot] = doc;
-        postingFrequencies[slot] = this.pairFrequencies[p]!;
+        postingFrequencies[slot] = pairFrequencies[p]!;
         cursor[term] = slot + 1;
       }
     }
@@ -96,20 +166,20 @@ export class Bm25IndexBuilder {
       postingStarts,
       postingDocs,
       postingFrequencies,
-      Float64Array.from(this.lengths),
+      lengthNorms,
       parameters,
     );
   }
 
-  private reservePairs(extra: number): void {
-    if (this.pairCount + extra <= this.pairTerms.length) return;
-    const size = Math.max(this.pairTerms.length * 2, this.pairCount + extra);
-    const terms = new Uint32Array(size);
-    terms.set(this.pairTerms);
-    this.pairTerms = terms;
-    const frequencies = new Float32Array(size);
-    frequencies.set(this.pairFrequencies);
-    this.pairFrequencies = frequencies;
+  private reserve(extra: number): void {
+    if (this.keyCount + extra <= this.keys.length) return;
+    const size = Math.max(this.keys.length * 2, this.keyCount + extra);
+    const keys = new Uint32Array(size);
+    keys.set(this.keys);
+    this.keys = keys;
+    const counts = new Float32Array(size);
+    counts.set(this.counts);
+    this.counts = counts;
   }
 }
 
@@ -122,6 +192,8 @@ export class ScoreAccumulator {
   readonly coverage: Uint16Array;
   readonly touched: Uint32Array;
   touchedCount = 0;
+  /** The highest score so far. */
+  maxScore = 0;
   private readonly stamps: Uint32Array;
   private readonly gateStamps: Uint32Array;
   private epoch = 0;
@@ -136,6 +208,7 @@ export class ScoreAccumulator {
 
   reset(): void {
     this.touchedCount = 0;
+    this.maxScore = 0;
     this.epoch += 1;
     if (this.epoch === 0xffffffff) {
       this.stamps.fill(0);
@@ -177,34 +250,42 @@ export interface AccumulateFlags {
 
 export class Bm25Index {
   readonly documentCount: number;
-  readonly averageLength: number;
   readonly parameters: Readonly<Bm25Parameters>;
   private readonly idfs: Float64Array;
-  private readonly lengthNorms: Float64Array;
+  private readonly maxContributions: Float64Array;
 
   constructor(
     private readonly termIds: ReadonlyMap<string, number>,
     private readonly terms: readonly string[],
     private readonly postingStarts: Uint32Array,
     private readonly postingDocs: Uint32Array,
-    private readonly postingFrequencies: Float32Array,
-    readonly lengths: Float64Array,
+    private readonly postingFrequencies: Float64Array,
+    /** Per document, the denominator's `k1 · (1 − b + b · dl / avgdl)` (just `k1` under BM25F). */
+    private readonly lengthNorms: Float64Array,
     parameters: Bm25Parameters,
   ) {
-    this.parameters = Object.freeze({ ...parameters });
-    const n = lengths.length;
+    this.parameters = Object.freeze({
+      ...parameters,
+      fieldWeights: Object.freeze([...parameters.fieldWeights]),
+    });
+    const n = lengthNorms.length;
     this.documentCount = n;
-    let total = 0;
-    for (const length of lengths) total += length;
-    this.averageLength = total / Math.max(n, 1);
-    const { k1, b } = parameters;
-    const avgdl = Math.max(this.averageLength, 1);
-    this.lengthNorms = lengths.map((dl) => k1 * (1 - b + (b * dl) / avgdl));
     this.idfs = new Float64Array(terms.length);
+    this.maxContributions = new Float64Array(terms.length);
     for (let t = 0; t < terms.length; t++) {
       const df = postingStarts[t + 1]! - postingStarts[t]!;
       this.idfs[t] = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      let best = 0;
+      for (let p = postingStarts[t]!; p < postingStarts[t + 1]!; p++) {
+        best = Math.max(best, this.score(this.idfs[t]!, postingFrequencies[p]!, postingDocs[p]!));
+      }
+      this.maxContributions[t] = best;
     }
+  }
+
+  /** The most this term adds to any one document's score (before a query boost). */
+  maxContribution(termId: number): number {
+    return termId < 0 ? 0 : this.maxContributions[termId]!;
   }
 
   get termCount(): number {
@@ -263,6 +344,26 @@ export class Bm25Index {
       const tf = this.postingFrequencies[p]!;
       if (!into.isTouched(doc)) into.touch(doc);
       scores[doc]! += this.score(idf, tf, doc);
+      if (scores[doc]! > into.maxScore) into.maxScore = scores[doc]!;
+      if (flags.countsForCoverage) coverage[doc]! += 1;
+      if (flags.isGate) into.markGate(doc);
+    }
+  }
+
+  /**
+   * Adds the term's contribution, times `boost`, only to documents already reached by other
+   * terms, looking each up in the postings: cheaper than walking the postings of a term that most
+   * documents hold.
+   */
+  accumulateTouched(termId: number, boost: number, into: ScoreAccumulator, flags: AccumulateFlags): void {
+    const idf = this.idfs[termId]! * boost;
+    const { scores, coverage } = into;
+    for (let i = 0; i < into.touchedCount; i++) {
+      const doc = into.touched[i]!;
+      const tf = this.termFrequency(termId, doc);
+      if (tf === 0) continue;
+      scores[doc]! += this.score(idf, tf, doc);
+      if (scores[doc]! > into.maxScore) into.maxScore = scores[doc]!;
       if (flags.countsForCoverage) coverage[doc]! += 1;
       if (flags.isGate) into.markGate(doc);
     }

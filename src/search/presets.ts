@@ -1,12 +1,13 @@
 import type { ToolIndexOptions } from './tool-index.js';
 
 /**
- * Named option sets. `HERMES_OPTIONS` reproduces the reference engine exactly (one bag of words,
- * no field weights, rarest-term gate, relevance floor, Snowball stems, no camelCase splitting).
+ * The reference engine, exactly: one bag of words per tool, no field weights, no camelCase
+ * splitting, the rarest-term gate and the relevance floor, nothing corrected or re-ranked.
  */
 export const HERMES_OPTIONS: Readonly<ToolIndexOptions> = Object.freeze({
   k1: 1.5,
   b: 0.75,
+  lengthNormalization: 'document',
   fieldWeights: Object.freeze({
     name: 1,
     server: 1,
@@ -18,15 +19,20 @@ export const HERMES_OPTIONS: Readonly<ToolIndexOptions> = Object.freeze({
   splitCamelCase: false,
   splitLetterDigit: false,
   gate: 'rarest-term',
+  serviceNames: Object.freeze([]),
+  unknownNameMaxQueryWords: 10,
+  unknownNameMaxWords: 2,
   relevanceFloor: Object.freeze({ fromTerms: 4, fraction: 0.5 }),
+  maxQueryTerms: 0,
+  nameMatchBoost: 0,
   typoCorrection: false,
-  typoMinLength: 4,
+  typoMinLength: 5,
   synonyms: Object.freeze([]),
   synonymWeight: 0.5,
   defaultLimit: 5,
 });
 
-/** Plain BM25 with stemming: the reference's documents and scores with no gate and no floor (a baseline). */
+/** Plain BM25 with stemming: the reference's documents and scores, no gate and no floor (a baseline). */
 export const PLAIN_BM25_OPTIONS: Readonly<ToolIndexOptions> = Object.freeze({
   ...HERMES_OPTIONS,
   gate: 'off',

@@ -29,54 +29,56 @@ function kindOf(code: number): number {
   return OTHER;
 }
 
-/** Calls `visit(word)` with each lower-cased word of `text`, in order. */
-export function scanWords(
-  text: string,
-  options: Readonly<TokenizerOptions>,
-  visit: (word: string) => void,
-): void {
-  const lower = text.toLowerCase();
-  if (!options.splitCamelCase && !options.splitLetterDigit) {
-    scanRuns(lower, visit);
-    return;
-  }
-  // Boundaries need the original case; lower-casing may change the length of non-ASCII text,
-  // and then positions no longer line up with the lower-cased copy.
-  const aligned = lower.length === text.length;
-  const emit = (start: number, end: number): void =>
-    visit(aligned ? lower.slice(start, end) : text.slice(start, end).toLowerCase());
+/**
+ * Receives each word as a range of the scanned text plus a hash of its lower-cased characters
+ * (FNV-1a), so a caller can look the word up without first making a string of it.
+ */
+export type WordVisitor = (text: string, start: number, end: number, hash: number) => void;
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/**
+ * Calls `visit` for each word of `text`, in order. With splitting on, a run that splits is also
+ * given whole after its parts (`PagerDuty` → `pager`, `duty`, `pagerduty`), so a query that
+ * writes the name as one word still finds it.
+ */
+export function scanWords(text: string, options: Readonly<TokenizerOptions>, visit: WordVisitor): void {
   const n = text.length;
+  const split = options.splitCamelCase || options.splitLetterDigit;
   let start = -1;
+  let hash = 0;
+  let runStart = -1;
+  let runHash = 0;
   let previous = OTHER;
   for (let i = 0; i <= n; i++) {
-    const kind = i < n ? kindOf(text.charCodeAt(i)) : OTHER;
+    const code = i < n ? text.charCodeAt(i) : 0;
+    const kind = i < n ? kindOf(code) : OTHER;
     if (kind === OTHER) {
-      if (start >= 0) emit(start, i);
+      if (start >= 0) {
+        visit(text, start, i, hash);
+        if (start > runStart) visit(text, runStart, i, runHash);
+      }
       start = -1;
-    } else if (start < 0) {
-      start = i;
-    } else if (isBoundary(previous, kind, text, i, options)) {
-      emit(start, i);
-      start = i;
+    } else {
+      if (start >= 0 && split && isBoundary(previous, kind, text, i, options)) {
+        visit(text, start, i, hash);
+        start = -1;
+      }
+      const lower = kind === UPPER ? code + 32 : code;
+      if (start < 0) {
+        if (previous === OTHER) {
+          runStart = i;
+          runHash = FNV_OFFSET;
+        }
+        start = i;
+        hash = FNV_OFFSET;
+      }
+      hash = Math.imul(hash ^ lower, FNV_PRIME);
+      runHash = Math.imul(runHash ^ lower, FNV_PRIME);
     }
     previous = kind;
   }
-}
-
-// The fast path for lower-cased text without extra splitting.
-function scanRuns(lower: string, visit: (word: string) => void): void {
-  const n = lower.length;
-  let start = -1;
-  for (let i = 0; i < n; i++) {
-    const code = lower.charCodeAt(i);
-    if ((code >= 97 && code <= 122) || (code >= 48 && code <= 57)) {
-      if (start < 0) start = i;
-    } else if (start >= 0) {
-      visit(lower.slice(start, i));
-      start = -1;
-    }
-  }
-  if (start >= 0) visit(lower.slice(start, n));
 }
 
 function isBoundary(
@@ -95,6 +97,6 @@ function isBoundary(
 /** Lower-cased words of `text`, in order, repeats kept. */
 export function tokenize(text: string, options: Readonly<TokenizerOptions> = PLAIN_TOKENIZER): string[] {
   const words: string[] = [];
-  scanWords(text, options, (word) => words.push(word));
+  scanWords(text, options, (source, start, end) => words.push(source.slice(start, end).toLowerCase()));
   return words;
 }

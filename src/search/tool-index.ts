@@ -1,11 +1,13 @@
 import { ToolbridgeError } from '../base/errors.js';
 import { type Bm25Index, Bm25IndexBuilder, ScoreAccumulator } from './bm25-index.js';
+import { type QueryPlan, QueryReader, type QueryTerm } from './query-plan.js';
+import { SERVICE_NAMES } from './service-names.js';
+import { sharedStemCache } from './stem-cache.js';
 import { stem } from './stemmer.js';
 import { scanWords, type TokenizerOptions, tokenize } from './tokenizer.js';
 import { toolDocumentText } from './tool-document.js';
-import { TopK } from './top-k.js';
+import { type Ranked, TopK } from './top-k.js';
 import type {
-  Correction,
   IndexEntry,
   MatchExplanation,
   SearchExplanation,
@@ -30,16 +32,20 @@ export interface FieldWeights {
 }
 
 /**
- * Which documents a query may return at all, before ranking.
- * - `rarest-term`: only tools holding the query's rarest term (reference §1.4); a word no tool
- *   holds empties the result.
- * - `unknown-name`: a word no tool holds empties the result only when it looks like a name (not a
- *   common English word, nor a typo of a catalog word); common words no tool holds are ignored.
+ * Which tools a query may return at all, before ranking.
+ * - `rarest-term` (the reference): only tools holding the query's rarest term, so one word that no
+ *   tool holds — a typo, a filler word, a service that is not installed — empties the result.
+ * - `unknown-name`: a word no tool holds empties the result only when it names something: a known
+ *   service, or a word that is neither English nor a typo of a catalog word. English filler is
+ *   ignored, typos are corrected.
  * - `off`: plain BM25, any tool holding any query term.
  */
 export type GateMode = 'rarest-term' | 'unknown-name' | 'off';
 
-/** The relevance floor (reference §1.5): with `fromTerms` or more answerable terms, a match must hold `ceil(fraction × answerable)` of them; otherwise one. */
+/**
+ * The relevance floor (reference §1.5): with `fromTerms` or more answerable terms, a match must
+ * hold `ceil(fraction × answerable)` of them; otherwise one.
+ */
 export interface RelevanceFloor {
   fromTerms: number;
   fraction: number;
@@ -52,50 +58,93 @@ export interface ToolIndexOptions {
    */
   k1: number;
   /**
-   * BM25 length normalisation, 0 (none) to 1 (full): how much long descriptions are penalised.
+   * BM25 length normalisation, 0 (none) to 1 (full): how much long texts are discounted.
    * @defaultValue 0.75
    */
   b: number;
   /**
-   * Per-field weights. Raise `name` and `server` to prefer tools whose name says what the query
-   * says over tools that merely mention it.
+   * `document`: a tool is one bag of words, normalised by its whole length (the reference).
+   * `field`: each field is normalised by its own length, then weighted (BM25F). On the shared
+   * catalogs `field` ranks known items better and free-text queries worse, so it is not the default.
+   * @defaultValue 'document'
+   */
+  lengthNormalization: 'document' | 'field';
+  /**
+   * Per-field weights: how much one occurrence counts in each part of a tool.
    * @defaultValue `{ name: 1, server: 1, description: 1, parameters: 1, parameterDescriptions: 0, keywords: 1 }`
    */
   fieldWeights: Readonly<FieldWeights>;
   /**
-   * Split `createIssue` into `create` + `issue` (documents and queries alike).
-   * @defaultValue false
+   * Split `createIssue` into `create` + `issue` and `HTTPServer` into `http` + `server`, in tools
+   * and queries; the whole word is kept too, so `pagerduty` still finds `PagerDuty`.
+   * @defaultValue true
    */
   splitCamelCase: boolean;
   /**
-   * Split letters from digits: `v2api` → `v` + `2` + `api`.
+   * Split letters from digits: `v2api` → `v` + `2` + `api` (and `v2api`).
    * @defaultValue false
    */
   splitLetterDigit: boolean;
   /**
    * Which tools a query may return before ranking; see {@link GateMode}.
-   * @defaultValue 'rarest-term'
+   * @defaultValue 'unknown-name'
    */
   gate: GateMode;
   /**
-   * Minimum share of the query a match must cover; `null` means one term is enough.
-   * @defaultValue `{ fromTerms: 4, fraction: 0.5 }`
+   * Names of apps and services, lower-case. Under the `unknown-name` gate, a query naming one that
+   * no tool mentions returns no matches — the service is not installed — even when the name is
+   * also an English word (`telegram`, `slack`) and however long the query.
+   * @defaultValue {@link SERVICE_NAMES}, about 150 well-known services
+   */
+  serviceNames: readonly string[];
+  /**
+   * Under the `unknown-name` gate, an unknown word that is not a listed service empties the result
+   * only in queries of at most this many words: a long sentence is a task description, and its
+   * names are what the task is about (cities, people, products).
+   * @defaultValue 10
+   */
+  unknownNameMaxQueryWords: number;
+  /**
+   * …and only when the query has at most this many such words: more are data (pasted text, codes).
+   * @defaultValue 2
+   */
+  unknownNameMaxWords: number;
+  /**
+   * Minimum share of the query a match must cover (reference §1.5); `null`: one term is enough.
+   * @defaultValue null
    */
   relevanceFloor: Readonly<RelevanceFloor> | null;
   /**
-   * Replace a query word no tool holds by a catalog word one edit away (never changing the first
-   * letter, only for words of `typoMinLength` letters or more), and say so in `corrections`.
-   * @defaultValue false
+   * A query with more distinct answerable terms than this is scored on that many of its most
+   * specific ones (lowest document frequency). Long sentences are mostly common words, which add
+   * noise to the ranking and most of the cost of a search; 0 scores every term.
+   * @defaultValue 10
+   */
+  maxQueryTerms: number;
+  /**
+   * Re-ranks the best 20 candidates by how much of the tool's own name the query says:
+   * score × (1 + nameMatchBoost × share of the name's words found in the query). Helps a query that
+   * names a tool (`github list issues`) pick it over near-duplicates with longer descriptions.
+   * 0 turns it off.
+   * @defaultValue 1
+   */
+  nameMatchBoost: number;
+  /**
+   * Replace a query word no tool holds, and that is not English, by a catalog word one edit away
+   * (never changing the first letter), and say so in `corrections`.
+   * @defaultValue true
    */
   typoCorrection: boolean;
   /**
-   * Shortest query word that typo correction will touch.
-   * @defaultValue 4
+   * Shortest word a typo correction may produce; the mistyped word may be one letter shorter
+   * (`isue` → `issue`). Short words have too many neighbours to guess safely.
+   * @defaultValue 5
    */
   typoMinLength: number;
   /**
-   * Groups of interchangeable words (`['create', 'open', 'add']`): a query word also finds tools
-   * that use another word of its group, at `synonymWeight` of the score.
+   * Groups of interchangeable words (see `ACTION_SYNONYMS`): a query word also finds tools that
+   * use another word of its group, at `synonymWeight` of the score. Off by default: on the shared
+   * catalogs the curated action table cost as much precision as it gained recall.
    * @defaultValue `[]`
    */
   synonyms: readonly (readonly string[])[];
@@ -111,14 +160,16 @@ export interface ToolIndexOptions {
   defaultLimit: number;
 }
 
+/** Options as callers give them: any subset, `fieldWeights` too. */
 export type ToolIndexOptionsInput = Partial<Omit<ToolIndexOptions, 'fieldWeights'>> & {
   fieldWeights?: Partial<FieldWeights>;
 };
 
-/** Defaults: the reference's behaviour. */
+/** The default engine: the reference's BM25 with the measured improvements (docs/readme/engine.md). */
 export const DEFAULT_TOOL_INDEX_OPTIONS: Readonly<ToolIndexOptions> = Object.freeze({
   k1: 1.5,
   b: 0.75,
+  lengthNormalization: 'document',
   fieldWeights: Object.freeze({
     name: 1,
     server: 1,
@@ -127,22 +178,31 @@ export const DEFAULT_TOOL_INDEX_OPTIONS: Readonly<ToolIndexOptions> = Object.fre
     parameterDescriptions: 0,
     keywords: 1,
   }),
-  splitCamelCase: false,
+  splitCamelCase: true,
   splitLetterDigit: false,
-  gate: 'rarest-term',
-  relevanceFloor: Object.freeze({ fromTerms: 4, fraction: 0.5 }),
-  typoCorrection: false,
-  typoMinLength: 4,
+  gate: 'unknown-name',
+  serviceNames: SERVICE_NAMES,
+  unknownNameMaxQueryWords: 10,
+  unknownNameMaxWords: 2,
+  relevanceFloor: null,
+  maxQueryTerms: 10,
+  nameMatchBoost: 1,
+  typoCorrection: true,
+  typoMinLength: 5,
   synonyms: Object.freeze([]),
   synonymWeight: 0.5,
   defaultLimit: 5,
 });
 
+/** Merges `input` over the defaults and validates the result (INVALID_ARGUMENT on a bad value). */
 export function resolveToolIndexOptions(input: ToolIndexOptionsInput = {}): Readonly<ToolIndexOptions> {
   const options: ToolIndexOptions = {
     ...DEFAULT_TOOL_INDEX_OPTIONS,
     ...stripUndefined(input),
-    fieldWeights: { ...DEFAULT_TOOL_INDEX_OPTIONS.fieldWeights, ...stripUndefined(input.fieldWeights ?? {}) },
+    fieldWeights: Object.freeze({
+      ...DEFAULT_TOOL_INDEX_OPTIONS.fieldWeights,
+      ...stripUndefined(input.fieldWeights ?? {}),
+    }),
   };
   validate(options);
   return Object.freeze(options);
@@ -155,23 +215,17 @@ export function createToolIndex(entries: readonly IndexEntry[], options?: ToolIn
   return new Bm25ToolIndex(entries, resolveToolIndexOptions(options));
 }
 
-interface QueryTerm {
-  stem: string;
-  termId: number;
-  boost: number;
-  countsForCoverage: boolean;
-}
-
-interface QueryPlan {
-  stems: string[];
-  terms: QueryTerm[];
-  answerable: string[];
-  gateTermId: number;
-  gateToken: string | undefined;
-  corrections: Correction[];
-  ignoredWords: string[];
-  unknownWords: string[];
-}
+const FIELDS: readonly (keyof FieldWeights)[] = [
+  'name',
+  'server',
+  'description',
+  'parameters',
+  'parameterDescriptions',
+  'keywords',
+];
+const NAME_FIELD = 0;
+// How many of the best BM25 candidates the name-match boost re-ranks.
+const NAME_BOOST_POOL = 20;
 
 class Bm25ToolIndex implements ToolIndex {
   private readonly names: string[];
@@ -179,51 +233,93 @@ class Bm25ToolIndex implements ToolIndex {
   private readonly bm25: Bm25Index;
   private readonly accumulator: ScoreAccumulator;
   private readonly tokenizer: TokenizerOptions;
-  /** Every distinct word of the catalog → its term id (the vocabulary typo correction searches). */
-  private readonly words = new Map<string, number>();
+  private readonly reader: QueryReader;
+  // Each tool's distinct name terms: nameTerms[nameStarts[doc] .. nameStarts[doc + 1]).
+  private readonly nameStarts: Uint32Array;
+  private readonly nameTerms: Uint32Array;
 
   constructor(
     entries: readonly IndexEntry[],
     private readonly options: Readonly<ToolIndexOptions>,
   ) {
     this.tokenizer = { splitCamelCase: options.splitCamelCase, splitLetterDigit: options.splitLetterDigit };
-    const builder = new Bm25IndexBuilder();
+    const builder = new Bm25IndexBuilder(FIELDS.length);
     const weights = options.fieldWeights;
-    // Each distinct word is stemmed and looked up once.
-    let weight = 0;
-    const addWord = (word: string): void => {
-      let termId = this.words.get(word);
-      if (termId === undefined) {
-        termId = builder.termId(stem(word));
-        this.words.set(word, termId);
+    const vocabulary: string[] = [];
+    const nameStarts = new Uint32Array(entries.length + 1);
+    const nameTerms: number[] = [];
+
+    // Words are found by position and hash in the shared stem cache, then mapped to this index's
+    // term ids through typed arrays: no string or map lookup per occurrence.
+    const stems = sharedStemCache();
+    let wordTerms: Int32Array = new Int32Array(stems.wordCount + 1024).fill(-1);
+    let stemTerms: Int32Array = new Int32Array(stems.stemCount + 1024).fill(-1);
+    let field = 0;
+    let nameStart = 0;
+    const addWord = (source: string, start: number, end: number, hash: number): void => {
+      const word = stems.wordId(source, start, end, hash);
+      if (word >= wordTerms.length) wordTerms = grow(wordTerms, word);
+      let termId = wordTerms[word]!;
+      if (termId < 0) {
+        const stemId = stems.stemIdOf(word);
+        if (stemId >= stemTerms.length) stemTerms = grow(stemTerms, stemId);
+        termId = stemTerms[stemId]!;
+        if (termId < 0) {
+          termId = builder.termId(stems.stem(stemId));
+          stemTerms[stemId] = termId;
+        }
+        wordTerms[word] = termId;
+        vocabulary.push(stems.word(word));
       }
-      builder.add(termId, weight);
+      builder.add(termId, field);
+      if (field === NAME_FIELD && nameTerms.indexOf(termId, nameStart) < 0) nameTerms.push(termId);
     };
-    const addField = (value: string, fieldWeight: number): void => {
-      if (fieldWeight === 0 || value === '') return;
-      weight = fieldWeight;
+    const addField = (value: string, name: keyof FieldWeights): void => {
+      if (weights[name] === 0 || value === '') return;
+      field = FIELDS.indexOf(name);
       scanWords(value, this.tokenizer, addWord);
     };
+
     this.names = entries.map((entry, index) => {
       if (typeof entry?.name !== 'string' || entry.name.trim() === '') {
         invalid(`entries[${index}].name must be a non-empty string (the tool's full agent-facing name)`);
       }
       const text = toolDocumentText(entry, weights.parameterDescriptions > 0);
-      addField(text.name, weights.name);
-      addField(text.server, weights.server);
-      addField(text.description, weights.description);
-      for (const parameter of text.parameters) addField(parameter, weights.parameters);
-      addField(text.parameterDescriptions, weights.parameterDescriptions);
-      addField(text.keywords, weights.keywords);
+      nameStart = nameTerms.length;
+      addField(text.name, 'name');
+      addField(text.server, 'server');
+      addField(text.description, 'description');
+      for (const parameter of text.parameters) addField(parameter, 'parameters');
+      addField(text.parameterDescriptions, 'parameterDescriptions');
+      addField(text.keywords, 'keywords');
       builder.endDocument();
+      nameStarts[index + 1] = nameTerms.length;
       const key = entry.name.trim().toLowerCase();
       const same = this.exactNames.get(key);
       if (same === undefined) this.exactNames.set(key, [index]);
       else same.push(index);
       return entry.name;
     });
-    this.bm25 = builder.build({ k1: options.k1, b: options.b });
+    this.nameStarts = nameStarts;
+    this.nameTerms = Uint32Array.from(nameTerms);
+    this.bm25 = builder.build({
+      k1: options.k1,
+      b: options.b,
+      fieldWeights: FIELDS.map((name) => weights[name]),
+      lengthNormalization: options.lengthNormalization,
+    });
     this.accumulator = new ScoreAccumulator(this.names.length);
+    this.reader = new QueryReader(this.bm25, vocabulary, {
+      gate: options.gate,
+      serviceNames: new Set(options.serviceNames.map((name) => name.toLowerCase())),
+      unknownNameMaxQueryWords: options.unknownNameMaxQueryWords,
+      unknownNameMaxWords: options.unknownNameMaxWords,
+      typoCorrection: options.typoCorrection,
+      typoMinLength: options.typoMinLength,
+      maxQueryTerms: options.maxQueryTerms,
+      synonyms: this.synonymStems(options.synonyms),
+      synonymWeight: options.synonymWeight,
+    });
   }
 
   get size(): number {
@@ -237,21 +333,22 @@ class Bm25ToolIndex implements ToolIndex {
     if (words.length === 0 || this.size === 0 || limit <= 0) {
       return searchOptions.explain ? { matches: [], explanation: emptyExplanation(text) } : { matches: [] };
     }
-    const plan = this.plan(words);
+    const plan = this.reader.read(words);
     const exact = this.exactNames.get(text.trim().toLowerCase()) ?? [];
     const required = this.requiredCoverage(plan.answerable.length);
     const blocked = plan.unknownWords.length > 0 || (plan.gateToken !== undefined && plan.gateTermId < 0);
-    const top = this.rank(plan, required, blocked ? [] : plan.terms, exact, limit);
-    const result: SearchResult = { matches: top.docs.map((doc) => this.names[doc]!) };
+    const ranked = this.rank(plan, required, blocked ? [] : plan.terms, exact, limit);
+    const result: SearchResult = { matches: ranked.docs.map((doc) => this.names[doc]!) };
     if (plan.corrections.length > 0) result.corrections = plan.corrections;
     if (plan.unknownWords.length > 0) {
       result.unknownWords = plan.unknownWords;
       if (result.matches.length === 0) {
+        // What the query would find without the unknown words: a guess, never a match.
         const guess = this.rank(plan, required, plan.terms, [], limit);
-        result.didYouMean = guess.docs.map((doc) => this.names[doc]!);
+        if (guess.docs.length > 0) result.didYouMean = guess.docs.map((doc) => this.names[doc]!);
       }
     }
-    if (searchOptions.explain) result.explanation = this.explain(text, plan, required, top, exact);
+    if (searchOptions.explain) result.explanation = this.explain(text, plan, required, ranked, exact);
     return result;
   }
 
@@ -266,98 +363,137 @@ class Bm25ToolIndex implements ToolIndex {
     return Math.floor(limit);
   }
 
-  /** Reads the query: terms to score, the gate, and (by gate mode) corrections and unknown words. */
-  private plan(words: readonly string[]): QueryPlan {
-    const stems = words.map(stem);
-    const plan: QueryPlan = {
-      stems,
-      terms: [],
-      answerable: [],
-      gateTermId: -1,
-      gateToken: undefined,
-      corrections: [],
-      ignoredWords: [],
-      unknownWords: [],
-    };
-    const seen = new Set<string>();
-    for (const term of stems) {
-      const termId = this.bm25.termId(term);
-      const first = !seen.has(term);
-      seen.add(term);
-      if (termId < 0) continue;
-      if (first) plan.answerable.push(term);
-      plan.terms.push({ stem: term, termId, boost: 1, countsForCoverage: first });
-    }
-    if (this.options.gate === 'rarest-term') {
-      // Lowest df wins; ties go to the first in query order (a df-0 term beats every other).
-      let best = 0;
-      for (let i = 1; i < stems.length; i++) {
-        const df = this.bm25.documentFrequency(this.bm25.termId(stems[i]!));
-        if (df < this.bm25.documentFrequency(this.bm25.termId(stems[best]!))) best = i;
-      }
-      plan.gateToken = stems[best]!;
-      plan.gateTermId = this.bm25.termId(plan.gateToken);
-    }
-    return plan;
-  }
-
   private requiredCoverage(answerable: number): number {
     const floor = this.options.relevanceFloor;
     if (floor === null || answerable < floor.fromTerms) return 1;
     return Math.ceil(answerable * floor.fraction);
   }
 
+  /** Scores every tool holding a term, keeps the admitted ones, and returns the best `limit`. */
   private rank(
     plan: QueryPlan,
     required: number,
     terms: readonly QueryTerm[],
     exact: readonly number[],
     limit: number,
-  ): TopK {
+  ): Ranked {
+    const boost = this.options.nameMatchBoost;
+    const pool = boost > 0 ? Math.max(limit, NAME_BOOST_POOL) : limit;
+    this.accumulate(plan, terms, pool);
     const acc = this.accumulator;
-    acc.reset();
-    for (const term of terms) {
-      this.bm25.accumulate(term.termId, term.boost, acc, {
-        countsForCoverage: term.countsForCoverage,
-        isGate: term.termId === plan.gateTermId,
-      });
-    }
     const gated = plan.gateToken !== undefined;
-    const top = new TopK(limit);
+    const candidates = new TopK(pool);
     for (let i = 0; i < acc.touchedCount; i++) {
       const doc = acc.touched[i]!;
       if (acc.coverage[doc]! < required || (gated && !acc.holdsGate(doc))) continue;
       if (exact.length > 0 && exact.includes(doc)) continue;
-      top.offer(doc, acc.scores[doc]!);
+      candidates.offer(doc, acc.scores[doc]!);
+    }
+    let top = candidates;
+    if (boost > 0) {
+      const queried = new Set(terms.filter((term) => term.boost === 1).map((term) => term.termId));
+      const pooled = candidates.ranked();
+      top = new TopK(limit);
+      pooled.docs.forEach((doc, i) => {
+        top.offer(doc, pooled.scores[i]! * (1 + boost * this.nameMatch(doc, queried)));
+      });
     }
     for (const doc of exact) top.offer(doc, Number.POSITIVE_INFINITY);
-    return top;
+    return top.ranked();
+  }
+
+  /**
+   * Scores the terms into the accumulator. Under the reference's rarest-term gate, every term in
+   * query order over all its postings, as the reference sums them. Otherwise with MaxScore
+   * pruning, which keeps the best `pool` exact: terms go from the highest possible contribution
+   * down, and once all remaining terms together could not lift an unseen tool past the current
+   * `pool`-th best score, they only re-score the tools already found, by lookup. On long queries
+   * this skips walking the postings of words like `the` and `a`.
+   */
+  private accumulate(plan: QueryPlan, terms: readonly QueryTerm[], pool: number): void {
+    const acc = this.accumulator;
+    acc.reset();
+    const flagsOf = (term: QueryTerm) => ({
+      countsForCoverage: term.countsForCoverage,
+      isGate: term.termId === plan.gateTermId,
+    });
+    if (plan.gateToken !== undefined) {
+      for (const term of terms) this.bm25.accumulate(term.termId, term.boost, acc, flagsOf(term));
+      return;
+    }
+    const bound = (term: QueryTerm) => this.bm25.maxContribution(term.termId) * term.boost;
+    const order = [...terms].sort((a, b) => bound(b) - bound(a));
+    let remaining = order.reduce((sum, term) => sum + bound(term), 0);
+    let remainingPostings = order.reduce((sum, term) => sum + this.bm25.documentFrequency(term.termId), 0);
+    let lookupOnly = false;
+    for (const term of order) {
+      // Worth checking only when the postings left to walk outweigh looking up the tools found.
+      if (
+        !lookupOnly &&
+        acc.touchedCount >= pool &&
+        remaining < acc.maxScore &&
+        remainingPostings > 4 * acc.touchedCount
+      ) {
+        lookupOnly = remaining < this.kthBestScore(pool);
+      }
+      if (lookupOnly) this.bm25.accumulateTouched(term.termId, term.boost, acc, flagsOf(term));
+      else this.bm25.accumulate(term.termId, term.boost, acc, flagsOf(term));
+      remaining -= bound(term);
+      remainingPostings -= this.bm25.documentFrequency(term.termId);
+    }
+  }
+
+  private kthBestScore(k: number): number {
+    const acc = this.accumulator;
+    const best = new TopK(k);
+    for (let i = 0; i < acc.touchedCount; i++) best.offer(acc.touched[i]!, acc.scores[acc.touched[i]!]!);
+    return best.threshold;
+  }
+
+  /** Share of the tool's distinct name terms that the query holds. */
+  private nameMatch(doc: number, queried: ReadonlySet<number>): number {
+    const start = this.nameStarts[doc]!;
+    const end = this.nameStarts[doc + 1]!;
+    if (end === start) return 0;
+    let found = 0;
+    for (let i = start; i < end; i++) if (queried.has(this.nameTerms[i]!)) found += 1;
+    return found / (end - start);
   }
 
   private explain(
     query: string,
     plan: QueryPlan,
     required: number,
-    top: TopK,
+    ranked: Ranked,
     exact: readonly number[],
   ): SearchExplanation {
-    const matches = top.docs.map((doc): MatchExplanation => {
+    const queried = new Set(plan.terms.filter((term) => term.boost === 1).map((term) => term.termId));
+    const matches = ranked.docs.map((doc, rank): MatchExplanation => {
       const terms: Record<string, number> = {};
-      let score = 0;
       let coverage = 0;
       for (const term of plan.terms) {
         const share = this.bm25.contribution(term.termId, doc, term.boost);
         if (share === 0) continue;
         terms[term.stem] = (terms[term.stem] ?? 0) + share;
-        score += share;
         if (term.countsForCoverage) coverage += 1;
       }
-      return { name: this.names[doc]!, score, exactName: exact.includes(doc), coverage, terms };
+      const exactName = exact.includes(doc);
+      const bm25 = Object.values(terms).reduce((sum, value) => sum + value, 0);
+      return {
+        name: this.names[doc]!,
+        score: exactName ? bm25 : ranked.scores[rank]!,
+        bm25,
+        nameMatch: this.nameMatch(doc, queried),
+        exactName,
+        coverage,
+        terms,
+      };
     });
     const explanation: SearchExplanation = {
       query,
       terms: plan.stems,
       answerableTerms: plan.answerable,
+      unscoredTerms: plan.unscored,
       requiredCoverage: required,
       corrections: plan.corrections,
       ignoredWords: plan.ignoredWords,
@@ -367,6 +503,26 @@ class Bm25ToolIndex implements ToolIndex {
     if (plan.gateToken !== undefined) explanation.gateToken = plan.gateToken;
     return explanation;
   }
+
+  /** Each synonym group as stems: stem → the other stems of its groups. */
+  private synonymStems(groups: readonly (readonly string[])[]): Map<string, string[]> {
+    const synonyms = new Map<string, string[]>();
+    for (const group of groups) {
+      const stems = [...new Set(group.flatMap((word) => tokenize(word, this.tokenizer)).map(stem))];
+      for (const one of stems) {
+        const others = stems.filter((other) => other !== one);
+        synonyms.set(one, [...new Set([...(synonyms.get(one) ?? []), ...others])]);
+      }
+    }
+    return synonyms;
+  }
+}
+
+/** A copy of `array` with room for index `needed`, new slots -1. */
+function grow(array: Int32Array, needed: number): Int32Array {
+  const grown = new Int32Array(Math.max(needed + 1, array.length * 2)).fill(-1);
+  grown.set(array);
+  return grown;
 }
 
 function emptyExplanation(query: string): SearchExplanation {
@@ -374,6 +530,7 @@ function emptyExplanation(query: string): SearchExplanation {
     query,
     terms: [],
     answerableTerms: [],
+    unscoredTerms: [],
     requiredCoverage: 1,
     corrections: [],
     ignoredWords: [],
@@ -385,6 +542,9 @@ function emptyExplanation(query: string): SearchExplanation {
 function validate(options: ToolIndexOptions): void {
   positive('k1', options.k1);
   if (!(options.b >= 0 && options.b <= 1)) invalid('option "b" must be between 0 and 1');
+  if (!['document', 'field'].includes(options.lengthNormalization)) {
+    invalid('option "lengthNormalization" must be "document" or "field"');
+  }
   for (const [field, weight] of Object.entries(options.fieldWeights)) {
     if (!(typeof weight === 'number' && weight >= 0 && Number.isFinite(weight))) {
       invalid(`option "fieldWeights.${field}" must be a number ≥ 0`);
@@ -393,30 +553,41 @@ function validate(options: ToolIndexOptions): void {
   if (!['rarest-term', 'unknown-name', 'off'].includes(options.gate)) {
     invalid('option "gate" must be "rarest-term", "unknown-name" or "off"');
   }
+  if (
+    !Array.isArray(options.serviceNames) ||
+    !options.serviceNames.every((name) => typeof name === 'string')
+  ) {
+    invalid('option "serviceNames" must be an array of strings');
+  }
+  integerAtLeast('unknownNameMaxQueryWords', options.unknownNameMaxQueryWords, 1);
+  integerAtLeast('unknownNameMaxWords', options.unknownNameMaxWords, 0);
   const floor = options.relevanceFloor;
   if (floor !== null) {
-    if (!(Number.isInteger(floor.fromTerms) && floor.fromTerms >= 1)) {
-      invalid('option "relevanceFloor.fromTerms" must be an integer ≥ 1');
-    }
+    integerAtLeast('relevanceFloor.fromTerms', floor?.fromTerms, 1);
     if (!(floor.fraction > 0 && floor.fraction <= 1))
       invalid('option "relevanceFloor.fraction" must be in (0, 1]');
   }
-  if (!(Number.isInteger(options.typoMinLength) && options.typoMinLength >= 2)) {
-    invalid('option "typoMinLength" must be an integer ≥ 2');
+  integerAtLeast('maxQueryTerms', options.maxQueryTerms, 0);
+  if (!(options.nameMatchBoost >= 0 && Number.isFinite(options.nameMatchBoost))) {
+    invalid('option "nameMatchBoost" must be a number ≥ 0');
   }
+  integerAtLeast('typoMinLength', options.typoMinLength, 3);
   if (!Array.isArray(options.synonyms) || !options.synonyms.every((group) => Array.isArray(group))) {
     invalid('option "synonyms" must be an array of word groups (arrays of strings)');
   }
   if (!(options.synonymWeight >= 0 && options.synonymWeight <= 1))
     invalid('option "synonymWeight" must be in [0, 1]');
-  if (!(Number.isInteger(options.defaultLimit) && options.defaultLimit >= 1)) {
-    invalid('option "defaultLimit" must be an integer ≥ 1');
-  }
+  integerAtLeast('defaultLimit', options.defaultLimit, 1);
 }
 
 function positive(name: string, value: number): void {
   if (!(typeof value === 'number' && value > 0 && Number.isFinite(value)))
     invalid(`option "${name}" must be > 0`);
+}
+
+function integerAtLeast(name: string, value: number | undefined, minimum: number): void {
+  if (!(Number.isInteger(value) && (value ?? 0) >= minimum))
+    invalid(`option "${name}" must be an integer ≥ ${minimum}`);
 }
 
 function invalid(problem: string): never {

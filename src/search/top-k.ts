@@ -1,24 +1,92 @@
+/** Documents in rank order with their scores. */
+export interface Ranked {
+  docs: number[];
+  scores: number[];
+}
+
 /**
  * Keeps the best `k` documents by score, ties broken by lower document id (catalog order), so the
  * result equals a stable sort of all candidates by descending score, without sorting them all.
+ * A binary heap with the worst kept document at the root: most candidates are turned away by one
+ * comparison with it.
  */
 export class TopK {
-  readonly docs: number[] = [];
-  readonly scores: number[] = [];
+  private readonly heapDocs: number[] = [];
+  private readonly heapScores: number[] = [];
 
   constructor(private readonly k: number) {}
 
+  get size(): number {
+    return this.heapDocs.length;
+  }
+
+  /** The score a document must beat to get in once `k` are kept (−∞ before that). */
+  get threshold(): number {
+    return this.heapDocs.length < this.k ? Number.NEGATIVE_INFINITY : this.heapScores[0]!;
+  }
+
   offer(doc: number, score: number): void {
-    const { docs, scores } = this;
-    if (docs.length === this.k && !ranksBefore(score, doc, scores[this.k - 1]!, docs[this.k - 1]!)) return;
-    let at = docs.length === this.k ? this.k - 1 : docs.length;
-    while (at > 0 && ranksBefore(score, doc, scores[at - 1]!, docs[at - 1]!)) {
-      docs[at] = docs[at - 1]!;
-      scores[at] = scores[at - 1]!;
-      at -= 1;
+    const docs = this.heapDocs;
+    const scores = this.heapScores;
+    if (docs.length < this.k) {
+      docs.push(doc);
+      scores.push(score);
+      this.siftUp(docs.length - 1);
+    } else if (this.k > 0 && ranksBefore(score, doc, scores[0]!, docs[0]!)) {
+      docs[0] = doc;
+      scores[0] = score;
+      this.siftDown(0);
     }
-    docs[at] = doc;
-    scores[at] = score;
+  }
+
+  /** The kept documents, best first. */
+  ranked(): Ranked {
+    const order = this.heapDocs.map((_, i) => i);
+    order.sort((a, b) =>
+      ranksBefore(this.heapScores[a]!, this.heapDocs[a]!, this.heapScores[b]!, this.heapDocs[b]!) ? -1 : 1,
+    );
+    return { docs: order.map((i) => this.heapDocs[i]!), scores: order.map((i) => this.heapScores[i]!) };
+  }
+
+  // The root is the document every other one ranks before.
+  private worse(i: number, j: number): boolean {
+    return ranksBefore(this.heapScores[j]!, this.heapDocs[j]!, this.heapScores[i]!, this.heapDocs[i]!);
+  }
+
+  private siftUp(start: number): void {
+    let i = start;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.worse(i, parent)) break;
+      this.swap(i, parent);
+      i = parent;
+    }
+  }
+
+  private siftDown(start: number): void {
+    const n = this.heapDocs.length;
+    let i = start;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let worst = i;
+      if (left < n && this.worse(left, worst)) worst = left;
+      if (right < n && this.worse(right, worst)) worst = right;
+      if (worst === i) return;
+      this.swap(i, worst);
+      i = worst;
+    }
+  }
+
+  private swap(i: number, j: number): void {
+    const docs = this.heapDocs;
+    const scores = this.heapScores;
+    const doc = docs[i]!;
+    const score = scores[i]!;
+    docs[i] = docs[j]!;
+    scores[i] = scores[j]!;
+    docs[j] = doc;
+    scores[j] = score;
   }
 }
 

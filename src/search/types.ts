@@ -24,8 +24,12 @@ export interface Correction {
 /** Why one name ranked where it did. */
 export interface MatchExplanation {
   name: string;
-  /** The BM25 score (sum of `terms`); an exact full-name match ranks first whatever it is. */
+  /** The score it ranked by: `bm25` × (1 + nameMatchBoost × `nameMatch`). An exact full-name match ranks first whatever it is. */
   score: number;
+  /** The BM25 score: the sum of `terms`. */
+  bm25: number;
+  /** Share of the tool's name words that the query holds (what the name-match boost rewards). */
+  nameMatch: number;
   /** True when the query was this tool's full name. */
   exactName: boolean;
   /** How many distinct answerable query terms the tool holds. */
@@ -43,6 +47,8 @@ export interface SearchExplanation {
   gateToken?: string;
   /** Distinct query terms that some tool holds. */
   answerableTerms: string[];
+  /** Answerable terms left out of scoring: the most common ones of a long query (`maxQueryTerms`). */
+  unscoredTerms: string[];
   /** How many of `answerableTerms` a match must hold (the relevance floor). */
   requiredCoverage: number;
   /** Typos fixed before searching. */

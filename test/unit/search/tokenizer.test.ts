@@ -27,37 +27,64 @@ describe('tokenize', () => {
     expect(tokenize('createIssue v2api gmail2')).toEqual(['createissue', 'v2api', 'gmail2']);
   });
 
-  it('splits camelCase, acronyms and letter/digit boundaries when asked', () => {
+  it('splits camelCase, acronyms and letter/digit boundaries when asked, keeping the whole word too', () => {
     expect(tokenize('createIssue HTTPServer getV2Api', SPLIT)).toEqual([
       'create',
       'issue',
+      'createissue',
       'http',
       'server',
+      'httpserver',
       'get',
       'v',
       '2',
       'api',
+      'getv2api',
     ]);
-    expect(tokenize('createIssue v2', { splitCamelCase: true, splitLetterDigit: false })).toEqual([
+    expect(tokenize('createIssue v2 plain', { splitCamelCase: true, splitLetterDigit: false })).toEqual([
       'create',
       'issue',
+      'createissue',
       'v2',
+      'plain',
     ]);
   });
 
   it('keeps positions right when lower-casing changes the length of non-ASCII text', () => {
     // 'İ' lower-cases to two code units; the words after it must not shift.
-    expect(tokenize('İstanbul createIssue', SPLIT)).toEqual(['stanbul', 'create', 'issue']);
+    expect(tokenize('İstanbul createIssue', SPLIT)).toEqual(['stanbul', 'create', 'issue', 'createissue']);
   });
 
-  it('yields only lower-case ASCII alphanumeric words whose letters are exactly those of the input', () => {
+  it('yields exactly the letters and digits of the input, lower-cased, without splitting', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 60 }), fc.boolean(), fc.boolean(), (text, camel, digits) => {
-        const words = tokenize(text, { splitCamelCase: camel, splitLetterDigit: digits });
+      fc.property(fc.string({ maxLength: 60 }), (text) => {
+        const words = tokenize(text);
         for (const word of words) expect(word).toMatch(/^[a-z0-9]+$/);
-        const alphanumerics = (text.match(/[A-Za-z0-9]/g) ?? []).join('').toLowerCase();
-        expect(words.join('')).toBe(alphanumerics);
+        expect(words.join('')).toBe((text.match(/[A-Za-z0-9]/g) ?? []).join('').toLowerCase());
       }),
+    );
+  });
+
+  it('with splitting, yields every whole run plus parts that spell each run', () => {
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[A-Za-z0-9 _-]{0,40}$/),
+        fc.boolean(),
+        fc.boolean(),
+        (text, camel, digits) => {
+          const words = tokenize(text, { splitCamelCase: camel, splitLetterDigit: digits });
+          const runs = (text.match(/[A-Za-z0-9]+/g) ?? []).map((run) => run.toLowerCase());
+          let at = 0;
+          for (const run of runs) {
+            // The run's parts come first and spell it; the run itself follows when it was split.
+            let spelled = '';
+            while (spelled.length < run.length) spelled += words[at++];
+            expect(spelled).toBe(run);
+            if (words[at] === run && words[at - 1] !== run) at++;
+          }
+          expect(at).toBe(words.length);
+        },
+      ),
     );
   });
 

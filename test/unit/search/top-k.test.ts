@@ -14,8 +14,9 @@ describe('TopK', () => {
       [0, 5],
     ] as const)
       top.offer(doc, score);
-    expect(top.docs).toEqual([3, 0, 2]);
-    expect(top.scores).toEqual([9, 5, 5]);
+    expect(top.ranked()).toEqual({ docs: [3, 0, 2], scores: [9, 5, 5] });
+    expect(top.threshold).toBe(5);
+    expect(new TopK(2).threshold).toBe(Number.NEGATIVE_INFINITY);
   });
 
   it('equals a stable sort by descending score, whatever the offer order (property)', () => {
@@ -31,7 +32,7 @@ describe('TopK', () => {
             .sort((a, b) => a - b)
             .sort((a, b) => scores[b % 40]! - scores[a % 40]!)
             .slice(0, k);
-          expect(top.docs).toEqual(expected);
+          expect(top.ranked().docs).toEqual(expected);
         },
       ),
     );

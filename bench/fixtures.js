@@ -1,0 +1,112 @@
+// Shared bench data, loaded once: the real catalogs, the dev queries and a synthetic large catalog.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadCatalogDir } from '../dist/catalog/catalog-dir.js';
+import { mcpToolName } from '../dist/catalog/naming.js';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** `TOOLBRIDGE_SHARED_DATA`, else `../shared/data` beside the clone (the CI layout). */
+export function sharedDataDir() {
+  const dir = process.env.TOOLBRIDGE_SHARED_DATA ?? resolve(repoRoot, '..', 'shared', 'data');
+  if (!existsSync(join(dir, 'catalogs'))) {
+    throw new Error(
+      `No shared data at ${dir}: set TOOLBRIDGE_SHARED_DATA to the folder holding catalogs/ and eval/.`,
+    );
+  }
+  return dir;
+}
+
+/** Every tool of every catalog as an index entry named `mcp__<server>__<tool>`, in file order. */
+export function loadCatalogEntries(dir = join(sharedDataDir(), 'catalogs')) {
+  const entries = [];
+  for (const server of loadCatalogDir(dir)) {
+    for (const tool of server.tools) {
+      entries.push({
+        name: mcpToolName(server.serverId, tool.name),
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        server: server.serverId,
+      });
+    }
+  }
+  return entries;
+}
+
+const KNOWN_ITEM_SCOPES = new Set(['github', 'cloudflare-api', 'notion']);
+
+/**
+ * The dev queries as evaluation queries. `relevant` ids `server/tool` become agent-facing names;
+ * `known` marks the known-item rows (scope github, cloudflare-api or notion).
+ */
+export function loadDevQueries(file = join(sharedDataDir(), 'eval', 'dev.jsonl')) {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line))
+    .map((row) => ({
+      id: row.id,
+      query: row.query,
+      style: row.style,
+      known: KNOWN_ITEM_SCOPES.has(row.scope),
+      relevant: row.relevant.map((id) => {
+        const slash = id.indexOf('/');
+        return mcpToolName(id.slice(0, slash), id.slice(slash + 1));
+      }),
+    }));
+}
+
+/** Reads a JSONL fixture of evaluation queries from test/unit/search/fixtures. */
+export function loadQueryFixture(name) {
+  const file = join(repoRoot, 'test', 'unit', 'search', 'fixtures', name);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line));
+}
+
+// mulberry32: a small seeded generator, so the synthetic catalog is the same on every run.
+function random(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * `count` tools whose words are drawn from the real catalogs' word stream (so word frequencies
+ * follow the real ones): 2–4 name words, 8–40 description words, 1–5 parameter names.
+ */
+export function syntheticEntries(realEntries, count, seed = 7) {
+  const next = random(seed);
+  const words = [];
+  const parameterNames = [];
+  for (const entry of realEntries) {
+    for (const word of (entry.description ?? '').toLowerCase().match(/[a-z]{3,}/g) ?? []) words.push(word);
+    for (const key of Object.keys(entry.inputSchema?.properties ?? {})) parameterNames.push(key);
+  }
+  const pick = (list) => list[Math.floor(next() * list.length)];
+  const between = (low, high) => low + Math.floor(next() * (high - low + 1));
+  const names = new Set();
+  const entries = [];
+  for (let i = 0; i < count; i++) {
+    const server = `server${i % 1000}`;
+    let name = `mcp__${server}__${Array.from({ length: between(2, 4) }, () => pick(words)).join('_')}`;
+    while (names.has(name)) name += `_${pick(words)}`;
+    names.add(name);
+    const properties = {};
+    for (let p = between(1, 5); p > 0; p--) properties[pick(parameterNames)] = { type: 'string' };
+    entries.push({
+      name,
+      server,
+      description: Array.from({ length: between(8, 40) }, () => pick(words)).join(' '),
+      inputSchema: { type: 'object', properties },
+    });
+  }
+  return entries;
+}

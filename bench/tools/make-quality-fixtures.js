@@ -1,0 +1,219 @@
+// Writes the quality fixtures of test/unit/search/fixtures (run: node bench/tools/make-quality-fixtures.js):
+// - negative-queries.jsonl: services that are not installed, combined with common actions; nothing
+//   should match (relevant: []).
+// - typo-queries.jsonl: dev keyword queries with a one-letter typo (not the first letter) in one
+//   word of five letters or more; the relevant tools stay the same.
+// Both are derived mechanically with a seeded generator, so the files are reproducible.
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadCatalogEntries, loadDevQueries } from '../fixtures.js';
+
+const out = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test', 'unit', 'search', 'fixtures');
+
+function random(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const next = random(20260901);
+const pick = (list) => list[Math.floor(next() * list.length)];
+
+// Well-known services and lesser-known ones, so the set does not only test a list of famous names.
+const SERVICES = [
+  'telegram',
+  'jira',
+  'salesforce',
+  'hubspot',
+  'trello',
+  'asana',
+  'zendesk',
+  'shopify',
+  'stripe',
+  'dropbox',
+  'spotify',
+  'discord',
+  'zoom',
+  'outlook',
+  'gmail',
+  'whatsapp',
+  'instagram',
+  'linkedin',
+  'facebook',
+  'twitter',
+  'airtable',
+  'figma',
+  'gitlab',
+  'bitbucket',
+  'confluence',
+  'todoist',
+  'evernote',
+  'calendly',
+  'mailchimp',
+  'intercom',
+  'pagerduty',
+  'datadog',
+  'quickbooks',
+  'xero',
+  'clickup',
+  'onedrive',
+  'sharepoint',
+  'webex',
+  'paypal',
+  'venmo',
+  'twitch',
+  'reddit',
+  'pinterest',
+  'tiktok',
+  'snapchat',
+  'wordpress',
+  'heroku',
+  'vercel',
+  'netlify',
+  'okta',
+  'mixpanel',
+  'freshdesk',
+  'servicenow',
+  'workday',
+  'docusign',
+  'canva',
+  'miro',
+  'pipedrive',
+  'klaviyo',
+  'coinbase',
+  // lesser known
+  'zoho',
+  'freshsales',
+  'pipedream',
+  'clockify',
+  'toggl',
+  'hootsuite',
+  'zoominfo',
+  'attio',
+  'linode',
+  'bamboohr',
+  'gorgias',
+  'teamwork',
+  'wrike',
+  'basecamp',
+  'smartsheet',
+  'typeform',
+  'jotform',
+  'harvest',
+  'bitrix',
+  'odoo',
+  'nextcloud',
+  'mattermost',
+  'rocketchat',
+  'keap',
+  'chargebee',
+  'recurly',
+  'paddle',
+  'gumroad',
+  'lemlist',
+  'outreach',
+  'gong',
+  'front',
+  'helpscout',
+  'kustomer',
+];
+const ACTIONS = [
+  'send message',
+  'create issue',
+  'list files',
+  'create a new contact',
+  'get user profile',
+  'delete record',
+  'update task',
+  'upload file',
+  'search documents',
+  'schedule meeting',
+  'add comment',
+  'create invoice',
+  'list channels',
+  'post update',
+  'get account balance',
+  'create ticket',
+  'export report',
+  'add card to board',
+  'create event',
+  'share document',
+  'list recent orders',
+  'refund payment',
+  'invite user',
+  'archive project',
+  'get analytics',
+];
+const TEMPLATES = ['{s} {a}', '{s} {a}', '{a} in {s}', '{a} on {s}', 'use {s} to {a}'];
+
+const catalogWords = new Set();
+for (const entry of loadCatalogEntries()) {
+  const text = [
+    entry.name,
+    entry.server,
+    entry.description ?? '',
+    ...Object.keys(entry.inputSchema?.properties ?? {}),
+  ].join(' ');
+  for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) catalogWords.add(word);
+}
+
+const negatives = [];
+for (const service of SERVICES) {
+  // A service some tool mentions is not "not installed" for this catalog.
+  if (catalogWords.has(service)) continue;
+  for (let i = 0; i < 3; i++) {
+    const query = pick(TEMPLATES).replace('{s}', service).replace('{a}', pick(ACTIONS));
+    negatives.push({ id: `neg-${service}-${i}`, query, style: 'negative', service, relevant: [] });
+  }
+}
+
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+function typo(word) {
+  const at = 1 + Math.floor(next() * (word.length - 1));
+  switch (pick(['delete', 'insert', 'replace', 'swap'])) {
+    case 'delete':
+      return word.slice(0, at) + word.slice(at + 1);
+    case 'insert':
+      return word.slice(0, at) + pick(LETTERS) + word.slice(at);
+    case 'replace': {
+      let letter = pick(LETTERS);
+      while (letter === word[at]) letter = pick(LETTERS);
+      return word.slice(0, at) + letter + word.slice(at + 1);
+    }
+    default: {
+      const swapAt = Math.min(at, word.length - 2);
+      if (word[swapAt] === word[swapAt + 1]) return word.slice(0, swapAt) + word.slice(swapAt + 1);
+      return word.slice(0, swapAt) + word[swapAt + 1] + word[swapAt] + word.slice(swapAt + 2);
+    }
+  }
+}
+
+const typos = [];
+for (const row of loadDevQueries()) {
+  if (row.style !== 'keyword') continue;
+  const words = row.query.split(' ');
+  const candidates = words.map((_word, index) => index).filter((index) => /^[a-z]{5,}$/i.test(words[index]));
+  if (candidates.length === 0) continue;
+  const index = pick(candidates);
+  const original = words[index];
+  const changed = typo(original.toLowerCase());
+  words[index] = changed;
+  typos.push({
+    id: `typo-${row.id}`,
+    query: words.join(' '),
+    clean: row.query,
+    style: row.known ? 'typo-known-item' : 'typo-keyword',
+    typo: { from: original.toLowerCase(), to: changed },
+    relevant: row.relevant,
+  });
+}
+
+const jsonl = (rows) => `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`;
+writeFileSync(join(out, 'negative-queries.jsonl'), jsonl(negatives));
+writeFileSync(join(out, 'typo-queries.jsonl'), jsonl(typos));
+console.log(`negative-queries.jsonl: ${negatives.length} rows; typo-queries.jsonl: ${typos.length} rows`);

@@ -3,9 +3,9 @@
 // (no binary downloaded, no display), say so in one line and start web mode instead.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findElectronBinary } from './electron-binary.js';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const args = process.argv.slice(2);
@@ -60,34 +60,32 @@ if (
   run('build:app');
 }
 
-/** The Electron binary, or why there is none. */
-function findElectron() {
-  let binary;
-  try {
-    // The electron package exports the path of the binary it downloaded at install time.
-    binary = createRequire(import.meta.url)('electron');
-  } catch {
-    return { reason: 'the Electron binary was never downloaded (node_modules/electron has no dist)' };
-  }
-  if (typeof binary !== 'string' || !existsSync(binary)) {
-    return { reason: `the Electron binary is missing (${binary})` };
-  }
-  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
-    return { reason: 'there is no display (neither DISPLAY nor WAYLAND_DISPLAY is set)' };
-  }
-  return { binary };
-}
-
-/** Runs a child in the foreground: signals go to it, its exit code becomes ours. */
+/**
+ * Runs a child until it exits; its exit code becomes ours. It gets its own process group, so a
+ * Ctrl-C reaches it once (forwarded by us) rather than twice (terminal + us), which would make it
+ * skip its clean shutdown and leave its MCP servers behind.
+ */
 function foreground(command, commandArgs) {
-  const child = spawn(command, commandArgs, { cwd: root, stdio: 'inherit' });
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+  const child = spawn(command, commandArgs, {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    detached: true,
+  });
+  // npm and the terminal may both deliver the same stop; a second one within a second is that echo.
+  let forwardedAt = Number.NEGATIVE_INFINITY;
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.on(signal, () => {
+      if (Date.now() - forwardedAt < 1000) return;
+      forwardedAt = Date.now();
+      child.kill(signal);
+    });
+  }
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
 
-const electron = findElectron();
-if (electron.binary !== undefined) {
-  foreground(electron.binary, [root, ...args]);
+const electron = findElectronBinary();
+if ('path' in electron) {
+  foreground(electron.path, [root, ...args]);
 } else {
   process.stdout.write(
     `toolbridge: the desktop app cannot start here: ${electron.reason}. Starting web mode instead (toolbridge serve); open the ui: link it prints.\n`,

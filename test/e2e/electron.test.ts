@@ -1,29 +1,12 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { _electron as electron } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { findElectronBinary } from '../../scripts/electron-binary.js';
 import { assertBuilt, ROOT } from './e2e-kit.js';
 
-/** The Electron binary when one was downloaded and a display exists, else why not. */
-function electronBinary(): { path: string } | { reason: string } {
-  let path: unknown;
-  try {
-    path = createRequire(import.meta.url)('electron');
-  } catch {
-    return { reason: 'no Electron binary (node_modules/electron was installed without its download)' };
-  }
-  if (typeof path !== 'string' || !existsSync(path))
-    return { reason: `no Electron binary at ${String(path)}` };
-  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
-    return { reason: 'no display (DISPLAY and WAYLAND_DISPLAY are unset)' };
-  }
-  return { path };
-}
-
-const binary = electronBinary();
+const binary = findElectronBinary();
 if ('reason' in binary) {
   process.stdout.write(`electron e2e: skipped, ${binary.reason}\n`);
 }

@@ -66,7 +66,7 @@ export const createActivitySlice =
 /** The same filter the host applies, for entries that arrive live. */
 export function matchesFilter(entry: ActivityEntry, filter: ActivityQuery): boolean {
   return (
-    (filter.toolName === undefined || entry.toolName.includes(filter.toolName)) &&
+    (filter.toolName === undefined || entry.toolName === filter.toolName) &&
     (filter.serverId === undefined || entry.serverId === filter.serverId) &&
     (filter.agentId === undefined || entry.agentId === filter.agentId) &&
     (filter.decision === undefined || entry.decision === filter.decision) &&

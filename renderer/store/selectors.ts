@@ -44,7 +44,10 @@ export const selectSelectedActivity = (state: AppState): ActivityEntry | undefin
   state.activity.find((entry) => entry.id === state.selectedActivityId);
 
 /** Distinct values seen in the loaded activity, for the filter menus (memoise on `state.activity`). */
-export const activityFacets = (activity: ActivityEntry[]): { servers: string[]; agents: string[] } => ({
+export const activityFacets = (
+  activity: ActivityEntry[],
+): { tools: string[]; servers: string[]; agents: string[] } => ({
+  tools: [...new Set(activity.map((e) => e.toolName))].sort(),
   servers: [...new Set(activity.map((e) => e.serverId))].sort(),
   agents: [...new Set(activity.map((e) => e.agentId))].sort(),
 });

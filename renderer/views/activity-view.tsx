@@ -159,37 +159,32 @@ function Filters(props: { filter: ActivityQuery; onChange: (filter: ActivityQuer
   const facets = useMemo(() => activityFacets(activity), [activity]);
   const servers = useAppStoreShallow((s) => Object.keys(s.servers).sort());
   const agents = useAppStoreShallow((s) => s.agents.map((a) => a.id));
-  const [tool, setTool] = useState(props.filter.toolName ?? '');
+  const catalogTools = useAppStoreShallow((s) =>
+    Object.values(s.tools).flatMap((list) => list.map((t) => t.name)),
+  );
   const { filter, onChange } = props;
 
-  // Typing filters after a short pause instead of on every key.
-  useEffect(() => {
-    const current = filter.toolName ?? '';
-    if (tool.trim() === current) return;
-    const timer = setTimeout(() => {
-      const { toolName: _old, ...rest } = filter;
-      onChange(tool.trim() === '' ? rest : { ...rest, toolName: tool.trim() });
-    }, 250);
-    return () => clearTimeout(timer);
-  }, [tool, filter, onChange]);
-
-  const pick = (key: 'serverId' | 'agentId' | 'decision', value: string) => {
+  const pick = (key: 'toolName' | 'serverId' | 'agentId' | 'decision', value: string) => {
     const { [key]: _old, ...rest } = filter;
     onChange(value === '' ? rest : { ...rest, [key]: value });
   };
   const serverOptions = [...new Set([...servers, ...facets.servers])].sort();
   const agentOptions = [...new Set([...agents, ...facets.agents])].sort();
+  const toolOptions = [...new Set([...catalogTools, ...facets.tools])].sort();
   return (
     <div className="filters" data-testid="activity-filters">
       <label className="field">
         Tool
-        <input
-          type="search"
-          placeholder="any tool"
+        <select
           data-testid="activity-filter-tool"
-          value={tool}
-          onChange={(e) => setTool(e.target.value)}
-        />
+          value={filter.toolName ?? ''}
+          onChange={(e) => pick('toolName', e.target.value)}
+        >
+          <option value="">any</option>
+          {toolOptions.map((name) => (
+            <option key={name}>{name}</option>
+          ))}
+        </select>
       </label>
       <label className="field">
         Server
@@ -222,14 +217,7 @@ function Filters(props: { filter: ActivityQuery; onChange: (filter: ActivityQuer
           ))}
         </select>
       </label>
-      <button
-        type="button"
-        disabled={Object.keys(filter).length === 0}
-        onClick={() => {
-          setTool('');
-          onChange({});
-        }}
-      >
+      <button type="button" disabled={Object.keys(filter).length === 0} onClick={() => onChange({})}>
         Clear
       </button>
     </div>

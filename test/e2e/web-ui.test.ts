@@ -306,8 +306,11 @@ describe('activity, agents, settings', () => {
     await page.getByTestId('activity-filter-decision').selectOption('deny');
     await expect.poll(() => rows.count()).toBe(2);
     await page.getByTestId('activity-filter-decision').selectOption('');
-    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(4);
     await screenshot('activity');
+    await page.getByTestId('activity-filter-tool').selectOption('mcp__files__read_text_file');
+    await expect.poll(() => rows.count()).toBe(0);
+    await page.getByTestId('activity-filter-tool').selectOption('mcp__files__list_directory');
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(4);
     await rows.first().click();
     await textOf(page.getByTestId('activity-drawer')).toContain('mcp__files__list_directory');
     await textOf(page.getByTestId('activity-arguments')).toContain(folder);

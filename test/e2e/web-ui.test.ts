@@ -169,6 +169,26 @@ describe('servers', () => {
   });
 });
 
+describe('servers, imported', () => {
+  it('imports a pasted Claude Desktop config; its server connects', async () => {
+    const memory = join(ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
+    const config = { mcpServers: { notes: { command: process.execPath, args: [memory] } } };
+    await page.getByTestId('add-server-button').click();
+    await page.getByTestId('add-tab-import').click();
+    await page.getByTestId('import-text').fill(JSON.stringify(config, null, 2));
+    await page.getByTestId('import-submit').click();
+    await shown(page.getByTestId('server-notes'));
+    await attributeOf(page.getByTestId('server-status-notes'), 'data-status', 30_000).toBe('connected');
+  });
+
+  it('disables and re-enables a server from its switch', async () => {
+    await page.getByTestId('server-enabled-notes').click();
+    await attributeOf(page.getByTestId('server-status-notes'), 'data-status').toBe('disabled');
+    await page.getByTestId('server-enabled-notes').click();
+    await attributeOf(page.getByTestId('server-status-notes'), 'data-status', 30_000).toBe('connected');
+  });
+});
+
 describe('tiers', () => {
   /** The listing budget rule: min(listing cap, floor(context × threshold%)). */
   const budgetFor = (context: number, pct: number, cap: number) =>

@@ -25,7 +25,12 @@ export function isTrustedSender(
   window: { webContents: WebContents } | undefined,
 ): boolean {
   if (frame == null || window === undefined) return false;
-  return frame === window.webContents.mainFrame && isAppUrl(frame.url);
+  const main = window.webContents.mainFrame;
+  // Same frame by identity, or by its ids should Electron hand out a second wrapper for it.
+  const isMainFrame =
+    frame === main ||
+    (frame.parent === null && frame.processId === main.processId && frame.routingId === main.routingId);
+  return isMainFrame && isAppUrl(frame.url);
 }
 
 /** One checked handler; nothing registers a bare `ipcMain.handle`. */

@@ -18,7 +18,7 @@ function setup() {
     removeHandler: (channel: string) => handlers.delete(channel),
   };
   const sent: unknown[][] = [];
-  const mainFrame = { url: 'app://bundle/index.html' };
+  const mainFrame = { url: 'app://bundle/index.html', parent: null, processId: 4, routingId: 1 };
   const webContents = {
     mainFrame,
     isDestroyed: () => false,
@@ -68,9 +68,25 @@ describe('registerIpc', () => {
     });
   });
 
+  it('accepts a second wrapper of our main frame (same process and routing id)', async () => {
+    const { invoke } = setup();
+    const sameFrame = { url: 'app://bundle/index.html', parent: null, processId: 4, routingId: 1 };
+    expect(await invoke('toolbridge:listServers', sameFrame)).toMatchObject({ ok: true });
+  });
+
   it.each([
-    ['a frame from https://evil.example', { url: 'https://evil.example/' }],
-    ['a subframe showing our page', { url: 'app://bundle/index.html' }],
+    [
+      'a frame from https://evil.example',
+      { url: 'https://evil.example/', parent: null, processId: 4, routingId: 1 },
+    ],
+    [
+      'a subframe showing our page',
+      { url: 'app://bundle/index.html', parent: {}, processId: 4, routingId: 1 },
+    ],
+    [
+      'another window showing our page',
+      { url: 'app://bundle/index.html', parent: null, processId: 9, routingId: 1 },
+    ],
     ['no frame at all', null],
   ])('refuses %s (E17) without calling the API', async (_label, frame) => {
     const { fake, invoke } = setup();

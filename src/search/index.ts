@@ -9,8 +9,13 @@ export {
   type EvalReport,
   type EvaluateOptions,
   evaluateIndex,
+  evaluateTypos,
+  type TypoQuery,
+  type TypoReport,
 } from './evaluate.js';
 export { HERMES_OPTIONS, PLAIN_BM25_OPTIONS } from './presets.js';
+export { SERVICE_NAMES } from './service-names.js';
+export { ACTION_SYNONYMS } from './synonyms.js';
 export {
   createToolIndex,
   DEFAULT_TOOL_INDEX_OPTIONS,

@@ -92,7 +92,12 @@ export class QueryReader {
         }
       }
       plan.stems.push(term);
-      if (termId < 0) continue;
+      if (termId < 0) {
+        // A word no tool holds may still have a synonym that some tool does (`remove` → `delete`).
+        if (!seen.has(term) && !plan.unknownWords.includes(word)) this.addSynonyms(term, plan);
+        seen.add(term);
+        continue;
+      }
       const first = !seen.has(term);
       seen.add(term);
       if (first) plan.answerable.push(term);

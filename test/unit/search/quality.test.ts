@@ -1,0 +1,122 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadCatalogDir } from '../../../src/catalog/catalog-dir.js';
+import { mcpToolName } from '../../../src/catalog/naming.js';
+import {
+  type EvalQuery,
+  evaluateIndex,
+  evaluateTypos,
+  type TypoQuery,
+} from '../../../src/search/evaluate.js';
+import { HERMES_OPTIONS, PLAIN_BM25_OPTIONS } from '../../../src/search/presets.js';
+import { createToolIndex, type ToolIndexOptionsInput } from '../../../src/search/tool-index.js';
+import type { IndexEntry } from '../../../src/search/types.js';
+import { sharedDataDir } from './shared-data.js';
+
+// Search quality on every shared catalog at once (issue 7), limit 5: the dev queries, queries for
+// services that are not installed, and queries with a one-letter typo. Quality, not timing.
+
+interface Row {
+  keyword: number;
+  natural: number;
+  knownItem: number;
+  negativeWellKnown: number;
+  negativeAll: number;
+  typo: number;
+  typoCorrected: number;
+}
+
+const KNOWN_ITEM_SCOPES = new Set(['github', 'cloudflare-api', 'notion']);
+
+function readJsonl<T>(file: string): T[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as T);
+}
+
+function loadEntries(): IndexEntry[] {
+  return loadCatalogDir(join(sharedDataDir(), 'catalogs')).flatMap((server) =>
+    server.tools.map((tool) => ({
+      name: mcpToolName(server.serverId, tool.name),
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      server: server.serverId,
+    })),
+  );
+}
+
+function loadDev(): Array<EvalQuery & { known: boolean }> {
+  const rows = readJsonl<{ id: string; query: string; style: string; scope: string; relevant: string[] }>(
+    join(sharedDataDir(), 'eval', 'dev.jsonl'),
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    query: row.query,
+    style: row.style,
+    known: KNOWN_ITEM_SCOPES.has(row.scope),
+    relevant: row.relevant.map((id) =>
+      mcpToolName(id.slice(0, id.indexOf('/')), id.slice(id.indexOf('/') + 1)),
+    ),
+  }));
+}
+
+const fixture = (name: string) => join(import.meta.dirname, 'fixtures', name);
+
+describe('search quality, all shared catalogs, limit 5', () => {
+  const rows: Record<'default' | 'hermes' | 'plain', Row> = {} as never;
+
+  beforeAll(() => {
+    const entries = loadEntries();
+    const dev = loadDev();
+    const negatives = readJsonl<EvalQuery & { tier: string }>(fixture('negative-queries.jsonl'));
+    const typos = readJsonl<TypoQuery>(fixture('typo-queries.jsonl'));
+    const measure = (options?: ToolIndexOptionsInput): Row => {
+      const index = createToolIndex(entries, options);
+      const hit = (queries: EvalQuery[]) => evaluateIndex(index, queries, { k: 5 }).overall.hitAtK;
+      const empty = (queries: EvalQuery[]) => evaluateIndex(index, queries, { k: 5 }).overall.emptyRate;
+      const typo = evaluateTypos(index, typos, 5);
+      return {
+        keyword: hit(dev.filter((q) => q.style === 'keyword')),
+        natural: hit(dev.filter((q) => q.style === 'natural')),
+        knownItem: hit(dev.filter((q) => q.known)),
+        negativeWellKnown: empty(negatives.filter((q) => q.tier === 'well-known')),
+        negativeAll: empty(negatives),
+        typo: typo.hitRate,
+        typoCorrected: typo.correctedRate,
+      };
+    };
+    rows.default = measure();
+    rows.hermes = measure(HERMES_OPTIONS);
+    rows.plain = measure(PLAIN_BM25_OPTIONS);
+  }, 120_000);
+
+  it('meets the issue-7 targets it reaches (natural ≥ 0.35, known items ≥ 0.97, typos ≥ 0.8, well-known absent services ≥ 0.95)', () => {
+    expect(rows.default.natural).toBeGreaterThanOrEqual(0.35);
+    expect(rows.default.knownItem).toBeGreaterThanOrEqual(0.97);
+    expect(rows.default.typo).toBeGreaterThanOrEqual(0.8);
+    expect(rows.default.typoCorrected).toBeGreaterThanOrEqual(0.75);
+    expect(rows.default.negativeWellKnown).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('holds the levels measured where the issue target is not reached (keyword 0.65, all absent services 0.95)', () => {
+    // Measured 0.624 and 0.916: see docs/readme/engine.md, "Where it falls short".
+    expect(rows.default.keyword).toBeGreaterThanOrEqual(0.6);
+    expect(rows.default.negativeAll).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('beats the reference and plain BM25 on keyword, natural, known-item and typo queries', () => {
+    for (const baseline of [rows.hermes, rows.plain]) {
+      expect(rows.default.keyword).toBeGreaterThan(baseline.keyword);
+      expect(rows.default.natural).toBeGreaterThan(baseline.natural);
+      expect(rows.default.knownItem).toBeGreaterThan(baseline.knownItem);
+      expect(rows.default.typo).toBeGreaterThan(baseline.typo);
+    }
+  });
+
+  it('keeps absent well-known services out of matches at least as often as the reference, unlike plain BM25', () => {
+    expect(rows.default.negativeWellKnown).toBeGreaterThanOrEqual(rows.hermes.negativeWellKnown);
+    expect(rows.plain.negativeAll).toBeLessThan(0.1);
+  });
+});

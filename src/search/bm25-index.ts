@@ -16,6 +16,10 @@ export interface Bm25Parameters {
   lengthNormalization: 'document' | 'field';
 }
 
+// A (term, field) key is term << FIELD_BITS | field: at most 8 fields.
+const FIELD_BITS = 3;
+const FIELD_MASK = (1 << FIELD_BITS) - 1;
+
 /**
  * Collects documents one term occurrence at a time, then builds the index. Occurrences are
  * counted per (term, field) as they come, so nothing per occurrence is kept.
@@ -23,8 +27,8 @@ export interface Bm25Parameters {
 export class Bm25IndexBuilder {
   private readonly termIds = new Map<string, number>();
   private readonly terms: string[] = [];
-  // Per document, its distinct (term, field) keys (term × fieldCount + field) and their counts,
-  // flattened; docStarts[d] is where document d begins.
+  // Per document, its distinct (term, field) keys and their counts, flattened; docStarts[d] is
+  // where document d begins.
   private keys = new Uint32Array(1024);
   private counts = new Float32Array(1024);
   private keyCount = 0;
@@ -35,7 +39,10 @@ export class Bm25IndexBuilder {
   private scratch = new Float64Array(1024);
   private readonly open: number[] = [];
 
-  constructor(private readonly fieldCount: number) {}
+  constructor(private readonly fieldCount: number) {
+    if (fieldCount > FIELD_MASK + 1)
+      throw new RangeError(`Bm25IndexBuilder: at most ${FIELD_MASK + 1} fields`);
+  }
 
   get documentCount(): number {
     return this.docStarts.length - 1;
@@ -48,7 +55,7 @@ export class Bm25IndexBuilder {
       id = this.terms.length;
       this.termIds.set(term, id);
       this.terms.push(term);
-      if ((id + 1) * this.fieldCount > this.scratch.length) {
+      if ((id + 1) << FIELD_BITS > this.scratch.length) {
         const grown = new Float64Array(this.scratch.length * 2);
         grown.set(this.scratch);
         this.scratch = grown;
@@ -59,7 +66,7 @@ export class Bm25IndexBuilder {
 
   /** One occurrence of a term in a field of the open document. */
   add(termId: number, field: number): void {
-    const key = termId * this.fieldCount + field;
+    const key = (termId << FIELD_BITS) | field;
     if (this.scratch[key] === 0) this.open.push(key);
     this.scratch[key]! += 1;
   }
@@ -73,7 +80,7 @@ export class Bm25IndexBuilder {
       this.keys[this.keyCount] = key;
       this.counts[this.keyCount] = count;
       this.keyCount += 1;
-      lengths[key % this.fieldCount]! += count;
+      lengths[key & FIELD_MASK]! += count;
       this.scratch[key] = 0;
     }
     this.open.length = 0;
@@ -87,7 +94,9 @@ export class Bm25IndexBuilder {
     const fields = this.fieldCount;
     const termCount = this.terms.length;
     const documentCount = this.documentCount;
-    const weight = (field: number): number => fieldWeights[field] ?? 0;
+    const weights = Float64Array.from({ length: fields }, (_, field) => fieldWeights[field] ?? 0);
+    const weight = (field: number): number => weights[field]!;
+    const perField = parameters.lengthNormalization === 'field';
 
     // Length normalisation: per document (one bag) or per document and field (BM25F).
     const lengthNorms = new Float64Array(documentCount);
@@ -127,10 +136,11 @@ export class Bm25IndexBuilder {
     for (let doc = 0; doc < documentCount; doc++) {
       for (let k = this.docStarts[doc]!; k < this.docStarts[doc + 1]!; k++) {
         const key = this.keys[k]!;
-        const term = Math.floor(key / fields);
-        const field = key - term * fields;
+        const term = key >>> FIELD_BITS;
+        const field = key & FIELD_MASK;
         if (frequency[term] === 0) held.push(term);
-        frequency[term]! += (weight(field) * this.counts[k]!) / fieldNorms[doc * fields + field]!;
+        const weighted = weights[field]! * this.counts[k]!;
+        frequency[term]! += perField ? weighted / fieldNorms[doc * fields + field]! : weighted;
       }
       for (const term of held) {
         if (frequency[term]! > 0) {

@@ -47,38 +47,53 @@ export function scanWords(text: string, options: Readonly<TokenizerOptions>, vis
   const n = text.length;
   const split = options.splitCamelCase || options.splitLetterDigit;
   let start = -1;
-  let hash = 0;
   let runStart = -1;
-  let runHash = 0;
+  let wasSplit = false;
+  let hash = 0;
   let previous = OTHER;
-  for (let i = 0; i <= n; i++) {
-    const code = i < n ? text.charCodeAt(i) : 0;
-    const kind = i < n ? kindOf(code) : OTHER;
+  for (let i = 0; i < n; i++) {
+    const code = text.charCodeAt(i);
+    const kind = kindOf(code);
     if (kind === OTHER) {
       if (start >= 0) {
         visit(text, start, i, hash);
-        if (start > runStart) visit(text, runStart, i, runHash);
-      }
-      start = -1;
-    } else {
-      if (start >= 0 && split && isBoundary(previous, kind, text, i, options)) {
-        visit(text, start, i, hash);
+        if (wasSplit) visit(text, runStart, i, hashRange(text, runStart, i));
         start = -1;
       }
-      const lower = kind === UPPER ? code + 32 : code;
+    } else {
       if (start < 0) {
-        if (previous === OTHER) {
-          runStart = i;
-          runHash = FNV_OFFSET;
-        }
         start = i;
+        runStart = i;
+        wasSplit = false;
+        hash = FNV_OFFSET;
+      } else if (
+        split &&
+        (kind !== previous || kind === UPPER) &&
+        isBoundary(previous, kind, text, i, options)
+      ) {
+        visit(text, start, i, hash);
+        start = i;
+        wasSplit = true;
         hash = FNV_OFFSET;
       }
-      hash = Math.imul(hash ^ lower, FNV_PRIME);
-      runHash = Math.imul(runHash ^ lower, FNV_PRIME);
+      hash = Math.imul(hash ^ (kind === UPPER ? code + 32 : code), FNV_PRIME);
     }
     previous = kind;
   }
+  if (start >= 0) {
+    visit(text, start, n, hash);
+    if (wasSplit) visit(text, runStart, n, hashRange(text, runStart, n));
+  }
+}
+
+/** The hash `scanWords` gives the lower-cased `text[start, end)`. */
+export function hashRange(text: string, start: number, end: number): number {
+  let hash = FNV_OFFSET;
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    hash = Math.imul(hash ^ (code >= 65 && code <= 90 ? code + 32 : code), FNV_PRIME);
+  }
+  return hash;
 }
 
 function isBoundary(

@@ -4,7 +4,7 @@ import { type QueryPlan, QueryReader, type QueryTerm } from './query-plan.js';
 import { SERVICE_NAMES } from './service-names.js';
 import { sharedStemCache } from './stem-cache.js';
 import { stem } from './stemmer.js';
-import { scanWords, type TokenizerOptions, tokenize } from './tokenizer.js';
+import { type TokenizerOptions, tokenize } from './tokenizer.js';
 import { toolDocumentText } from './tool-document.js';
 import { type Ranked, TopK } from './top-k.js';
 import type {
@@ -249,15 +249,13 @@ class Bm25ToolIndex implements ToolIndex {
     const nameStarts = new Uint32Array(entries.length + 1);
     const nameTerms: number[] = [];
 
-    // Words are found by position and hash in the shared stem cache, then mapped to this index's
-    // term ids through typed arrays: no string or map lookup per occurrence.
+    // Texts become word ids through the shared stem cache, then this index's term ids through
+    // typed arrays: no string made and no map looked up per word occurrence.
     const stems = sharedStemCache();
     let wordTerms: Int32Array = new Int32Array(stems.wordCount + 1024).fill(-1);
     let stemTerms: Int32Array = new Int32Array(stems.stemCount + 1024).fill(-1);
-    let field = 0;
     let nameStart = 0;
-    const addWord = (source: string, start: number, end: number, hash: number): void => {
-      const word = stems.wordId(source, start, end, hash);
+    const termOf = (word: number): number => {
       if (word >= wordTerms.length) wordTerms = grow(wordTerms, word);
       let termId = wordTerms[word]!;
       if (termId < 0) {
@@ -271,13 +269,16 @@ class Bm25ToolIndex implements ToolIndex {
         wordTerms[word] = termId;
         vocabulary.push(stems.word(word));
       }
-      builder.add(termId, field);
-      if (field === NAME_FIELD && nameTerms.indexOf(termId, nameStart) < 0) nameTerms.push(termId);
+      return termId;
     };
     const addField = (value: string, name: keyof FieldWeights): void => {
       if (weights[name] === 0 || value === '') return;
-      field = FIELDS.indexOf(name);
-      scanWords(value, this.tokenizer, addWord);
+      const field = FIELDS.indexOf(name);
+      for (const word of stems.wordsOf(value, this.tokenizer)) {
+        const termId = termOf(word);
+        builder.add(termId, field);
+        if (field === NAME_FIELD && nameTerms.indexOf(termId, nameStart) < 0) nameTerms.push(termId);
+      }
     };
 
     this.names = entries.map((entry, index) => {

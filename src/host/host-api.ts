@@ -34,6 +34,7 @@ import {
   UI_EVENTS,
   type UiEventMap,
 } from './api.js';
+import type { ConnectionCards } from './connection-cards.js';
 import type { HostCatalog } from './host-catalog.js';
 import type { HostSettings } from './host-settings.js';
 
@@ -54,6 +55,10 @@ export interface HostParts {
   policyOverride: { value: Policy | undefined };
   /** How a client starts our CLI (Claude Desktop snippet). */
   cli: { command: string; args: string[] };
+  /** Open connection cards (`manage_connections`); undefined where no UI can show them. */
+  connectionCards: ConnectionCards | undefined;
+  /** Opens a card's sign-in link for the person (desktop); undefined lets the UI open it. */
+  openUrl: ((url: string) => void) | undefined;
   endpointUrl(): string | undefined;
   surfaceFor(agentId: string, contextLengthTokens?: number): AgentSurface;
 }
@@ -260,22 +265,45 @@ export class HostApi implements ToolbridgeApi {
   // Cards and activity -------------------------------------------------------------------------
 
   async listCards(): Promise<CardView[]> {
-    return this.host.approvals.listCards();
+    return [...this.host.approvals.listCards(), ...(this.host.connectionCards?.list() ?? [])];
   }
 
   async resolveCard(id: string, decision: CardDecision): Promise<void> {
+    const cards = this.host.connectionCards;
+    if (cards?.has(id)) {
+      // A connection card only stops (or is dismissed); its targets are decided one by one.
+      if (decision.action !== 'stop' && decision.action !== 'deny') {
+        throw new ToolbridgeError(
+          'INVALID_ARGUMENT',
+          'A connection card has no approve: connect or skip each target, or stop the card.',
+        );
+      }
+      cards.stop(id);
+      return;
+    }
     this.host.approvals.resolveCard(id, decision);
   }
 
-  async resolveConnectionTarget(
-    _cardId: string,
-    _target: string,
-    _action: 'connect' | 'skip',
-  ): Promise<void> {
-    throw new ToolbridgeError(
-      'NOT_FOUND',
-      'Connection cards are not available yet: connectors are not set up here.',
-    );
+  async resolveConnectionTarget(cardId: string, target: string, action: 'connect' | 'skip'): Promise<void> {
+    const cards = this.host.connectionCards;
+    if (cards === undefined || !cards.has(cardId)) {
+      throw new ToolbridgeError(
+        'NOT_FOUND',
+        'This connection card is no longer open: it was finished, stopped or timed out.',
+      );
+    }
+    if (action === 'skip') return cards.skip(cardId, target);
+    if (action !== 'connect')
+      throw new ToolbridgeError('INVALID_ARGUMENT', 'action must be "connect" or "skip".');
+    const row = cards.target(cardId, target);
+    if (row.connectUrl === undefined) {
+      throw new ToolbridgeError(
+        'NOT_FOUND',
+        `"${target}" has no sign-in link yet; wait a moment and try again.`,
+      );
+    }
+    // The card's poller sees the account once it is linked; nothing else changes here.
+    this.host.openUrl?.(row.connectUrl);
   }
 
   async queryActivity(query: ActivityQuery): Promise<ActivityPage> {

@@ -11,11 +11,14 @@ import { createToolIndex } from '../search/index.js';
 import type { ToolIndex } from '../search/types.js';
 import type { ServerSnapshot } from '../servers/types.js';
 import type { Settings } from '../store/settings-schema.js';
+import type { ConnectorParts } from './host-connectors.js';
 
 /** What the catalog is built from; read fresh after every invalidate(). */
 export interface CatalogInputs {
   servers: readonly ServerSnapshot[];
   settings: Settings;
+  /** Set up when the settings name a connector gateway: `manage_connections` and the search legs. */
+  connectors?: Pick<ConnectorParts, 'manageConnections' | 'legs'>;
 }
 
 /**
@@ -84,16 +87,20 @@ export class HostCatalog {
     const built = this.built();
     let found = built.contexts.get(contextLengthTokens);
     if (found === undefined) {
-      const { settings } = built;
+      const { settings, connectors } = built;
       const plan = planToolSurface(built.classified, {
         settings: settings.toolSearch,
         contextLengthTokens,
         unavailable: built.unavailable,
+        manageConnections: connectors !== undefined,
       });
       const surface = createAgentSurface({
         plan,
         settings: settings.toolSearch,
         executor: this.executor,
+        ...(connectors === undefined
+          ? {}
+          : { manageConnections: connectors.manageConnections, connectors: connectors.legs }),
         unavailableServers: built.unavailable,
         unavailableNames: built.disabled,
         // The deferred set does not depend on the context length, so one index serves all.
@@ -107,7 +114,7 @@ export class HostCatalog {
 
   private built(): Built {
     if (this.cache !== undefined) return this.cache;
-    const { servers, settings } = this.inputs();
+    const { servers, settings, connectors } = this.inputs();
     const all = entriesFromServers(servers.map((server) => ({ serverId: server.id, tools: server.tools })));
     // A server that is down keeps its last tools for the UI, but agents see it as unavailable
     // until it is back: calls to it would only fail, and its return is a list change they hear of.
@@ -126,6 +133,7 @@ export class HostCatalog {
     }
     this.cache = {
       settings,
+      connectors,
       all,
       byName: new Map(all.map((entry) => [entry.name, entry])),
       classified: classifyEntries(
@@ -149,6 +157,7 @@ interface PerContext {
 
 interface Built {
   settings: Settings;
+  connectors: CatalogInputs['connectors'];
   all: CatalogEntry[];
   byName: Map<string, CatalogEntry>;
   classified: ClassifiedCatalog;

@@ -12,16 +12,18 @@ import {
 import { LoopbackServer } from '../agents/loopback-server.js';
 import type { SurfaceProvider } from '../agents/mcp-session.js';
 import { type ApprovalSettings, Approvals } from '../approvals/approvals.js';
+import { definitionHash } from '../approvals/definition-hash.js';
 import type { PolicyRule } from '../approvals/policy.js';
 import { policyConfigFromSettings } from '../approvals/policy-settings.js';
 import { createRedactor } from '../approvals/redaction.js';
 import { Emitter, type Event } from '../base/emitter.js';
-import { ToolbridgeError } from '../base/errors.js';
 import type { JsonObject } from '../base/json.js';
 import { type AsyncDisposable, DisposableStore, toDisposable } from '../base/lifecycle.js';
-import type { AgentSurface, CallContext, ToolExecutor } from '../bridge/types.js';
+import { connectorOutcomeResult } from '../bridge/connector-routing.js';
+import type { AgentSurface, CallContext, ConnectorBackend, ToolExecutor } from '../bridge/types.js';
 import type { CatalogEntry } from '../catalog/types.js';
-import { processAlive } from '../servers/process-group.js';
+import { CONNECTORS_UNAVAILABLE_MESSAGE } from '../connectors/connector-executor.js';
+import { processAlive, signalGroup } from '../servers/process-group.js';
 import { LEASES_FILE_NAME, ProcessLeases } from '../servers/process-leases.js';
 import { ServerManager, type ServerManagerOptions } from '../servers/server-manager.js';
 import { ensurePrivateDir } from '../store/atomic-file.js';
@@ -31,9 +33,11 @@ import type { SecretStore } from '../store/secret-store.js';
 import { resolveServerSecrets } from '../store/server-secrets.js';
 import { withAlwaysAllowRule } from '../store/settings-schema.js';
 import type { Policy } from './api.js';
+import { ConnectionCards } from './connection-cards.js';
 import { DataDirLock } from './data-dir-lock.js';
 import { HostApi, serverView, settingsView, UiEventHub } from './host-api.js';
 import { HostCatalog } from './host-catalog.js';
+import { HostConnectors } from './host-connectors.js';
 import { type HostSettings, openReadOnlySettings, openSettings } from './host-settings.js';
 
 export interface HostOptions {
@@ -76,12 +80,36 @@ export interface HostOptions {
   cli?: { command: string; args: string[] };
   /** Where warnings go. @defaultValue stderr */
   log?: (line: string) => void;
+  /**
+   * Opens a sign-in link when the person presses "connect" on a connection card (the desktop app
+   * passes its vetted URL opener). Without it the UI opens the card's link itself.
+   */
+  openUrl?: (url: string) => void;
 }
 
 /** The agent id of the one agent `toolbridge mcp` serves over stdio. */
 export const STDIO_AGENT_ID = 'stdio';
 
 const CHANGE_DEBOUNCE_MS = 25;
+
+/** Everything createHost builds; the Host exposes it read-only. */
+interface HostComponents {
+  dataDir: string;
+  store: DisposableStore;
+  settings: HostSettings;
+  secrets: SecretStore;
+  servers: ServerManager;
+  catalog: HostCatalog;
+  approvals: Approvals;
+  agents: AgentRegistry;
+  http: LoopbackServer | undefined;
+  endpoint: AgentEndpoint | undefined;
+  connectionCards: ConnectionCards | undefined;
+  policyOverride: { value: Policy | undefined };
+  events: UiEventHub;
+  cli: { command: string; args: string[] };
+  openUrl: ((url: string) => void) | undefined;
+}
 
 /**
  * The composition root: settings, secrets, servers, the catalog rebuilt from live tools,
@@ -100,38 +128,45 @@ export class Host implements AsyncDisposable {
   private closing: Promise<void> | undefined;
   /** Context lengths of agents outside the registry (stdio), so their lists are watched too. */
   private readonly extraContexts = new Map<string, number>();
+  /** Server id → pid (its process group) while it runs, for killServersNow. */
+  private readonly serverPids = new Map<string, number>();
+
+  readonly dataDir: string;
+  readonly settings: HostSettings;
+  readonly secrets: SecretStore;
+  readonly servers: ServerManager;
+  readonly catalog: HostCatalog;
+  readonly approvals: Approvals;
+  readonly agents: AgentRegistry;
+  /** The loopback listener; mount more routes on it (the web UI does). Undefined with `listen: false`. */
+  readonly http: LoopbackServer | undefined;
+  readonly endpoint: AgentEndpoint | undefined;
+  readonly connectionCards: ConnectionCards | undefined;
+  readonly policyOverride: { value: Policy | undefined };
+  readonly events: UiEventHub;
+  private readonly store: DisposableStore;
 
   /** @internal use createHost */
-  constructor(
-    readonly dataDir: string,
-    private readonly store: DisposableStore,
-    readonly settings: HostSettings,
-    readonly secrets: SecretStore,
-    readonly servers: ServerManager,
-    readonly catalog: HostCatalog,
-    readonly approvals: Approvals,
-    readonly agents: AgentRegistry,
-    readonly http: LoopbackServer | undefined,
-    readonly endpoint: AgentEndpoint | undefined,
-    readonly policyOverride: { value: Policy | undefined },
-    readonly events: UiEventHub,
-    cli: { command: string; args: string[] },
-  ) {
+  constructor(parts: HostComponents) {
+    this.dataDir = parts.dataDir;
+    this.settings = parts.settings;
+    this.secrets = parts.secrets;
+    this.servers = parts.servers;
+    this.catalog = parts.catalog;
+    this.approvals = parts.approvals;
+    this.agents = parts.agents;
+    this.http = parts.http;
+    this.endpoint = parts.endpoint;
+    this.connectionCards = parts.connectionCards;
+    this.policyOverride = parts.policyOverride;
+    this.events = parts.events;
+    this.store = parts.store;
     this.api = new HostApi({
-      dataDir,
-      settings,
-      secrets,
-      servers,
-      catalog,
-      approvals,
-      agents,
-      events,
-      policyOverride,
-      cli,
+      ...parts,
       endpointUrl: () => this.endpointUrl,
       surfaceFor: (agentId, contextLengthTokens) => this.surfaceFor(agentId, contextLengthTokens),
     });
-    this.ready = servers.startAll();
+    this.ready = parts.servers.startAll();
     this.fingerprint = this.toolsFingerprint();
   }
 
@@ -181,9 +216,30 @@ export class Host implements AsyncDisposable {
     this.closing ??= (async () => {
       clearTimeout(this.changeTimer);
       this._onDidChangeAgentTools.dispose();
-      await this.store.close();
+      // The servers' stop timers are unref'd; without this hold Node could exit between SIGTERM
+      // and SIGKILL and leave a server that ignores SIGTERM running.
+      const hold = setInterval(() => undefined, 1_000);
+      try {
+        await this.store.close();
+      } finally {
+        clearInterval(hold);
+      }
     })();
     return this.closing;
+  }
+
+  /**
+   * SIGKILLs every server process group at once. For a second Ctrl-C, or an agent that is about
+   * to kill us: better than leaving servers running after we are gone.
+   */
+  killServersNow(): void {
+    for (const pid of this.serverPids.values()) signalGroup(pid, 'SIGKILL');
+  }
+
+  /** @internal */
+  noteServerPid(id: string, pid: number | undefined): void {
+    if (pid === undefined) this.serverPids.delete(id);
+    else this.serverPids.set(id, pid);
   }
 
   private contextLengthOf(agentId: string): number {
@@ -274,16 +330,27 @@ export async function createHost(options: HostOptions): Promise<Host> {
       }),
     );
 
+    // Cards need a UI, which mounts on the listener; without one, sign-in links go to the agent.
+    const connectionCards = options.listen === false ? undefined : store.add(new ConnectionCards());
+    const connectors = new HostConnectors({
+      settings: () => current,
+      secrets,
+      ...(connectionCards === undefined ? {} : { cards: connectionCards }),
+    });
     const executor: ToolExecutor = {
       callTool: (entry, args, context) =>
         runRealTool(entry, args, context, {
           approvals,
           servers,
+          connectors: () => connectors.current()?.backend,
           definitionHash: (name) => catalog.definitionHash(name),
           callTimeoutMs: () => current.callTimeoutMs,
         }),
     };
-    const catalog = new HostCatalog(() => ({ servers: servers.snapshot(), settings: current }), executor);
+    const catalog = new HostCatalog(
+      () => ({ servers: servers.snapshot(), settings: current, connectors: connectors.current() }),
+      executor,
+    );
 
     const agents = await AgentRegistry.open(agentRecords(settings), secrets);
     store.add(agents);
@@ -311,7 +378,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       store.add(endpoint);
     }
 
-    host = new Host(
+    host = new Host({
       dataDir,
       store,
       settings,
@@ -322,10 +389,12 @@ export async function createHost(options: HostOptions): Promise<Host> {
       agents,
       http,
       endpoint,
+      connectionCards,
       policyOverride,
       events,
-      options.cli ?? defaultCli(),
-    );
+      cli: options.cli ?? defaultCli(),
+      openUrl: options.openUrl,
+    });
     wireEvents(host, events, store);
     if (lock !== undefined && host.endpointUrl !== undefined) await lock.setEndpoint(host.endpointUrl);
     return host;
@@ -336,6 +405,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
 }
 
 /** The one place a real tool runs: through the approval gate, then to its server with the call timeout. */
+/**
+ * The one place a real tool runs, local or connector: through the approval gate, then to its
+ * server (with the call timeout) or to the connector gateway.
+ */
 async function runRealTool(
   entry: CatalogEntry,
   args: Record<string, unknown>,
@@ -343,16 +416,19 @@ async function runRealTool(
   parts: {
     approvals: Approvals;
     servers: ServerManager;
+    connectors: () => ConnectorBackend | undefined;
     definitionHash: (name: string) => string;
     callTimeoutMs: () => number;
   },
 ): Promise<CallToolResult> {
-  if (entry.source !== 'mcp') {
-    throw new ToolbridgeError(
-      'NOT_FOUND',
-      `'${entry.name}' is a connector tool; connectors are not set up here.`,
-    );
+  const connector = entry.source === 'connectors';
+  const backend = connector ? parts.connectors() : undefined;
+  if (connector && backend === undefined) {
+    return connectorOutcomeResult({
+      error: { code: 'TOOL_NOT_FOUND', message: CONNECTORS_UNAVAILABLE_MESSAGE },
+    });
   }
+  const signal = context.signal === undefined ? {} : { signal: context.signal };
   return parts.approvals.call(
     {
       agentId: context.agentId,
@@ -360,16 +436,19 @@ async function runRealTool(
       serverId: entry.serverId,
       toolName: entry.toolName,
       arguments: args as JsonObject,
-      definitionHash: parts.definitionHash(entry.name),
+      // A connector's definition lives on the gateway; its name is what an approval can bind to.
+      definitionHash: connector ? definitionHash({ name: entry.name }) : parts.definitionHash(entry.name),
       ...(entry.annotations === undefined ? {} : { annotations: entry.annotations }),
-      ...(context.signal === undefined ? {} : { signal: context.signal }),
+      ...signal,
       ...(context.stopSignal === undefined ? {} : { stopSignal: context.stopSignal }),
     },
-    (finalArgs) =>
-      parts.servers.callTool(entry.serverId, entry.toolName, finalArgs, {
-        ...(context.signal === undefined ? {} : { signal: context.signal }),
-        timeoutMs: parts.callTimeoutMs(),
-      }),
+    async (finalArgs) =>
+      backend !== undefined
+        ? connectorOutcomeResult(await backend.execute(entry, finalArgs, context))
+        : parts.servers.callTool(entry.serverId, entry.toolName, finalArgs, {
+            ...signal,
+            timeoutMs: parts.callTimeoutMs(),
+          }),
   );
 }
 
@@ -378,7 +457,8 @@ function wireEvents(host: Host, events: UiEventHub, store: DisposableStore): voi
   const changed = () => host.catalogChanged();
   const subscriptions = [
     servers.onDidChangeTools(changed),
-    servers.onDidChangeStatus(({ id }) => {
+    servers.onDidChangeStatus(({ id, state }) => {
+      host.noteServerPid(id, state.pid);
       changed();
       if (servers.has(id)) events.fire('serverStatusChanged', serverView(host, id));
     }),
@@ -392,6 +472,15 @@ function wireEvents(host: Host, events: UiEventHub, store: DisposableStore): voi
       events.fire('agentsChanged', { agents: list });
     }),
     approvals.onDidOpenCard((card) => events.fire('cardOpened', card)),
+    ...(host.connectionCards === undefined
+      ? []
+      : [
+          host.connectionCards.onDidOpen((card) => events.fire('cardOpened', card)),
+          host.connectionCards.onDidUpdate((card) => events.fire('cardUpdated', card)),
+          host.connectionCards.onDidResolve(({ id, outcome }) =>
+            events.fire('cardResolved', { id, outcome }),
+          ),
+        ]),
     approvals.onDidResolveCard(({ id, outcome }) => events.fire('cardResolved', { id, outcome })),
     approvals.onDidAppendActivity((entry) => events.fire('activityAppended', entry)),
   ];

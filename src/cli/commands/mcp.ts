@@ -3,10 +3,17 @@ import { DEFAULT_CONTEXT_LENGTH_TOKENS } from '../../agents/agent-registry.js';
 import { StdioEndpoint } from '../../agents/stdio-endpoint.js';
 import { StdioRelay } from '../../agents/stdio-relay.js';
 import { DataDirLock } from '../../host/data-dir-lock.js';
-import { createHost, STDIO_AGENT_ID } from '../../host/host.js';
+import { createHost, type Host, STDIO_AGENT_ID } from '../../host/host.js';
 import { resolveDataDir } from '../../store/settings-file.js';
 import { type CliCommand, type CliIo, integerFlag, parseArgs, usageError } from '../command.js';
 import { AGENT_TOKEN_ENV, agentTokenFrom, parsePolicy, shutdownSignal } from './serve.js';
+
+/**
+ * How long each step of stopping a server may take in `mcp` (stdin end, SIGTERM, SIGKILL). An
+ * agent that closes our stdin sends SIGTERM 2 s later and SIGKILL 2 s after that (the SDK's
+ * client does), so we must be done well within that.
+ */
+const MCP_STOP_GRACE_MS = 400;
 
 const FLAGS = {
   'data-dir': 'string',
@@ -79,12 +86,14 @@ Options:
         );
       }
       // Agents stop us with a signal as often as by closing stdin; either way the servers must stop too.
-      const shutdown = shutdownSignal('mcp', io);
+      let host: Host | undefined;
+      const shutdown = shutdownSignal('mcp', io, { force: () => host?.killServersNow() });
       try {
-        const host = await createHost({
+        host = await createHost({
           dataDir,
           listen: false,
           readOnlySettings: true,
+          serverOptions: { stopGraceMs: MCP_STOP_GRACE_MS },
           ...(policyOverride === undefined ? {} : { policyOverride }),
           log: (line) => io.stderr(`${line}\n`),
         });
@@ -98,7 +107,12 @@ Options:
           // Clients often list tools once, right after connecting: let the servers come up first.
           await Promise.race([host.ready, shutdown.stopped]);
           host.watchAgent(STDIO_AGENT_ID, contextLength);
-          const endpoint = new StdioEndpoint(STDIO_AGENT_ID, (agentId) => host.surfaceFor(agentId), streams);
+          const running = host;
+          const endpoint = new StdioEndpoint(
+            STDIO_AGENT_ID,
+            (agentId) => running.surfaceFor(agentId),
+            streams,
+          );
           const subscription = host.onDidChangeAgentTools(() => endpoint.notifyToolsChanged());
           await endpoint.start();
           await Promise.race([endpoint.done, shutdown.stopped]);

@@ -79,9 +79,13 @@ Options:
       const dataDir = resolveDataDir(flags['data-dir'] === undefined ? {} : { dataDir: flags['data-dir'] });
 
       // Signals are caught from the start: dying mid-start-up would orphan the servers' process groups.
-      const shutdown = shutdownSignal('serve', io, options.shutdown);
+      let host: Host | undefined;
+      const shutdown = shutdownSignal('serve', io, {
+        ...(options.shutdown === undefined ? {} : { given: options.shutdown }),
+        force: () => host?.killServersNow(),
+      });
       try {
-        const host = await createHost({
+        host = await createHost({
           dataDir,
           port,
           ...(flags.bind === undefined ? {} : { bindAddress: flags.bind }),
@@ -135,12 +139,20 @@ export interface Shutdown {
   dispose(): void;
 }
 
-/** The first SIGINT/SIGTERM stops cleanly; a second one while stopping exits at once. */
-export function shutdownSignal(command: string, io: CliIo, given?: () => Promise<void>): Shutdown {
-  if (given) return { stopped: given(), dispose: () => undefined };
+/**
+ * The first SIGINT/SIGTERM stops cleanly; a second one while stopping runs `force` (kill the
+ * servers outright) and exits at once.
+ */
+export function shutdownSignal(
+  command: string,
+  io: CliIo,
+  options: { given?: () => Promise<void>; force?: () => void } = {},
+): Shutdown {
+  if (options.given) return { stopped: options.given(), dispose: () => undefined };
   let first: ((signal: NodeJS.Signals) => void) | undefined;
   const again = (signal: NodeJS.Signals) => {
-    io.stderr(`toolbridge ${command}: ${signal} again, exiting without waiting\n`);
+    io.stderr(`toolbridge ${command}: ${signal} again, stopping the servers at once\n`);
+    options.force?.();
     process.exit(130);
   };
   const stopped = new Promise<void>((resolve) => {

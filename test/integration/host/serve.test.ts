@@ -69,6 +69,17 @@ function alive(pid: number): boolean {
   }
 }
 
+/** After a failed run: stop whatever a test started, so nothing outlives the suite. */
+function killGroups(pids: readonly number[]): void {
+  for (const pid of pids) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
 beforeAll(async () => {
   await fs.rm(OUT, { recursive: true, force: true });
   try {
@@ -95,7 +106,10 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (serve?.exitCode === null) serve.kill('SIGKILL');
+  if (serve?.exitCode === null && serve.pid !== undefined) {
+    killGroups(childPids(serve.pid));
+    serve.kill('SIGKILL');
+  }
   await fs.rm(dataDir, { recursive: true, force: true });
 });
 
@@ -210,6 +224,7 @@ describe('toolbridge serve', () => {
 
   it('toolbridge mcp serves one agent over stdio from its own host, never writing settings', async () => {
     const own = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-mcp-'));
+    let servers: number[] = [];
     try {
       const everything = path.join(
         ROOT,
@@ -255,8 +270,10 @@ describe('toolbridge serve', () => {
         arguments: { calls: [{ name: 'mcp__everything__echo', arguments: { message: 'over stdio' } }] },
       })) as CallToolResult;
       expect((result.content[0] as { text: string }).text).toBe('Echo: over stdio');
-      const servers = childPids(mcpPid);
+      servers = childPids(mcpPid);
       expect(servers.length).toBe(2);
+      // Closing stdin starts the shutdown; the SDK client sends SIGTERM 2 s later and SIGKILL 2 s
+      // after that, as agents do. The stubborn server must still not outlive us.
       await client.close();
       await waitUntil(
         () => !alive(mcpPid) && servers.every((pid) => !alive(pid)),
@@ -266,6 +283,39 @@ describe('toolbridge serve', () => {
       expect(await fs.readFile(path.join(own, 'settings.json'), 'utf8')).toBe(settingsText);
       await expect(fs.access(path.join(own, 'host.lock'))).rejects.toThrow();
     } finally {
+      killGroups(servers);
+      await fs.rm(own, { recursive: true, force: true });
+    }
+  });
+
+  it('toolbridge mcp stops its servers on SIGTERM, even one that ignores SIGTERM', async () => {
+    const own = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-mcp-term-'));
+    let servers: number[] = [];
+    try {
+      const stubborn = { id: 'stubborn', transport: 'stdio', command: process.execPath, enabled: true };
+      await fs.writeFile(
+        path.join(own, 'settings.json'),
+        JSON.stringify({ version: 1, servers: [{ ...stubborn, args: ['-r', STUBBORN, FIXTURE, BASIC] }] }),
+        { mode: 0o600 },
+      );
+      const mcp = spawn(process.execPath, [MAIN, 'mcp', '--data-dir', own, '--policy', 'allow'], {
+        stdio: ['pipe', 'pipe', 'ignore'],
+      });
+      const out = lines(mcp.stdout!);
+      mcp.stdin!.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`,
+      );
+      await waitUntil(() => out.some((line) => line.includes('"id":1')), 15_000, 'the initialize answer');
+      servers = childPids(mcp.pid!);
+      expect(servers.length).toBe(1);
+      const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+        mcp.on('exit', (code, signal) => resolve([code, signal])),
+      );
+      mcp.kill('SIGTERM');
+      expect(await exited).toEqual([0, null]);
+      await waitUntil(() => servers.every((pid) => !alive(pid)), 5_000, 'the stubborn server to exit');
+    } finally {
+      killGroups(servers);
       await fs.rm(own, { recursive: true, force: true });
     }
   });

@@ -1,0 +1,119 @@
+import { randomBytes } from 'node:crypto';
+import { Emitter, type Event } from '../base/emitter.js';
+import { ToolbridgeError } from '../base/errors.js';
+import type { Disposable } from '../base/lifecycle.js';
+import type { ConnectionCardPort, ConnectionCardSession } from '../connectors/manage-connections.js';
+import type { ConnectionCardRow, ConnectionCardView } from './api.js';
+
+export interface ConnectionCardResolved {
+  id: string;
+  outcome: 'closed' | 'stopped';
+  /** One line per target, as manage_connections summed it up. */
+  summary?: string;
+}
+
+interface OpenCard {
+  view: ConnectionCardView;
+  skip: Emitter<string>;
+  stop: AbortController;
+}
+
+/**
+ * Connection cards: `manage_connections` opens one per `connect` call and drives its rows; the
+ * person skips targets, opens their sign-in links, or stops the whole card from the UI. Card
+ * ids are random (128 bits) and only the UI API can act on them.
+ */
+export class ConnectionCards implements ConnectionCardPort, Disposable {
+  private readonly cards = new Map<string, OpenCard>();
+  private readonly _onDidOpen = new Emitter<ConnectionCardView>();
+  private readonly _onDidUpdate = new Emitter<ConnectionCardView>();
+  private readonly _onDidResolve = new Emitter<ConnectionCardResolved>();
+  readonly onDidOpen: Event<ConnectionCardView> = this._onDidOpen.event;
+  readonly onDidUpdate: Event<ConnectionCardView> = this._onDidUpdate.event;
+  readonly onDidResolve: Event<ConnectionCardResolved> = this._onDidResolve.event;
+
+  constructor(private readonly clock: () => number = Date.now) {}
+
+  open(request: { agentId: string; targets: ConnectionCardRow[]; expiresAt: number }): ConnectionCardSession {
+    const id = randomBytes(16).toString('base64url');
+    const card: OpenCard = {
+      view: {
+        kind: 'connection',
+        id,
+        agentId: request.agentId,
+        targets: structuredClone(request.targets),
+        createdAt: new Date(this.clock()).toISOString(),
+        expiresAt: new Date(request.expiresAt).toISOString(),
+      },
+      skip: new Emitter<string>(),
+      stop: new AbortController(),
+    };
+    this.cards.set(id, card);
+    this._onDidOpen.fire(structuredClone(card.view));
+    return {
+      update: (targets) => {
+        if (this.cards.get(id) !== card) return;
+        card.view = { ...card.view, targets: structuredClone(targets) };
+        this._onDidUpdate.fire(structuredClone(card.view));
+      },
+      onDidSkip: card.skip.event,
+      stopped: card.stop.signal,
+      close: (summary) =>
+        this.finish(id, card, { id, outcome: card.stop.signal.aborted ? 'stopped' : 'closed', summary }),
+    };
+  }
+
+  list(): ConnectionCardView[] {
+    return [...this.cards.values()].map((card) => structuredClone(card.view));
+  }
+
+  has(id: string): boolean {
+    return this.cards.has(id);
+  }
+
+  /** The row of `target` on card `id`; throws NOT_FOUND when either is gone. */
+  target(id: string, target: string): ConnectionCardRow {
+    const row = this.require(id).view.targets.find((candidate) => candidate.name === target);
+    if (row === undefined) {
+      throw new ToolbridgeError('NOT_FOUND', `The connection card has no target "${target}".`);
+    }
+    return structuredClone(row);
+  }
+
+  /** The person will not connect this target; the agent is told it was skipped. */
+  skip(id: string, target: string): void {
+    this.target(id, target);
+    this.require(id).skip.fire(target);
+  }
+
+  /** Stop on the card: every target not connected yet counts as skipped, and the call returns. */
+  stop(id: string): void {
+    this.require(id).stop.abort();
+  }
+
+  dispose(): void {
+    for (const card of this.cards.values()) card.stop.abort();
+    this.cards.clear();
+    this._onDidOpen.dispose();
+    this._onDidUpdate.dispose();
+    this._onDidResolve.dispose();
+  }
+
+  private finish(id: string, card: OpenCard, event: ConnectionCardResolved): void {
+    if (this.cards.get(id) !== card) return;
+    this.cards.delete(id);
+    card.skip.dispose();
+    this._onDidResolve.fire(event);
+  }
+
+  private require(id: string): OpenCard {
+    const card = this.cards.get(id);
+    if (card === undefined) {
+      throw new ToolbridgeError(
+        'NOT_FOUND',
+        'This connection card is no longer open: it was finished, stopped or timed out.',
+      );
+    }
+    return card;
+  }
+}

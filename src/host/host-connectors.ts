@@ -1,0 +1,59 @@
+import { gatewayConnectorLegs } from '../bridge/connector-legs.js';
+import type { ConnectorBackend, ConnectorLegs, DirectTool } from '../bridge/types.js';
+import { ConnectorExecutor } from '../connectors/connector-executor.js';
+import { GatewayClient } from '../connectors/gateway-client.js';
+import { type ConnectionCardPort, createManageConnectionsTool } from '../connectors/manage-connections.js';
+import { CONNECTOR_GATEWAY_TOKEN_KEY, type SecretStore } from '../store/secret-store.js';
+import { connectorGatewayUrl, type Settings } from '../store/settings-schema.js';
+
+/** What an agent session gets when connectors are set up. */
+export interface ConnectorParts {
+  manageConnections: DirectTool;
+  legs: ConnectorLegs;
+  backend: ConnectorBackend;
+}
+
+export interface HostConnectorsOptions {
+  settings: () => Settings;
+  secrets: Pick<SecretStore, 'get'>;
+  /** Where connection cards open; absent (no UI) means answers carry sign-in links instead. */
+  cards?: ConnectionCardPort;
+}
+
+/**
+ * The hosted connectors, built from the settings: off (undefined) without a gateway URL, else
+ * one gateway client shared by `manage_connections`, the search legs and the executor. Rebuilt
+ * only when the URL or the card timeout changes; the token is read from the secret store on
+ * every request, so signing in takes effect at once.
+ */
+export class HostConnectors {
+  private key: string | undefined;
+  private parts: ConnectorParts | undefined;
+
+  constructor(private readonly options: HostConnectorsOptions) {}
+
+  current(): ConnectorParts | undefined {
+    const settings = this.options.settings();
+    const baseUrl = connectorGatewayUrl(settings.connectors);
+    const key = baseUrl === undefined ? undefined : `${baseUrl} ${settings.cardTimeoutMs}`;
+    if (key !== this.key) {
+      this.key = key;
+      this.parts = baseUrl === undefined ? undefined : this.build(baseUrl, settings.cardTimeoutMs);
+    }
+    return this.parts;
+  }
+
+  private build(baseUrl: string, cardTimeoutMs: number): ConnectorParts {
+    const { secrets, cards } = this.options;
+    const client = new GatewayClient({ baseUrl, token: () => secrets.get(CONNECTOR_GATEWAY_TOKEN_KEY) });
+    return {
+      manageConnections: createManageConnectionsTool({
+        client,
+        cardTimeoutMs,
+        ...(cards === undefined ? {} : { cards }),
+      }),
+      legs: gatewayConnectorLegs(client),
+      backend: new ConnectorExecutor({ client, surface: cards === undefined ? 'link' : 'card' }),
+    };
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * Connectors through the whole host: settings name the fixture gateway (real loopback HTTP), the
+ * token sits in the secret store, and the agent sees manage_connections, connector search hits,
+ * connector calls through the approval gate, and connection cards driven from the UI API.
+ */
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ToolbridgeError } from '../../../src/base/errors.js';
+import type { ConnectionCardView, UiEventMap } from '../../../src/host/api.js';
+import { createHost, type Host } from '../../../src/host/host.js';
+import { CONNECTOR_GATEWAY_TOKEN_KEY, InMemorySecretStore } from '../../../src/store/secret-store.js';
+import {
+  allowInBrowser,
+  type FixtureGateway,
+  startFixtureGateway,
+} from '../../fixtures/gateway/fixture-gateway.js';
+import { inProcessTransport } from './in-process-server.js';
+
+let dataDir: string;
+let gateway: FixtureGateway;
+let host: Host;
+const opened: string[] = [];
+
+async function start(policy: 'allow' | 'ask' | 'deny') {
+  await fs.writeFile(
+    path.join(dataDir, 'settings.json'),
+    JSON.stringify({
+      version: 2,
+      servers: [{ id: 'local', transport: 'stdio', command: 'unused-in-process', enabled: true }],
+      connectors: { gatewayUrl: gateway.url, enabled: true },
+    }),
+    { mode: 0o600 },
+  );
+  const secrets = new InMemorySecretStore();
+  await secrets.set(CONNECTOR_GATEWAY_TOKEN_KEY, gateway.token);
+  host = await createHost({
+    dataDir,
+    port: 0,
+    secretStore: secrets,
+    policyOverride: policy,
+    serverOptions: { createTransport: () => inProcessTransport() },
+    openUrl: (url) => opened.push(url),
+    log: () => undefined,
+  });
+  await host.ready;
+}
+
+function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  return host.surfaceFor('default').callTool(name, args, { agentId: 'default' });
+}
+
+function json(result: CallToolResult): Record<string, unknown> {
+  return JSON.parse((result.content[0] as { text: string }).text);
+}
+
+function events<E extends keyof UiEventMap>(event: E): UiEventMap[E][] {
+  const seen: UiEventMap[E][] = [];
+  host.api.on(event, (payload) => seen.push(payload));
+  return seen;
+}
+
+async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+beforeEach(async () => {
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-conn-'));
+  gateway = await startFixtureGateway({ connected: ['github'] });
+  opened.length = 0;
+});
+
+afterEach(async () => {
+  await host?.close();
+  await gateway.close();
+  await fs.rm(dataDir, { recursive: true, force: true });
+});
+
+describe('connectors in the host', () => {
+  it('lists manage_connections and finds and runs connector tools through the gate', async () => {
+    await start('allow');
+    const names = host
+      .surfaceFor('default')
+      .listTools()
+      .map((tool) => tool.name);
+    expect(names).toEqual(['manage_connections', 'tool_search', 'tool_describe', 'tool_call']);
+    const search = json(await call('tool_search', { queries: ['github create issue'] }));
+    const matches = (search.results as Array<{ matches: string[] }>)[0]!.matches;
+    expect(matches).toContain('connectors__github__CREATE_ISSUE');
+
+    const activity = events('activityAppended');
+    const result = await call('tool_call', {
+      calls: [{ name: 'connectors__github__CREATE_ISSUE', arguments: { owner: 'o', repo: 'r', title: 't' } }],
+    });
+    expect(result.isError).toBeFalsy();
+    expect(gateway.executions.map((run) => run.slug)).toEqual(['GITHUB_CREATE_ISSUE']);
+    await until(() => activity.length === 1);
+    expect(activity[0]).toMatchObject({ toolName: 'connectors__github__CREATE_ISSUE', serverId: 'github' });
+  });
+
+  it('a deny policy stops connector entries before the gateway', async () => {
+    await start('deny');
+    const result = await call('tool_call', {
+      calls: [{ name: 'connectors__github__CREATE_ISSUE', arguments: { owner: 'o', repo: 'r', title: 't' } }],
+    });
+    expect(JSON.stringify(result)).toMatch(/DENIED|policy/);
+    expect(gateway.executions).toEqual([]);
+  });
+
+  it('connect opens a connection card; the person connects one target and skips the other', async () => {
+    await start('allow');
+    const cardsOpened = events('cardOpened');
+    const cardsResolved = events('cardResolved');
+    const pending = call('manage_connections', { action: 'connect', connectors: ['notion', 'slack'] });
+    await until(() => cardsOpened.length === 1);
+    const card = cardsOpened[0] as ConnectionCardView;
+    expect(card).toMatchObject({ kind: 'connection', agentId: 'default' });
+    expect((await host.api.listCards()).map((listed) => listed.id)).toEqual([card.id]);
+
+    const notion = card.targets.find((row) => row.name === 'notion')!;
+    expect(notion.connectUrl).toMatch(/^http/);
+    await host.api.resolveConnectionTarget(card.id, 'notion', 'connect');
+    expect(opened).toEqual([notion.connectUrl]);
+    await allowInBrowser(notion.connectUrl!);
+    await host.api.resolveConnectionTarget(card.id, 'slack', 'skip');
+
+    const answer = json(await pending);
+    expect(answer.results).toEqual([
+      { connector: 'notion', status: 'connected' },
+      { connector: 'slack', status: 'skipped' },
+    ]);
+    expect(JSON.stringify(answer)).not.toContain('http');
+    await until(() => cardsResolved.length === 1);
+    expect(cardsResolved[0]).toEqual({ id: card.id, outcome: 'closed' });
+    expect(await host.api.listCards()).toEqual([]);
+    await expect(host.api.resolveConnectionTarget(card.id, 'slack', 'skip')).rejects.toSatisfy((error) =>
+      ToolbridgeError.is(error, 'NOT_FOUND'),
+    );
+  });
+
+  it('stop on a connection card skips every open target', async () => {
+    await start('allow');
+    const cardsOpened = events('cardOpened');
+    const pending = call('manage_connections', { action: 'connect', connectors: ['notion'] });
+    await until(() => cardsOpened.length === 1);
+    await expect(host.api.resolveCard(cardsOpened[0]!.id, { action: 'approve' })).rejects.toSatisfy((error) =>
+      ToolbridgeError.is(error, 'INVALID_ARGUMENT'),
+    );
+    await host.api.resolveCard(cardsOpened[0]!.id, { action: 'stop' });
+    expect(json(await pending).results).toEqual([{ connector: 'notion', status: 'skipped' }]);
+  });
+});

@@ -30,8 +30,8 @@ export interface ApprovalsOptions {
   /** Save an "always allow" rule into the settings (see PolicySettingsLike.rules). */
   onAlwaysAllow?: (rule: PolicyRule) => void | Promise<void>;
   clock?: Clock;
-  /** Audit log tuning: size limit, files kept, fsync. */
-  audit?: Pick<AuditLogOptions, 'maxFileBytes' | 'keepFiles' | 'syncEachLine' | 'maxArgumentChars'>;
+  /** Audit log tuning: size limit, files kept, fsync interval. */
+  audit?: Pick<AuditLogOptions, 'maxFileBytes' | 'keepFiles' | 'syncIntervalMs' | 'maxArgumentChars'>;
 }
 
 /**

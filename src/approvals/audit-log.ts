@@ -25,10 +25,12 @@ export interface AuditLogOptions {
   /** Rotated files kept besides the current one (at least 1); older ones are deleted. @defaultValue 5 */
   keepFiles?: number;
   /**
-   * fsync after every line, so an entry the host reported is on disk even if the machine dies.
-   * Turn off only for bulk imports or tests. @defaultValue true
+   * Every line is written to the file (handed to the OS) before `append` resolves, so a crash of
+   * this process never loses an acknowledged line. fsync only matters if the machine itself dies;
+   * it runs at most once per this many milliseconds after a write, before a rotation and on
+   * close. 0 fsyncs each line before `append` resolves (about 0.6 ms a call). @defaultValue 1000
    */
-  syncEachLine?: boolean;
+  syncIntervalMs?: number;
   /** Arguments whose JSON is longer than this are stored as a truncated preview. @defaultValue 16384 */
   maxArgumentChars?: number;
   /** Applied to arguments and messages before they are written. @defaultValue built-in secret shapes */
@@ -37,7 +39,12 @@ export interface AuditLogOptions {
 }
 
 export const AUDIT_FILE_NAME = 'audit.jsonl';
-const DEFAULTS = { maxFileBytes: 5 * 1024 * 1024, keepFiles: 5, maxArgumentChars: 16_384 };
+const DEFAULTS = {
+  maxFileBytes: 5 * 1024 * 1024,
+  keepFiles: 5,
+  maxArgumentChars: 16_384,
+  syncIntervalMs: 1_000,
+};
 const DEFAULT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 500;
 const MAX_MESSAGE_CHARS = 1_000;
@@ -49,7 +56,8 @@ type StoredEntry = ActivityEntry & { seq: number };
 
 /**
  * Append-only JSON Lines audit log. One writer (a promise chain) appends and rotates; each line
- * is fsynced. Reading never fails on a torn or foreign line: it is skipped. Queries run newest
+ * is written to the file before its append resolves, and fsynced on a timer (see
+ * syncIntervalMs). Reading never fails on a torn or foreign line: it is skipped. Queries run newest
  * first across the current and rotated files.
  */
 export class AuditLog implements AsyncDisposable, AuditSink {
@@ -59,6 +67,9 @@ export class AuditLog implements AsyncDisposable, AuditSink {
   private closed = false;
   /** A failed write may have left half a line; the next write ends it first. */
   private torn = false;
+  /** Lines written since the last fsync. */
+  private dirty = false;
+  private syncTimer: NodeJS.Timeout | undefined;
 
   private constructor(
     private readonly options: Required<Omit<AuditLogOptions, 'redactor' | 'clock'>> & {
@@ -75,15 +86,20 @@ export class AuditLog implements AsyncDisposable, AuditSink {
       dir: options.dir,
       maxFileBytes: options.maxFileBytes ?? DEFAULTS.maxFileBytes,
       keepFiles: options.keepFiles ?? DEFAULTS.keepFiles,
-      syncEachLine: options.syncEachLine ?? true,
+      syncIntervalMs: options.syncIntervalMs ?? DEFAULTS.syncIntervalMs,
       maxArgumentChars: options.maxArgumentChars ?? DEFAULTS.maxArgumentChars,
       redactor: options.redactor ?? defaultRedactor(),
       clock: options.clock ?? systemClock,
     };
-    if (!(resolved.maxFileBytes > 0) || !Number.isInteger(resolved.keepFiles) || resolved.keepFiles < 1) {
+    if (
+      !(resolved.maxFileBytes > 0) ||
+      !Number.isInteger(resolved.keepFiles) ||
+      resolved.keepFiles < 1 ||
+      !(resolved.syncIntervalMs >= 0)
+    ) {
       throw new ToolbridgeError(
         'INVALID_ARGUMENT',
-        'The audit log needs maxFileBytes > 0 and a whole keepFiles ≥ 1.',
+        'The audit log needs maxFileBytes > 0, a whole keepFiles ≥ 1 and syncIntervalMs ≥ 0.',
       );
     }
     await mkdir(resolved.dir, { recursive: true, mode: 0o700 });
@@ -114,7 +130,7 @@ export class AuditLog implements AsyncDisposable, AuditSink {
     return join(this.options.dir, AUDIT_FILE_NAME);
   }
 
-  /** Writes one entry (redacted, arguments capped) and resolves once it is on disk. */
+  /** Writes one entry (redacted, arguments capped) and resolves once the file holds it. */
   append(record: AuditRecord): Promise<ActivityEntry> {
     if (this.closed) return Promise.reject(new ToolbridgeError('INTERNAL', 'The audit log is closed.'));
     const redactor = this.options.redactor();
@@ -184,7 +200,9 @@ export class AuditLog implements AsyncDisposable, AuditSink {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.syncTimer);
     await this.tail;
+    await this.sync();
     await this.handle.close();
     this._onDidAppend.dispose();
   }
@@ -201,24 +219,49 @@ export class AuditLog implements AsyncDisposable, AuditSink {
         this.torn = false;
       }
       await this.handle.write(line);
-      if (this.options.syncEachLine) await this.handle.datasync();
     } catch (error) {
       this.torn = true;
       throw error;
     }
     this.size += bytes;
+    this.dirty = true;
+    if (this.options.syncIntervalMs === 0) await this.sync();
+    else this.scheduleSync();
     this._onDidAppend.fire(entry);
     return entry;
   }
 
+  /** fsyncs what was written since the last time; a failure is retried by the next sync. */
+  private async sync(): Promise<void> {
+    if (!this.dirty) return;
+    this.dirty = false;
+    try {
+      await this.handle.datasync();
+    } catch {
+      this.dirty = true;
+    }
+  }
+
+  /** One pending fsync at a time, queued behind the writes so it never races a rotation. */
+  private scheduleSync(): void {
+    if (this.syncTimer !== undefined || this.closed) return;
+    this.syncTimer = setTimeout(() => {
+      this.syncTimer = undefined;
+      this.tail = this.tail.then(() => this.sync());
+    }, this.options.syncIntervalMs);
+    // A pending fsync must not keep the process alive; close() syncs anyway.
+    this.syncTimer.unref();
+  }
+
   /** audit.jsonl → audit.1.jsonl, audit.1 → audit.2, …; the oldest beyond keepFiles is deleted. */
   private async rotate(): Promise<void> {
+    await this.sync();
     await this.handle.close();
     const paths = filePaths(this.options.dir, this.options.keepFiles);
     try {
       await unlinkIfPresent(paths.at(-1)!);
       for (let i = paths.length - 2; i >= 0; i--) await renameIfPresent(paths[i]!, paths[i + 1]!);
-      if (this.options.syncEachLine) await syncDirectory(this.options.dir);
+      await syncDirectory(this.options.dir);
     } finally {
       // Whatever failed, keep a file open so the log goes on (in the old file if it was not moved).
       this.handle = await open(paths[0]!, 'a+', 0o600);

@@ -23,7 +23,6 @@ beforeEach(async () => {
     dataDir: dir,
     settings: () => settings,
     onAlwaysAllow: (rule) => void saved.push(rule),
-    audit: { syncEachLine: false },
   });
 });
 

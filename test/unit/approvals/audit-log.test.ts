@@ -1,7 +1,7 @@
-import { appendFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   AuditLog,
   type AuditLogOptions,
@@ -29,7 +29,6 @@ afterEach(async () => {
 async function openLog(options: Partial<AuditLogOptions> = {}): Promise<AuditLog> {
   const log = await AuditLog.open({
     dir,
-    syncEachLine: false,
     clock: { now: () => (now += 1000) },
     ...options,
   });
@@ -117,6 +116,54 @@ describe('AuditLog.append', () => {
     const entry = await log.append(record({ arguments: { content: 'x'.repeat(10_000) } }));
     expect(entry.arguments).toEqual({ $truncated: true, chars: 10_014, preview: expect.any(String) });
     expect((entry.arguments as { preview: string }).preview).toHaveLength(100);
+  });
+});
+
+describe('AuditLog durability', () => {
+  /** Counts fsyncs on every FileHandle (the prototype is shared and not exported by Node). */
+  async function countSyncs(): Promise<{ count: () => number }> {
+    const probe = await open(join(dir, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as { datasync: () => Promise<void> };
+    await probe.close();
+    const spy = vi.spyOn(proto, 'datasync');
+    return { count: () => spy.mock.calls.length };
+  }
+
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.useRealTimers();
+  });
+
+  it('has each line in the file when append resolves, and batches fsync on a timer and at close', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const syncs = await countSyncs();
+    const log = await openLog({ syncIntervalMs: 500 });
+    for (let n = 0; n < 20; n++) {
+      const entry = await log.append(record({ arguments: { n } }));
+      expect((await lines()).at(-1)).toContain(entry.id);
+    }
+    expect(syncs.count()).toBe(0);
+    vi.advanceTimersByTime(500);
+    await log.query();
+    expect(syncs.count()).toBe(1);
+    await log.append(record());
+    await log.close();
+    expect(syncs.count()).toBe(2);
+    await log.close();
+    expect(syncs.count()).toBe(2);
+  });
+
+  it('fsyncs every line before append resolves with syncIntervalMs 0', async () => {
+    const syncs = await countSyncs();
+    const log = await openLog({ syncIntervalMs: 0 });
+    for (let n = 1; n <= 5; n++) {
+      await log.append(record({ arguments: { n } }));
+      expect(syncs.count()).toBe(n);
+    }
+  });
+
+  it('refuses a negative sync interval', async () => {
+    await expect(AuditLog.open({ dir, syncIntervalMs: -1 })).rejects.toThrow(/syncIntervalMs/);
   });
 });
 

@@ -470,7 +470,7 @@ describe('ApprovalGate.call: hooks and redaction', () => {
     vi.useRealTimers();
     const dir = await mkdtemp(join(tmpdir(), 'toolbridge-gate-'));
     try {
-      const log = await AuditLog.open({ dir, syncEachLine: false });
+      const log = await AuditLog.open({ dir });
       const token = `ghp_${'Q1w'.repeat(12)}`;
       const config: PolicyConfig = {
         defaultPolicy: 'allow',

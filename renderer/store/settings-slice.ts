@@ -1,13 +1,14 @@
-import type { SettingsView, ToolbridgeApi } from '../../src/host/api.js';
+import type { SettingsPatch, SettingsView, ToolbridgeApi } from '../../src/host/api.js';
 import type { AppSlice } from './index.js';
 import { attempt, type Outcome } from './outcome.js';
-
-export type SettingsPatch = Partial<Omit<SettingsView, 'dataDir' | 'secretStoreKind'>>;
 
 export interface SettingsSlice {
   settings: SettingsView | undefined;
   loadSettings(): Promise<Outcome<SettingsView>>;
   updateSettings(patch: SettingsPatch): Promise<Outcome<SettingsView>>;
+  /** Stores the connector gateway token; the UI never reads it back. */
+  signInConnectorGateway(token: string): Promise<Outcome<SettingsView>>;
+  signOutConnectorGateway(): Promise<Outcome<SettingsView>>;
   /** From `settingsChanged`. */
   settingsChanged(settings: SettingsView): void;
 }
@@ -23,6 +24,16 @@ export const createSettingsSlice =
     },
     async updateSettings(patch) {
       const outcome = await attempt(() => api.updateSettings(patch));
+      if (outcome.ok) get().settingsChanged(outcome.value);
+      return outcome;
+    },
+    async signInConnectorGateway(token) {
+      const outcome = await attempt(() => api.signInConnectorGateway(token));
+      if (outcome.ok) get().settingsChanged(outcome.value);
+      return outcome;
+    },
+    async signOutConnectorGateway() {
+      const outcome = await attempt(() => api.signOutConnectorGateway());
       if (outcome.ok) get().settingsChanged(outcome.value);
       return outcome;
     },

@@ -86,6 +86,7 @@ export function SettingsView() {
           </dd>
         </dl>
       </section>
+      <ConnectorsSection settings={settings} />
       <form
         data-testid="settings-form"
         onSubmit={async (event) => {
@@ -232,6 +233,121 @@ export function SettingsView() {
         </div>
       </form>
     </div>
+  );
+}
+
+/** Its own form: the gateway is saved, signed in and out apart from the other settings. */
+function ConnectorsSection(props: { settings: Settings }) {
+  const { connectors } = props.settings;
+  const { updateSettings, signIn, signOut } = useAppStoreShallow((s) => ({
+    updateSettings: s.updateSettings,
+    signIn: s.signInConnectorGateway,
+    signOut: s.signOutConnectorGateway,
+  }));
+  const [url, setUrl] = useState(connectors.gatewayUrl ?? '');
+  const [enabled, setEnabled] = useState(connectors.enabled);
+  const [token, setToken] = useState('');
+  const [error, setError] = useState<string>();
+  const [saved, setSaved] = useState(false);
+  useEffect(() => {
+    setUrl(connectors.gatewayUrl ?? '');
+    setEnabled(connectors.enabled);
+  }, [connectors.gatewayUrl, connectors.enabled]);
+  const report = (outcome: { ok: true } | { ok: false; error: { message: string } }) => {
+    setError(outcome.ok ? undefined : outcome.error.message);
+    setSaved(outcome.ok);
+  };
+  return (
+    <>
+      <h3 className="section-title">Connectors</h3>
+      <section className="panel panel-body" data-testid="settings-connectors">
+        <p className="muted small">
+          Remote apps (GitHub, Slack, …) reached through a connector gateway. Agents see them as{' '}
+          <span className="mono">connectors__app__tool</span> and get{' '}
+          <span className="mono">manage_connections</span> while a gateway is set and switched on.
+        </p>
+        <form
+          className="form-grid mt-m"
+          onSubmit={async (event) => {
+            event.preventDefault();
+            report(
+              await updateSettings({
+                connectors: { gatewayUrl: url.trim() === '' ? null : url.trim(), enabled },
+              }),
+            );
+          }}
+          onChange={() => setSaved(false)}
+        >
+          <label className="field">
+            Gateway URL
+            <span className="hint">Empty turns connectors off</span>
+            <input
+              data-testid="settings-gateway-url"
+              type="url"
+              placeholder="https://gateway.example"
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+            />
+          </label>
+          <label className="field">
+            Connectors
+            <span className="hint">Off keeps the URL but hides connectors from agents</span>
+            <select
+              data-testid="settings-connectors-enabled"
+              value={enabled ? 'on' : 'off'}
+              onChange={(e) => setEnabled(e.target.value === 'on')}
+            >
+              <option>on</option>
+              <option>off</option>
+            </select>
+          </label>
+          <div className="form-actions">
+            <button type="submit" data-testid="settings-connectors-save">
+              Save gateway
+            </button>
+          </div>
+        </form>
+        <div className="mt-m" data-testid="settings-gateway-sign-in">
+          <span className={`badge ${connectors.signedIn ? 'ok' : 'warn'}`}>
+            {connectors.signedIn ? 'signed in' : 'not signed in'}
+          </span>
+          {connectors.signedIn ? (
+            <button
+              type="button"
+              className="small"
+              data-testid="settings-gateway-sign-out"
+              onClick={async () => report(await signOut())}
+            >
+              Sign out
+            </button>
+          ) : (
+            <form
+              className="inline-form mt-s"
+              onSubmit={async (event) => {
+                event.preventDefault();
+                const outcome = await signIn(token);
+                if (outcome.ok) setToken('');
+                report(outcome);
+              }}
+            >
+              <input
+                data-testid="settings-gateway-token"
+                type="password"
+                autoComplete="off"
+                placeholder="Gateway token"
+                value={token}
+                onChange={(e) => setToken(e.target.value)}
+              />
+              <button type="submit" className="small primary" disabled={token.trim() === ''}>
+                Sign in
+              </button>
+            </form>
+          )}
+        </div>
+        {saved && <span className="badge ok mt-s">Saved</span>}
+        {error !== undefined && <ErrorText testId="settings-connectors-error">{error}</ErrorText>}
+      </section>
+    </>
   );
 }
 

@@ -158,7 +158,21 @@ export interface SettingsView {
   redactionPatterns: string[];
   dataDir: string;
   secretStoreKind: 'os-encrypted' | 'file-0600' | 'memory';
+  connectors: ConnectorSettingsView;
 }
+
+/** Hosted connectors as the UI sees them; the gateway token itself is never sent back. */
+export interface ConnectorSettingsView {
+  gatewayUrl?: string;
+  enabled: boolean;
+  /** A gateway token is stored. */
+  signedIn: boolean;
+}
+
+/** What `updateSettings` may change; `gatewayUrl: null` removes the URL. */
+export type SettingsPatch = Partial<Omit<SettingsView, 'dataDir' | 'secretStoreKind' | 'connectors'>> & {
+  connectors?: { gatewayUrl?: string | null; enabled?: boolean };
+};
 
 export interface SearchExplanationView {
   query: string;
@@ -214,7 +228,10 @@ export interface ToolbridgeApi {
 
   // Settings
   getSettings(): Promise<SettingsView>;
-  updateSettings(patch: Partial<Omit<SettingsView, 'dataDir' | 'secretStoreKind'>>): Promise<SettingsView>;
+  updateSettings(patch: SettingsPatch): Promise<SettingsView>;
+  /** Stores the connector gateway token (write-only: no method reads it back). */
+  signInConnectorGateway(token: string): Promise<SettingsView>;
+  signOutConnectorGateway(): Promise<SettingsView>;
 
   on<E extends keyof UiEventMap>(event: E, listener: (payload: UiEventMap[E]) => void): () => void;
 }
@@ -260,6 +277,8 @@ export const UI_METHODS = [
   'getAgentConnection',
   'getSettings',
   'updateSettings',
+  'signInConnectorGateway',
+  'signOutConnectorGateway',
 ] as const satisfies ReadonlyArray<Exclude<keyof ToolbridgeApi, 'on'>>;
 
 export type UiMethod = (typeof UI_METHODS)[number];

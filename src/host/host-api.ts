@@ -3,7 +3,7 @@ import { type AgentRegistry, DEFAULT_CONTEXT_LENGTH_TOKENS } from '../agents/age
 import { clientConfigs } from '../agents/client-configs.js';
 import type { Approvals } from '../approvals/approvals.js';
 import { ToolbridgeError } from '../base/errors.js';
-import type { JsonObject } from '../base/json.js';
+import { isPlainObject, type JsonObject } from '../base/json.js';
 import { tierView } from '../bridge/bridge-tools.js';
 import { resolveLimit } from '../bridge/tool-search.js';
 import type { AgentSurface } from '../bridge/types.js';
@@ -12,10 +12,10 @@ import type { SearchExplanation } from '../search/types.js';
 import type { ServerManager } from '../servers/server-manager.js';
 import type { ServerConfig } from '../servers/types.js';
 import { importServers } from '../store/config-import.js';
-import type { SecretStore } from '../store/secret-store.js';
+import { CONNECTOR_GATEWAY_TOKEN_KEY, type SecretStore } from '../store/secret-store.js';
 import { maskServerConfig } from '../store/server-secrets.js';
 import { SettingsStore } from '../store/settings-file.js';
-import { validateServerConfig } from '../store/settings-schema.js';
+import { type ConnectorSettings, validateServerConfig } from '../store/settings-schema.js';
 import {
   type ActivityPage,
   type ActivityQuery,
@@ -27,6 +27,7 @@ import {
   type Policy,
   type SearchExplanationView,
   type ServerView,
+  type SettingsPatch,
   type SettingsView,
   type TierView,
   type ToolbridgeApi,
@@ -350,10 +351,15 @@ export class HostApi implements ToolbridgeApi {
     return settingsView(this.host);
   }
 
-  async updateSettings(
-    patch: Partial<Omit<SettingsView, 'dataDir' | 'secretStoreKind'>>,
-  ): Promise<SettingsView> {
-    const allowed = ['toolSearch', 'defaultPolicy', 'cardTimeoutMs', 'callTimeoutMs', 'redactionPatterns'];
+  async updateSettings(patch: SettingsPatch): Promise<SettingsView> {
+    const allowed = [
+      'toolSearch',
+      'defaultPolicy',
+      'cardTimeoutMs',
+      'callTimeoutMs',
+      'redactionPatterns',
+      'connectors',
+    ];
     const unknown = Object.keys(patch).filter((key) => !allowed.includes(key));
     if (unknown.length > 0) {
       throw new ToolbridgeError(
@@ -367,6 +373,8 @@ export class HostApi implements ToolbridgeApi {
       if (patch.cardTimeoutMs !== undefined) draft.cardTimeoutMs = patch.cardTimeoutMs;
       if (patch.callTimeoutMs !== undefined) draft.callTimeoutMs = patch.callTimeoutMs;
       if (patch.redactionPatterns !== undefined) draft.redactionPatterns = patch.redactionPatterns;
+      if (patch.connectors !== undefined)
+        draft.connectors = patchConnectors(draft.connectors, patch.connectors);
       return draft;
     });
     // The user's own choice replaces the run-only `--policy`.
@@ -374,7 +382,28 @@ export class HostApi implements ToolbridgeApi {
     return settingsView(this.host);
   }
 
+  async signInConnectorGateway(token: string): Promise<SettingsView> {
+    const trimmed = typeof token === 'string' ? token.trim() : '';
+    if (trimmed === '') {
+      throw new ToolbridgeError('INVALID_ARGUMENT', 'Paste the connector gateway token to sign in.');
+    }
+    await this.host.secrets.set(CONNECTOR_GATEWAY_TOKEN_KEY, trimmed);
+    return this.#connectorsChanged();
+  }
+
+  async signOutConnectorGateway(): Promise<SettingsView> {
+    await this.host.secrets.delete(CONNECTOR_GATEWAY_TOKEN_KEY);
+    return this.#connectorsChanged();
+  }
+
   // Helpers -------------------------------------------------------------------------------------
+
+  /** The token is not a setting, so its change is announced here (the gateway client reads it per request). */
+  async #connectorsChanged(): Promise<SettingsView> {
+    const view = await settingsView(this.host);
+    this.host.events.fire('settingsChanged', view);
+    return view;
+  }
 
   #toolView(name: string): ToolView {
     const { catalog, settings } = this.host;
@@ -439,10 +468,11 @@ export function serverView(host: Pick<HostParts, 'servers'>, id: string): Server
 }
 
 /** The settings the UI edits, with the effective default policy (a `--policy` run override wins). */
-export function settingsView(
+export async function settingsView(
   host: Pick<HostParts, 'settings' | 'policyOverride' | 'dataDir' | 'secrets'>,
-): SettingsView {
+): Promise<SettingsView> {
   const current = host.settings.current;
+  const signedIn = (await host.secrets.get(CONNECTOR_GATEWAY_TOKEN_KEY)) !== undefined;
   return {
     toolSearch: current.toolSearch,
     defaultPolicy: host.policyOverride.value ?? current.policies.default,
@@ -451,7 +481,27 @@ export function settingsView(
     redactionPatterns: current.redactionPatterns,
     dataDir: host.dataDir,
     secretStoreKind: host.secrets.kind,
+    connectors: {
+      ...(current.connectors.gatewayUrl === undefined ? {} : { gatewayUrl: current.connectors.gatewayUrl }),
+      enabled: current.connectors.enabled,
+      signedIn,
+    },
   };
+}
+
+/** Applies the UI's connector patch; the settings check validates the URL on write. */
+function patchConnectors(
+  current: ConnectorSettings,
+  patch: NonNullable<SettingsPatch['connectors']>,
+): ConnectorSettings {
+  if (!isPlainObject(patch)) {
+    throw new ToolbridgeError('INVALID_ARGUMENT', 'connectors must be an object: { gatewayUrl, enabled }.');
+  }
+  const next: ConnectorSettings = { ...current };
+  if (patch.enabled !== undefined) next.enabled = patch.enabled;
+  if (patch.gatewayUrl === null || patch.gatewayUrl?.trim() === '') delete next.gatewayUrl;
+  else if (patch.gatewayUrl !== undefined) next.gatewayUrl = patch.gatewayUrl.trim();
+  return next;
 }
 
 /** The config as settings stored it: secret values replaced by references. */

@@ -39,6 +39,7 @@ import { HostApi, serverView, settingsView, UiEventHub } from './host-api.js';
 import { HostCatalog } from './host-catalog.js';
 import { HostConnectors } from './host-connectors.js';
 import { type HostSettings, openReadOnlySettings, openSettings } from './host-settings.js';
+import { ServerSignIn, type ServerSignInOptions } from './server-sign-in.js';
 
 export interface HostOptions {
   /** The data folder (settings, secrets, audit log); created 0700 when missing. */
@@ -85,6 +86,8 @@ export interface HostOptions {
    * passes its vetted URL opener). Without it the UI opens the card's link itself.
    */
   openUrl?: (url: string) => void;
+  /** Tuning of remote servers' sign-in (clock, refresh margin) for tests. */
+  signIn?: ServerSignInOptions;
 }
 
 /** The agent id of the one agent `toolbridge mcp` serves over stdio. */
@@ -109,6 +112,7 @@ interface HostComponents {
   events: UiEventHub;
   cli: { command: string; args: string[] };
   openUrl: ((url: string) => void) | undefined;
+  signIn: ServerSignIn;
 }
 
 /**
@@ -144,6 +148,8 @@ export class Host implements AsyncDisposable {
   readonly connectionCards: ConnectionCards | undefined;
   readonly policyOverride: { value: Policy | undefined };
   readonly events: UiEventHub;
+  /** Sign-in to remote servers (OAuth), one client per HTTP/SSE server. */
+  readonly signIn: ServerSignIn;
   private readonly store: DisposableStore;
 
   /** @internal use createHost */
@@ -160,6 +166,7 @@ export class Host implements AsyncDisposable {
     this.connectionCards = parts.connectionCards;
     this.policyOverride = parts.policyOverride;
     this.events = parts.events;
+    this.signIn = parts.signIn;
     this.store = parts.store;
     this.api = new HostApi({
       ...parts,
@@ -290,9 +297,20 @@ export async function createHost(options: HostOptions): Promise<Host> {
     );
     const leases = await openLeases(dataDir, options.readOnlySettings === true, log);
     store.add(leases);
+    const signIn = store.add(
+      new ServerSignIn({
+        secrets,
+        reconnect: async (id) => {
+          if (servers.has(id)) await servers.restart(id);
+        },
+        log,
+        ...(options.signIn === undefined ? {} : { options: options.signIn }),
+      }),
+    );
     const servers = store.add(
       new ServerManager({
         leases: leases.leases,
+        fetchFor: (config) => signIn.fetchFor(config),
         ...options.serverOptions,
         callTimeoutMs: current.callTimeoutMs,
         resolveConfig: (config) => resolveServerSecrets(config, secrets),
@@ -394,6 +412,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       events,
       cli: options.cli ?? defaultCli(),
       openUrl: options.openUrl,
+      signIn,
     });
     wireEvents(host, events, store);
     if (lock !== undefined && host.endpointUrl !== undefined) await lock.setEndpoint(host.endpointUrl);
@@ -462,10 +481,13 @@ function wireEvents(host: Host, events: UiEventHub, store: DisposableStore): voi
       changed();
       if (servers.has(id)) events.fire('serverStatusChanged', serverView(host, id));
     }),
-    servers.onDidRemove(({ id }) => events.fire('serverRemoved', { id })),
+    servers.onDidRemove(({ id }) => {
+      host.signIn.forget(id);
+      events.fire('serverRemoved', { id });
+    }),
     settings.onDidChange(() => {
       changed();
-      events.fire('settingsChanged', settingsView(host));
+      void settingsView(host).then((view) => events.fire('settingsChanged', view));
     }),
     agents.onDidChangeAgents((list: AgentRecord[]) => {
       changed();

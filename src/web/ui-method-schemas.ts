@@ -99,4 +99,6 @@ export const UI_METHOD_PARAMS: Readonly<Record<UiMethod, Schema>> = {
   getAgentConnection: params([id]),
   getSettings: params([]),
   updateSettings: params([object]),
+  signInConnectorGateway: params([{ type: 'string', minLength: 1, maxLength: 8192 }]),
+  signOutConnectorGateway: params([]),
 };

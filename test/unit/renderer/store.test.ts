@@ -105,6 +105,7 @@ function loadedFake() {
       redactionPatterns: [],
       dataDir: '/tmp/x',
       secretStoreKind: 'file-0600',
+      connectors: { enabled: true, signedIn: false },
     }),
     listAgents: async () => [],
     getTier: async (options) => tier(options.contextLengthTokens ?? 0),

@@ -28,4 +28,6 @@ export const SAMPLE_PARAMS: Record<UiMethod, unknown[]> = {
   getAgentConnection: ['agent-1'],
   getSettings: [],
   updateSettings: [{ defaultPolicy: 'ask' }],
+  signInConnectorGateway: ['gateway-token'],
+  signOutConnectorGateway: [],
 };

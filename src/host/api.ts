@@ -196,6 +196,11 @@ export interface ToolbridgeApi {
   removeServer(id: string): Promise<void>;
   setServerEnabled(id: string, enabled: boolean): Promise<ServerView>;
   restartServer(id: string): Promise<ServerView>;
+  /**
+   * Starts signing in to a remote server (status `needs-auth`) and answers with the page to open
+   * in the browser; once the person has signed in there, the server reconnects.
+   */
+  authorizeServer(id: string): Promise<{ authorizationUrl: string }>;
   /** Pasted JSON from Claude Desktop, Cursor or VS Code; returns the servers added. */
   importServers(configText: string): Promise<ServerView[]>;
 
@@ -257,6 +262,7 @@ export const UI_METHODS = [
   'removeServer',
   'setServerEnabled',
   'restartServer',
+  'authorizeServer',
   'importServers',
   'listTools',
   'setToolEnabled',

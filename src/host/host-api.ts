@@ -38,6 +38,7 @@ import {
 import type { ConnectionCards } from './connection-cards.js';
 import type { HostCatalog } from './host-catalog.js';
 import type { HostSettings } from './host-settings.js';
+import type { ServerSignIn } from './server-sign-in.js';
 
 /** The agent id the playground's calls carry (audit log, cards). */
 export const PLAYGROUND_AGENT_ID = 'playground';
@@ -60,6 +61,8 @@ export interface HostParts {
   connectionCards: ConnectionCards | undefined;
   /** Opens a card's sign-in link for the person (desktop); undefined lets the UI open it. */
   openUrl: ((url: string) => void) | undefined;
+  /** Sign-in to remote servers. */
+  signIn: ServerSignIn;
   endpointUrl(): string | undefined;
   surfaceFor(agentId: string, contextLengthTokens?: number): AgentSurface;
 }
@@ -167,6 +170,12 @@ export class HostApi implements ToolbridgeApi {
     this.#requireServer(id);
     await this.host.servers.restart(id);
     return serverView(this.host, id);
+  }
+
+  async authorizeServer(id: string): Promise<{ authorizationUrl: string }> {
+    this.#requireServer(id);
+    const url = await this.host.signIn.authorize(this.host.servers.snapshotOf(id).config);
+    return { authorizationUrl: url.href };
   }
 
   async importServers(configText: string): Promise<ServerView[]> {

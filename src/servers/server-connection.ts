@@ -8,12 +8,11 @@
  * Like a MutableDisposable, the old session is closed before a new one counts.
  */
 
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type CallToolResult,
   CallToolResultSchema,
@@ -63,8 +62,12 @@ export interface ServerConnectionOptions {
   resolveConfig?: (config: ServerConfig) => ServerConfig | Promise<ServerConfig>;
   /** Applied to stderr lines and error messages, after this server's own secret values are masked. */
   redact?: (text: string) => string;
-  /** OAuth for HTTP servers (a later issue). Without one, a 401 sets `needs-auth`. */
-  authProvider?: (config: ServerConfig) => OAuthClientProvider | undefined;
+  /**
+   * The fetch an HTTP or SSE server's transport uses: the host passes its sign-in client's, which
+   * adds the stored token and refreshes it. No SDK auth provider, so no URL a server names is
+   * fetched without the SSRF guard. A 401 sets `needs-auth` either way.
+   */
+  fetchFor?: (config: ServerConfig) => FetchLike | undefined;
   /** Replaces the built-in transports (tests, future transports). */
   createTransport?: (
     config: ServerConfig,
@@ -347,11 +350,7 @@ export class ServerConnection implements AsyncDisposable {
       if (epoch !== this.epoch || this.closed) return await this.abandon(session);
       await this.abandon(session);
       if (isUnauthorized(error)) {
-        this.setState({
-          status: 'needs-auth',
-          pid: undefined,
-          lastError: `Server "${this.id}" answered 401 Unauthorized: it needs you to sign in or a valid Authorization header. Add the credentials in Servers, then restart it.`,
-        });
+        this.needsAuth();
         return;
       }
       this.scheduleRetry(`Could not connect to server "${this.id}": ${this.describeFailure(error, session)}`);
@@ -392,14 +391,17 @@ export class ServerConnection implements AsyncDisposable {
       return this.connectClient(transport, session, epoch);
     }
     const url = new URL(config.url);
-    const authProvider = this.options.authProvider?.(config);
-    const requestInit: RequestInit = { headers: config.headers ?? {} };
+    const fetchFn = this.options.fetchFor?.(config);
+    const httpOptions = {
+      requestInit: { headers: config.headers ?? {} },
+      ...(fetchFn ? { fetch: fetchFn } : {}),
+    };
     if (config.transport === 'sse') {
-      return this.connectClient(new SSEClientTransport(url, { requestInit, authProvider }), session, epoch);
+      return this.connectClient(new SSEClientTransport(url, httpOptions), session, epoch);
     }
     const probe = session.store.add(new DisposableStore());
     try {
-      const streamable = new StreamableHTTPClientTransport(url, { requestInit, authProvider });
+      const streamable = new StreamableHTTPClientTransport(url, httpOptions);
       return await this.connectClient(streamable, session, epoch, probe);
     } catch (error) {
       if (!speaksOnlyLegacySse(error) || session.closing) throw error;
@@ -408,11 +410,7 @@ export class ServerConnection implements AsyncDisposable {
       const refused = `HTTP ${(error as { code: number }).code}: ${this.redact(errorMessage(error))}`;
       this.stderr.note(`Streamable HTTP refused (${refused}); trying legacy SSE`);
       try {
-        return await this.connectClient(
-          new SSEClientTransport(url, { requestInit, authProvider }),
-          session,
-          epoch,
-        );
+        return await this.connectClient(new SSEClientTransport(url, httpOptions), session, epoch);
       } catch (sseError) {
         if (isUnauthorized(sseError) || session.closing) throw sseError;
         throw new ToolbridgeError(
@@ -565,6 +563,14 @@ export class ServerConnection implements AsyncDisposable {
       );
     }
     if (error instanceof McpError) return error;
+    if (this._config.transport !== 'stdio' && isUnauthorized(error)) {
+      // The sign-in ran out (refresh refused, token revoked): no retry helps until the user signs in.
+      if (session === this.session) {
+        void this.abandon(session);
+        this.needsAuth();
+      }
+      return this.unavailable(name);
+    }
     if (this._config.transport !== 'stdio' && error instanceof TypeError) {
       // fetch failed: the HTTP server went away. Reconnect, and say so.
       if (session === this.session && session.established) {
@@ -601,6 +607,22 @@ export class ServerConnection implements AsyncDisposable {
       `Cannot call tool "${name}": server "${this.id}" ${advice}`,
       { data },
     );
+  }
+
+  private needsAuth(): void {
+    const name = this._config.name ?? this.id;
+    const lastError = this.options.fetchFor?.(this._config)
+      ? `Sign in to ${name}: click Sign in in Servers. (The server answered 401 Unauthorized.)`
+      : `Server "${this.id}" answered 401 Unauthorized: it needs you to sign in or a valid Authorization header. Add the credentials in Servers, then restart it.`;
+    this.cancelRetry();
+    this.connectedAt = undefined;
+    this.setState({
+      status: 'needs-auth',
+      pid: undefined,
+      nextRetryAt: undefined,
+      crashLooping: false,
+      lastError,
+    });
   }
 
   private cancelled(name: string): ToolbridgeError {

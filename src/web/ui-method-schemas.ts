@@ -60,6 +60,7 @@ export const UI_METHOD_PARAMS: Readonly<Record<UiMethod, Schema>> = {
   removeServer: params([id]),
   setServerEnabled: params([id, bool]),
   restartServer: params([id]),
+  authorizeServer: params([id]),
   importServers: params([{ type: 'string', minLength: 1 }]),
   listTools: params([], [id]),
   setToolEnabled: params([name, bool]),

@@ -185,7 +185,7 @@ export class McpOAuthClient {
   /** A valid access token, refreshed first when it is about to expire; undefined when signed out. */
   async accessToken(): Promise<string | undefined> {
     const tokens = await this.readTokens();
-    if (tokens === undefined) return undefined;
+    if (tokens === undefined || !(await this.tokensFitServer())) return undefined;
     if (!this.expiresSoon(tokens)) return tokens.access_token;
     if (tokens.refresh_token === undefined) return undefined;
     return (await this.refresh())?.access_token;
@@ -268,6 +268,15 @@ export class McpOAuthClient {
         `Could not refresh the sign-in to server "${this.options.serverId}": ${describe(error)}`,
       );
     }
+  }
+
+  /** Tokens got for another URL under this id (the server's URL was changed) are never sent here. */
+  private async tokensFitServer(): Promise<boolean> {
+    const info = await this.readServerInfo();
+    return (
+      info !== undefined &&
+      checkResourceAllowed({ requestedResource: this.serverUrl, configuredResource: info.resource })
+    );
   }
 
   private expiresSoon(tokens: StoredTokens): boolean {

@@ -8,6 +8,7 @@ export const SAMPLE_PARAMS: Record<UiMethod, unknown[]> = {
   removeServer: ['files'],
   setServerEnabled: ['files', false],
   restartServer: ['files'],
+  authorizeServer: ['files'],
   importServers: ['{"mcpServers":{}}'],
   listTools: ['files'],
   setToolEnabled: ['mcp__files__read', true],

@@ -1,0 +1,129 @@
+/**
+ * Signing in to remote MCP servers: one McpOAuthClient per HTTP/SSE server (keyed by id, its
+ * secrets under that server's scope, so removing the server deletes them). Its guarded fetch is
+ * what the server's transport uses; `authorize` starts the browser round trip and hands back the
+ * authorization URL, and the server reconnects once the callback has brought the tokens.
+ */
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { errorMessage, ToolbridgeError } from '../base/errors.js';
+import type { AsyncDisposable } from '../base/lifecycle.js';
+import { McpOAuthClient, type McpOAuthOptions } from '../connectors/oauth/mcp-oauth.js';
+import type { ServerConfig } from '../servers/types.js';
+import type { SecretStore } from '../store/secret-store.js';
+
+/** Tuning for tests and embedders; production uses the defaults. */
+export type ServerSignInOptions = Pick<
+  McpOAuthOptions,
+  'clock' | 'refreshSkewMs' | 'signInTimeoutMs' | 'resolveHost' | 'clientName'
+>;
+
+interface Entry {
+  url: string;
+  client: McpOAuthClient;
+  /** Set while a sign-in waits for the browser: its URL, so a second click reuses it. */
+  pending?: Promise<URL>;
+  /** Where the client's `openUrl` hands the URL of the sign-in being started. */
+  onUrl?: (url: URL) => void;
+}
+
+export class ServerSignIn implements AsyncDisposable {
+  private readonly entries = new Map<string, Entry>();
+  private readonly aborts = new Set<AbortController>();
+
+  constructor(
+    private readonly parts: {
+      secrets: SecretStore;
+      /** Reconnects a server after it was signed in. */
+      reconnect: (id: string) => Promise<void>;
+      log: (line: string) => void;
+      options?: ServerSignInOptions;
+    },
+  ) {}
+
+  /**
+   * The fetch for this server's transport, or undefined for stdio servers and servers that carry
+   * their own Authorization header (the user's credentials win; OAuth would strip them).
+   */
+  fetchFor(config: ServerConfig): FetchLike | undefined {
+    if (config.transport === 'stdio') return undefined;
+    const headers = Object.keys(config.headers ?? {}).map((name) => name.toLowerCase());
+    if (headers.includes('authorization')) return undefined;
+    return this.entryFor(config.id, config.url).client.fetch;
+  }
+
+  /**
+   * Starts signing in to a server and resolves with the authorization URL for the person to open
+   * once it is known (discovery and registration done). The sign-in finishes in the background:
+   * when the browser comes back, the tokens are stored and the server reconnects.
+   */
+  async authorize(config: ServerConfig): Promise<URL> {
+    if (config.transport === 'stdio') {
+      throw new ToolbridgeError(
+        'INVALID_ARGUMENT',
+        `Server "${config.id}" runs on this computer; only remote (HTTP or SSE) servers sign in.`,
+      );
+    }
+    const entry = this.entryFor(config.id, config.url);
+    if (entry.pending !== undefined) return entry.pending;
+    const abort = new AbortController();
+    this.aborts.add(abort);
+    const pending = new Promise<URL>((resolve, reject) => {
+      entry.onUrl = resolve;
+      entry.client
+        .signIn({ signal: abort.signal })
+        .then(
+          async () => {
+            this.parts.log(`toolbridge: signed in to server "${config.id}"; reconnecting.`);
+            await this.parts.reconnect(config.id);
+          },
+          (error: unknown) => {
+            reject(error);
+            // Reported here too: the UI call returned long ago when the browser step fails.
+            this.parts.log(
+              `toolbridge: sign-in to server "${config.id}" did not finish: ${errorMessage(error)}`,
+            );
+          },
+        )
+        .finally(() => {
+          this.aborts.delete(abort);
+          if (entry.pending === pending) entry.pending = undefined;
+          entry.onUrl = undefined;
+        });
+    });
+    // A failure before the URL exists (server down, discovery refused) rejects `pending` and is
+    // thrown to the caller; later failures are only logged.
+    pending.catch(() => undefined);
+    entry.pending = pending;
+    return pending;
+  }
+
+  /** Forgets a removed server's client (its secrets go with the server's secret scope). */
+  forget(id: string): void {
+    this.entries.delete(id);
+  }
+
+  async close(): Promise<void> {
+    for (const abort of this.aborts) abort.abort();
+    this.entries.clear();
+  }
+
+  private entryFor(id: string, url: string): Entry {
+    const existing = this.entries.get(id);
+    if (existing !== undefined && existing.url === url) return existing;
+    const entry: Entry = {
+      url,
+      client: new McpOAuthClient({
+        ...this.parts.options,
+        serverId: id,
+        serverUrl: url,
+        store: this.parts.secrets,
+        openUrl: (authorizationUrl) => {
+          entry.onUrl?.(authorizationUrl);
+          this.parts.log(`toolbridge: to sign in to server "${id}", open ${authorizationUrl.href}`);
+        },
+      }),
+    };
+    this.entries.set(id, entry);
+    return entry;
+  }
+}

@@ -1,0 +1,169 @@
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHost, type Host } from '../../../src/host/host.js';
+import { SECRETS_FILE_NAME } from '../../../src/store/file-secret-store.js';
+import {
+  consentInBrowser,
+  type OAuthFixture,
+  startOAuthMcpServer,
+} from '../../fixtures/oauth/oauth-mcp-server.js';
+
+let fixture: OAuthFixture;
+let dataDir: string;
+let host: Host;
+let agent: Client;
+let now = Date.now();
+const logs: string[] = [];
+/** Every UI API answer, kept to check that no token is ever in one. */
+const answers: unknown[] = [];
+
+async function waitUntil(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const status = () => host.servers.snapshotOf('remote').status;
+const refreshes = () => fixture.tokenRequests.filter((form) => form.get('grant_type') === 'refresh_token');
+
+async function whoami(): Promise<string> {
+  const { tools } = await agent.listTools();
+  const direct = tools.find((tool) => tool.name.endsWith('whoami'));
+  const result = (
+    direct !== undefined
+      ? await agent.callTool({ name: direct.name, arguments: {} })
+      : await agent.callTool({
+          name: 'tool_call',
+          arguments: { calls: [{ name: 'mcp__remote__whoami', arguments: {} }] },
+        })
+  ) as CallToolResult;
+  expect(result.isError, JSON.stringify(result)).not.toBe(true);
+  return JSON.stringify(result.content);
+}
+
+beforeAll(async () => {
+  fixture = await startOAuthMcpServer({ accessTokenTtlSeconds: 600 });
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-oauth-'));
+  await fs.writeFile(
+    path.join(dataDir, 'settings.json'),
+    JSON.stringify({
+      version: 1,
+      servers: [{ id: 'remote', name: 'Remote', transport: 'http', url: fixture.url, enabled: true }],
+    }),
+    { mode: 0o600 },
+  );
+  host = await createHost({
+    dataDir,
+    port: 0,
+    policyOverride: 'allow',
+    log: (line) => logs.push(line),
+    signIn: { clock: () => now },
+  });
+  await host.ready;
+  const token = (await host.agents.ensureDefault()).token;
+  agent = new Client({ name: 'oauth-agent', version: '1.0.0' });
+  await agent.connect(
+    new StreamableHTTPClientTransport(new URL(host.endpointUrl!), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    }),
+  );
+});
+
+afterAll(async () => {
+  await agent?.close();
+  await host?.close();
+  await fixture?.close();
+  await fs.rm(dataDir, { recursive: true, force: true });
+});
+
+describe('signing in to a remote MCP server', () => {
+  it('starts in needs-auth with a hint to sign in, and its tools are not offered', async () => {
+    expect(status()).toBe('needs-auth');
+    const [view] = await host.api.listServers();
+    answers.push(view);
+    expect(view!.lastError).toContain('Sign in to Remote: click Sign in in Servers');
+    expect(await host.api.listTools('remote')).toEqual([]);
+    // Nothing was sent but the bare request: no token exists yet.
+    expect(fixture.mcpAuthorizations.every((header) => header === undefined)).toBe(true);
+  });
+
+  it('authorizeServer gives the sign-in page; after consent the server connects and its tool works', async () => {
+    const answer = await host.api.authorizeServer('remote');
+    answers.push(answer);
+    const url = new URL(answer.authorizationUrl);
+    expect(url.origin).toBe(fixture.origin);
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('resource')).toBe(fixture.url);
+    // A second click while the browser step is open reuses that sign-in.
+    expect((await host.api.authorizeServer('remote')).authorizationUrl).toBe(answer.authorizationUrl);
+
+    const back = await consentInBrowser(url);
+    expect(back.status).toBe(200);
+    await waitUntil(() => status() === 'connected', 'the server to connect');
+    await waitUntil(() => host.catalog.entries.some((entry) => entry.serverId === 'remote'), 'its tools');
+    const tools = await host.api.listTools('remote');
+    answers.push(tools);
+    expect(tools.map((tool) => tool.toolName)).toEqual(['whoami']);
+    expect(await whoami()).toContain('signed in as client-1');
+    expect(fixture.registrations).toHaveLength(1);
+    // The secret store holds the tokens, under the server's scope.
+    expect(await host.secrets.keys('remote')).toContain('remote:oauth.tokens');
+  });
+
+  it('refreshes a token that is about to expire once, however many agent calls need it', async () => {
+    expect(refreshes()).toHaveLength(0);
+    now += 590_000; // 10 s left: inside the refresh margin
+    const results = await Promise.all(Array.from({ length: 5 }, () => whoami()));
+    for (const result of results) expect(result).toContain('signed in as client-1');
+    expect(refreshes()).toHaveLength(1);
+  });
+
+  it('refreshes once when the server rejects the token, and the calls are retried with the new one', async () => {
+    fixture.expireAccessTokens();
+    const results = await Promise.all(Array.from({ length: 5 }, () => whoami()));
+    for (const result of results) expect(result).toContain('signed in as client-1');
+    expect(refreshes()).toHaveLength(2);
+    expect(status()).toBe('connected');
+  });
+
+  it('goes back to needs-auth when the sign-in can no longer be refreshed', async () => {
+    fixture.revokeRefreshTokens();
+    fixture.expireAccessTokens();
+    const result = (await agent.callTool({
+      name: 'tool_call',
+      arguments: { calls: [{ name: 'mcp__remote__whoami', arguments: {} }] },
+    })) as CallToolResult;
+    answers.push(result);
+    expect(JSON.stringify(result.content)).toMatch(/sign in/i);
+    await waitUntil(() => status() === 'needs-auth', 'needs-auth');
+    answers.push(await host.api.listServers());
+  });
+
+  it('never shows a token in settings, the audit log, the host log or a UI answer', async () => {
+    answers.push(await host.api.getSettings(), await host.api.queryActivity({}));
+    const files: string[] = [];
+    for (const name of await fs.readdir(dataDir, { recursive: true })) {
+      const file = path.join(dataDir, String(name));
+      if (path.basename(file) === SECRETS_FILE_NAME || !(await fs.stat(file)).isFile()) continue;
+      files.push(`${name}:\n${await fs.readFile(file, 'utf8')}`);
+    }
+    expect(files.join('\n')).toContain('"remote"'); // settings.json was read
+    const haystack = [files.join('\n'), logs.join('\n'), JSON.stringify(answers)].join('\n');
+    expect(fixture.issuedTokens.length).toBeGreaterThanOrEqual(6);
+    for (const token of fixture.issuedTokens) expect(haystack).not.toContain(token);
+    // The refused refresh dropped the tokens; the registration stays for the next sign-in.
+    expect(await host.secrets.keys('remote')).toEqual(['remote:oauth.client', 'remote:oauth.server']);
+  });
+
+  it('deletes the sign-in with the server', async () => {
+    await host.api.removeServer('remote');
+    expect(await host.secrets.keys('remote')).toEqual([]);
+  });
+});

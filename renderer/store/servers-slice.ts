@@ -14,6 +14,8 @@ export interface ServersSlice {
   removeServer(id: string): Promise<Outcome<void>>;
   setServerEnabled(id: string, enabled: boolean): Promise<Outcome<ServerView>>;
   restartServer(id: string): Promise<Outcome<ServerView>>;
+  /** Starts a remote server's sign-in; the answer is the page to open in the browser. */
+  authorizeServer(id: string): Promise<Outcome<{ authorizationUrl: string }>>;
   /** From the host's `serverStatusChanged` event. */
   serverChanged(view: ServerView): void;
   /** From the host's `serverRemoved` event. */
@@ -43,6 +45,7 @@ export const createServersSlice =
       updateServer: (id, config) => withServer(() => api.updateServer(id, config)),
       setServerEnabled: (id, enabled) => withServer(() => api.setServerEnabled(id, enabled)),
       restartServer: (id) => withServer(() => api.restartServer(id)),
+      authorizeServer: (id) => attempt(() => api.authorizeServer(id)),
       async importServers(configText) {
         const outcome = await attempt(() => api.importServers(configText));
         if (outcome.ok) for (const view of outcome.value) get().serverChanged(view);

@@ -3,6 +3,7 @@ import type { ServerView, ToolView } from '../../src/host/api.js';
 import {
   EmptyState,
   ErrorText,
+  ExternalLink,
   JsonBlock,
   ServerText,
   StatusBadge,
@@ -67,12 +68,15 @@ function describeTransport(server: ServerView): string {
 
 function ServerItem(props: { server: ServerView }) {
   const { server } = props;
-  const { setServerEnabled, restartServer, removeServer, notify } = useAppStoreShallow((s) => ({
-    setServerEnabled: s.setServerEnabled,
-    restartServer: s.restartServer,
-    removeServer: s.removeServer,
-    notify: s.notify,
-  }));
+  const { setServerEnabled, restartServer, authorizeServer, removeServer, notify } = useAppStoreShallow(
+    (s) => ({
+      setServerEnabled: s.setServerEnabled,
+      restartServer: s.restartServer,
+      authorizeServer: s.authorizeServer,
+      removeServer: s.removeServer,
+      notify: s.notify,
+    }),
+  );
   const [open, setOpen] = useState(false);
   const [confirmRemove, setConfirmRemove] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -81,6 +85,19 @@ function ServerItem(props: { server: ServerView }) {
     const outcome = await action();
     setBusy(false);
     if (!outcome.ok) notify('error', `${label} "${server.name}": ${outcome.error?.message ?? 'failed'}`);
+  };
+  const [signInUrl, setSignInUrl] = useState<string>();
+  const signIn = async () => {
+    setBusy(true);
+    const outcome = await authorizeServer(server.id);
+    setBusy(false);
+    if (!outcome.ok) {
+      notify('error', `Could not start signing in to "${server.name}": ${outcome.error.message}`);
+      return;
+    }
+    setSignInUrl(outcome.value.authorizationUrl);
+    // A new tab in web mode; the desktop app hands it to the system browser. The link below stays as a fallback.
+    window.open(outcome.value.authorizationUrl, '_blank', 'noopener,noreferrer');
   };
   const id = server.id;
   return (
@@ -106,6 +123,17 @@ function ServerItem(props: { server: ServerView }) {
           testId={`server-enabled-${id}`}
           onChange={(enabled) => void run('Could not change', () => setServerEnabled(id, enabled))}
         />
+        {server.status === 'needs-auth' && server.config.transport !== 'stdio' && (
+          <button
+            type="button"
+            className="small primary"
+            disabled={busy}
+            data-testid={`server-sign-in-${id}`}
+            onClick={() => void signIn()}
+          >
+            Sign in
+          </button>
+        )}
         <button
           type="button"
           className="small"
@@ -153,9 +181,16 @@ function ServerItem(props: { server: ServerView }) {
         <div className="callout bad server-error" data-testid={`server-error-${id}`}>
           <ServerText text={server.lastError} className="wrap-anywhere" />
           <p className="small mt-s">
-            {server.status === 'needs-auth'
-              ? 'Sign in to this server, then restart it.'
-              : 'Check the command or URL and the log below, then press Restart.'}
+            {server.status !== 'needs-auth' ? (
+              'Check the command or URL and the log below, then press Restart.'
+            ) : signInUrl === undefined ? (
+              'Press Sign in to sign in to this server in your browser.'
+            ) : (
+              <>
+                <ExternalLink href={signInUrl}>Open the sign-in page</ExternalLink> if it did not open. The
+                server connects once you have signed in there.
+              </>
+            )}
           </p>
         </div>
       )}

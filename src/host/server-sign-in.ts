@@ -24,11 +24,12 @@ interface Entry {
   pending?: Promise<URL>;
   /** Where the client's `openUrl` hands the URL of the sign-in being started. */
   onUrl?: (url: URL) => void;
+  /** Stops the sign-in waiting for the browser. */
+  abort?: AbortController;
 }
 
 export class ServerSignIn implements AsyncDisposable {
   private readonly entries = new Map<string, Entry>();
-  private readonly aborts = new Set<AbortController>();
 
   constructor(
     private readonly parts: {
@@ -66,11 +67,12 @@ export class ServerSignIn implements AsyncDisposable {
     const entry = this.entryFor(config.id, config.url);
     if (entry.pending !== undefined) return entry.pending;
     const abort = new AbortController();
-    this.aborts.add(abort);
+    entry.abort = abort;
     const pending = new Promise<URL>((resolve, reject) => {
       entry.onUrl = resolve;
       entry.client
-        .signIn({ signal: abort.signal })
+        // The person pressed Sign in: that asks again even after they declined before.
+        .signIn({ signal: abort.signal, force: true })
         .then(
           async () => {
             this.parts.log(`toolbridge: signed in to server "${config.id}"; reconnecting.`);
@@ -85,9 +87,9 @@ export class ServerSignIn implements AsyncDisposable {
           },
         )
         .finally(() => {
-          this.aborts.delete(abort);
           if (entry.pending === pending) entry.pending = undefined;
           entry.onUrl = undefined;
+          entry.abort = undefined;
         });
     });
     // A failure before the URL exists (server down, discovery refused) rejects `pending` and is
@@ -99,12 +101,12 @@ export class ServerSignIn implements AsyncDisposable {
 
   /** Forgets a removed server's client (its secrets go with the server's secret scope). */
   forget(id: string): void {
+    this.entries.get(id)?.abort?.abort();
     this.entries.delete(id);
   }
 
   async close(): Promise<void> {
-    for (const abort of this.aborts) abort.abort();
-    this.entries.clear();
+    for (const id of [...this.entries.keys()]) this.forget(id);
   }
 
   private entryFor(id: string, url: string): Entry {

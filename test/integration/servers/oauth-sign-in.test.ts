@@ -146,6 +146,27 @@ describe('signing in to a remote MCP server', () => {
     answers.push(await host.api.listServers());
   });
 
+  it('a declined sign-in leaves it in needs-auth, and Sign in can be pressed again', async () => {
+    const first = await host.api.authorizeServer('remote');
+    await consentInBrowser(first.authorizationUrl, 'deny');
+    await waitUntil(() => logs.some((line) => line.includes('did not finish')), 'the refusal in the log');
+    expect(status()).toBe('needs-auth');
+    const again = await host.api.authorizeServer('remote');
+    expect(again.authorizationUrl).not.toBe(first.authorizationUrl);
+    await consentInBrowser(again.authorizationUrl);
+    await waitUntil(() => status() === 'connected', 'the server to connect again');
+    expect(await whoami()).toContain('signed in as');
+    // Sign out on the server's side for the next test's checks: the refusal drops the tokens.
+    fixture.revokeRefreshTokens();
+    fixture.expireAccessTokens();
+    const refused = (await agent.callTool({
+      name: 'tool_call',
+      arguments: { calls: [{ name: 'mcp__remote__whoami', arguments: {} }] },
+    })) as CallToolResult;
+    expect(JSON.stringify(refused.content)).toMatch(/sign in/i);
+    await waitUntil(() => status() === 'needs-auth', 'needs-auth');
+  });
+
   it('never shows a token in settings, the audit log, the host log or a UI answer', async () => {
     answers.push(await host.api.getSettings(), await host.api.queryActivity({}));
     const files: string[] = [];

@@ -206,6 +206,12 @@ function ConnectionCard(props: { card: ConnectionCardView; now: number }) {
     const outcome = await resolveConnectionTarget(card.id, target, action);
     setError(outcome.ok ? undefined : outcome.error.message);
   };
+  // Opened from the click itself, so the browser allows the new tab (the desktop app hands it
+  // to the system browser); the host's poller sees the account once it is linked.
+  const connect = (target: ConnectionCardView['targets'][number]) => {
+    if (target.connectUrl === undefined) return void act(target.name, 'connect');
+    window.open(target.connectUrl, '_blank', 'noopener,noreferrer');
+  };
   return (
     <section className="panel card connection" data-testid={`card-${card.id}`}>
       <div className="panel-body">
@@ -231,17 +237,23 @@ function ConnectionCard(props: { card: ConnectionCardView; now: number }) {
                   </div>
                 )}
               </div>
-              {(target.state === 'pending' || target.state === 'failed') && (
+              {target.state !== 'connected' && target.state !== 'skipped' && (
                 <button
                   type="button"
                   className="small primary"
-                  onClick={() => void act(target.name, 'connect')}
+                  data-testid={`card-connect-${target.name}`}
+                  onClick={() => connect(target)}
                 >
                   Connect
                 </button>
               )}
               {target.state !== 'connected' && target.state !== 'skipped' && (
-                <button type="button" className="small" onClick={() => void act(target.name, 'skip')}>
+                <button
+                  type="button"
+                  className="small"
+                  data-testid={`card-skip-${target.name}`}
+                  onClick={() => void act(target.name, 'skip')}
+                >
                   Skip
                 </button>
               )}

@@ -31,8 +31,8 @@ export type ConnectSurface = 'card' | 'link';
 
 export interface ConnectorExecutorOptions {
   client: GatewayClient;
-  /** @defaultValue 'card' */
-  surface?: ConnectSurface;
+  /** Fixed, or asked per call (a UI may come and go). @defaultValue 'card' */
+  surface?: ConnectSurface | (() => ConnectSurface);
 }
 
 export const CONNECTORS_UNAVAILABLE_MESSAGE = 'Unknown tool: connectors are not available in this session.';
@@ -43,11 +43,12 @@ const NO_RESULT_MESSAGE = 'No result was produced for this call.';
 
 export class ConnectorExecutor {
   private readonly client: GatewayClient;
-  private readonly surface: ConnectSurface;
+  private readonly surface: () => ConnectSurface;
 
   constructor(options: ConnectorExecutorOptions) {
     this.client = options.client;
-    this.surface = options.surface ?? 'card';
+    const surface = options.surface ?? 'card';
+    this.surface = typeof surface === 'function' ? surface : () => surface;
   }
 
   /**
@@ -107,7 +108,7 @@ export class ConnectorExecutor {
       message: error.message || `The ${connector} connector is not connected for this account.`,
       connector,
     };
-    if (this.surface === 'card') {
+    if (this.surface() === 'card') {
       body.connect_card_available = true;
       body.hint = CARD_HINT;
     } else {

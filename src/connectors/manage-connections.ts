@@ -63,6 +63,8 @@ export interface ManageConnectionsOptions {
   client: GatewayClient;
   /** Where cards open; absent means "no card surface": answers carry the links instead. */
   cards?: ConnectionCardPort;
+  /** Whether someone can see a card right now (a UI is connected); false answers with links. */
+  cardsAvailable?: () => boolean;
   /** How long a card waits for the user. @defaultValue 300_000 */
   cardTimeoutMs?: number;
   /** Time between status polls of one link. @defaultValue 1_000 */
@@ -79,7 +81,7 @@ interface Request {
   force: boolean;
 }
 
-type TargetOutcome = 'connected' | 'skipped' | 'not_connected';
+export type TargetOutcome = 'connected' | 'skipped' | 'not_connected';
 
 /** Builds the direct tool the agent surface lists (`DirectTool` in src/bridge/types.ts). */
 export function createManageConnectionsTool(options: ManageConnectionsOptions): {
@@ -89,7 +91,13 @@ export function createManageConnectionsTool(options: ManageConnectionsOptions): 
     context: { agentId: string; signal?: AbortSignal },
   ): Promise<CallToolResult>;
 } {
-  const manager = new ConnectionManager(options);
+  return manageConnectionsTool(new ConnectionManager(options));
+}
+
+/** The tool over a manager the caller may share (the connection hold uses the same one). */
+export function manageConnectionsTool(
+  manager: ConnectionManager,
+): ReturnType<typeof createManageConnectionsTool> {
   return {
     tool: MANAGE_CONNECTIONS_TOOL,
     call: async (args, context) => {
@@ -104,7 +112,7 @@ export function createManageConnectionsTool(options: ManageConnectionsOptions): 
   };
 }
 
-class ConnectionManager {
+export class ConnectionManager {
   private readonly cardTimeoutMs: number;
   private readonly pollIntervalMs: number;
   private readonly clock: () => number;
@@ -113,6 +121,22 @@ class ConnectionManager {
     this.cardTimeoutMs = options.cardTimeoutMs ?? 300_000;
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.clock = options.clock ?? Date.now;
+  }
+
+  /** Whether a card can open now: a card port and someone to see it. */
+  get canShowCards(): boolean {
+    return this.options.cards !== undefined && this.options.cardsAvailable?.() !== false;
+  }
+
+  /** Opens a card for one connector and waits until it settles (for a held tool_call entry). */
+  async connectOne(
+    connector: string,
+    context: { agentId: string; signal?: AbortSignal },
+  ): Promise<TargetOutcome> {
+    const payload = await this.connect({ action: 'connect', connectors: [connector], force: false }, context);
+    const results = payload.results as Array<{ status: string }> | undefined;
+    const status = results?.[0]?.status;
+    return status === 'connected' || status === 'skipped' ? status : 'not_connected';
   }
 
   async status(filter: readonly string[], signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
@@ -162,7 +186,7 @@ class ConnectionManager {
         },
       );
     }
-    if (this.options.cards === undefined) return linkPayload(rows);
+    if (this.options.cards === undefined || !this.canShowCards) return linkPayload(rows);
     return this.waitOnCard(rows, this.options.cards, context);
   }
 

@@ -4,6 +4,7 @@ import { clientConfigs } from '../agents/client-configs.js';
 import type { Approvals } from '../approvals/approvals.js';
 import { ToolbridgeError } from '../base/errors.js';
 import { isPlainObject, type JsonObject } from '../base/json.js';
+import type { Disposable } from '../base/lifecycle.js';
 import { tierView } from '../bridge/bridge-tools.js';
 import { resolveLimit } from '../bridge/tool-search.js';
 import type { AgentSurface } from '../bridge/types.js';
@@ -39,6 +40,7 @@ import type { ConnectionCards } from './connection-cards.js';
 import type { HostCatalog } from './host-catalog.js';
 import type { HostSettings } from './host-settings.js';
 import type { ServerSignIn } from './server-sign-in.js';
+import type { UiPresence } from './ui-presence.js';
 
 /** The agent id the playground's calls carry (audit log, cards). */
 export const PLAYGROUND_AGENT_ID = 'playground';
@@ -59,6 +61,8 @@ export interface HostParts {
   cli: { command: string; args: string[] };
   /** Open connection cards (`manage_connections`); undefined where no UI can show them. */
   connectionCards: ConnectionCards | undefined;
+  /** Open UIs (web pages, the desktop window): cards open only while one is attached. */
+  uiPresence: UiPresence;
   /** Opens a card's sign-in link for the person (desktop); undefined lets the UI open it. */
   openUrl: ((url: string) => void) | undefined;
   /** Sign-in to remote servers. */
@@ -389,6 +393,11 @@ export class HostApi implements ToolbridgeApi {
     // The user's own choice replaces the run-only `--policy`.
     if (patch.defaultPolicy !== undefined) this.host.policyOverride.value = undefined;
     return settingsView(this.host);
+  }
+
+  /** Not a UI method: a transport calls it while a page or window is open (see UiPresence). */
+  attachUi(): Disposable {
+    return this.host.uiPresence.attach();
   }
 
   async signInConnectorGateway(token: string): Promise<SettingsView> {

@@ -1,8 +1,13 @@
 import { gatewayConnectorLegs } from '../bridge/connector-legs.js';
 import type { ConnectorBackend, ConnectorLegs, DirectTool } from '../bridge/types.js';
+import { ConnectionHold } from '../connectors/connection-hold.js';
 import { ConnectorExecutor } from '../connectors/connector-executor.js';
 import { GatewayClient } from '../connectors/gateway-client.js';
-import { type ConnectionCardPort, createManageConnectionsTool } from '../connectors/manage-connections.js';
+import {
+  type ConnectionCardPort,
+  ConnectionManager,
+  manageConnectionsTool,
+} from '../connectors/manage-connections.js';
 import { CONNECTOR_GATEWAY_TOKEN_KEY, type SecretStore } from '../store/secret-store.js';
 import { connectorGatewayUrl, type Settings } from '../store/settings-schema.js';
 
@@ -18,6 +23,8 @@ export interface HostConnectorsOptions {
   secrets: Pick<SecretStore, 'get'>;
   /** Where connection cards open; absent (no UI) means answers carry sign-in links instead. */
   cards?: ConnectionCardPort;
+  /** Whether a UI is connected to show a card now; without one, answers carry links. @defaultValue () => true */
+  uiPresent?: () => boolean;
 }
 
 /**
@@ -45,15 +52,22 @@ export class HostConnectors {
 
   private build(baseUrl: string, cardTimeoutMs: number): ConnectorParts {
     const { secrets, cards } = this.options;
+    const uiPresent = this.options.uiPresent ?? (() => true);
     const client = new GatewayClient({ baseUrl, token: () => secrets.get(CONNECTOR_GATEWAY_TOKEN_KEY) });
+    const manager = new ConnectionManager({
+      client,
+      cardTimeoutMs,
+      ...(cards === undefined ? {} : { cards, cardsAvailable: uiPresent }),
+    });
+    const executor = new ConnectorExecutor({
+      client,
+      surface: () => (manager.canShowCards ? 'card' : 'link'),
+    });
     return {
-      manageConnections: createManageConnectionsTool({
-        client,
-        cardTimeoutMs,
-        ...(cards === undefined ? {} : { cards }),
-      }),
+      manageConnections: manageConnectionsTool(manager),
       legs: gatewayConnectorLegs(client),
-      backend: new ConnectorExecutor({ client, surface: cards === undefined ? 'link' : 'card' }),
+      // A CONNECTION_REQUIRED entry waits behind a connection card while a UI can show one.
+      backend: new ConnectionHold(executor, manager),
     };
   }
 }

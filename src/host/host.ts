@@ -40,6 +40,7 @@ import { HostCatalog } from './host-catalog.js';
 import { HostConnectors } from './host-connectors.js';
 import { type HostSettings, openReadOnlySettings, openSettings } from './host-settings.js';
 import { ServerSignIn, type ServerSignInOptions } from './server-sign-in.js';
+import { UiPresence } from './ui-presence.js';
 
 export interface HostOptions {
   /** The data folder (settings, secrets, audit log); created 0700 when missing. */
@@ -108,6 +109,7 @@ interface HostComponents {
   http: LoopbackServer | undefined;
   endpoint: AgentEndpoint | undefined;
   connectionCards: ConnectionCards | undefined;
+  uiPresence: UiPresence;
   policyOverride: { value: Policy | undefined };
   events: UiEventHub;
   cli: { command: string; args: string[] };
@@ -350,9 +352,11 @@ export async function createHost(options: HostOptions): Promise<Host> {
 
     // Cards need a UI, which mounts on the listener; without one, sign-in links go to the agent.
     const connectionCards = options.listen === false ? undefined : store.add(new ConnectionCards());
+    const uiPresence = new UiPresence();
     const connectors = new HostConnectors({
       settings: () => current,
       secrets,
+      uiPresent: () => uiPresence.present,
       ...(connectionCards === undefined ? {} : { cards: connectionCards }),
     });
     const executor: ToolExecutor = {
@@ -408,6 +412,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       http,
       endpoint,
       connectionCards,
+      uiPresence,
       policyOverride,
       events,
       cli: options.cli ?? defaultCli(),

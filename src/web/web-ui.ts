@@ -1,15 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AsyncDisposable } from '../base/lifecycle.js';
-import type { ToolbridgeApi } from '../host/api.js';
 import { readStaticFile } from './static-files.js';
 import { isAllowedStateChange, isOwnPageUpgrade, localPort, setSecurityHeaders } from './ui-guard.js';
 import { readCookie, sessionCookie, sessionCookieName, UiSessions } from './ui-sessions.js';
 import { UiSocketServer, type UiSocketServerOptions } from './ws-server.js';
 
 export interface WebUiOptions {
-  /** The API the page drives (the host's `HostApi`). */
-  api: ToolbridgeApi;
+  /** The API the page drives (the host's `HostApi`, whose `attachUi` counts open pages). */
+  api: UiSocketServerOptions['api'];
   /** The built renderer (`out/renderer`); nothing outside it is ever served. */
   rendererDir: string;
   /** Limits and clocks for the WebSocket; see `UiSocketServerOptions`. */

@@ -15,8 +15,11 @@ import { UI_METHOD_PARAMS } from './ui-method-schemas.js';
 import { replyTo } from './ui-reply.js';
 
 export interface UiSocketServerOptions {
-  /** The one API every call goes to; its events are forwarded to every socket. */
-  api: ToolbridgeApi;
+  /**
+   * The one API every call goes to; its events are forwarded to every socket. `attachUi`, when
+   * the API has it (the host's does), counts each open page as a UI that can show cards.
+   */
+  api: ToolbridgeApi & { attachUi?(): { dispose(): void } };
   /**
    * Frames a socket may send: `burst` at once, refilled at `perSecond`. A socket that floods is
    * closed with 1008; the page reconnects.
@@ -96,8 +99,10 @@ export class UiSocketServer implements AsyncDisposable {
     ws.on('pong', () => this.alive.add(ws));
     // Protocol errors (oversized or malformed frames) close the socket; ws reports them here first.
     ws.on('error', () => ws.terminate());
+    const presence = this.options.api.attachUi?.();
     ws.on('close', () => {
       for (const unsubscribe of unsubscribes) unsubscribe();
+      presence?.dispose();
     });
     ws.on('message', (data, isBinary) => {
       const now = this.now();

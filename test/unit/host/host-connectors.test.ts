@@ -115,6 +115,8 @@ describe('connectors in the host', () => {
 
   it('connect opens a connection card; the person connects one target and skips the other', async () => {
     await start('allow');
+    // The test plays the person at an open UI.
+    host.api.attachUi();
     const cardsOpened = events('cardOpened');
     const cardsResolved = events('cardResolved');
     const pending = call('manage_connections', { action: 'connect', connectors: ['notion', 'slack'] });
@@ -146,6 +148,7 @@ describe('connectors in the host', () => {
 
   it('stop on a connection card skips every open target', async () => {
     await start('allow');
+    host.api.attachUi();
     const cardsOpened = events('cardOpened');
     const pending = call('manage_connections', { action: 'connect', connectors: ['notion'] });
     await until(() => cardsOpened.length === 1);
@@ -154,5 +157,24 @@ describe('connectors in the host', () => {
     );
     await host.api.resolveCard(cardsOpened[0]!.id, { action: 'stop' });
     expect(json(await pending).results).toEqual([{ connector: 'notion', status: 'skipped' }]);
+  });
+
+  it('with no UI open, connect answers at once with the sign-in links and no card', async () => {
+    await start('allow');
+    const cardsOpened = events('cardOpened');
+    const ui = host.api.attachUi();
+    ui.dispose();
+    const answer = json(await call('manage_connections', { action: 'connect', connectors: ['notion'] }));
+    expect(answer.results).toEqual([
+      expect.objectContaining({
+        connector: 'notion',
+        status: 'initiated',
+        connect_url: expect.stringMatching(/^http/),
+      }),
+    ]);
+    expect(cardsOpened).toEqual([]);
+    const entry = json(await call('tool_call', { name: 'connectors__notion__GET_SELF', arguments: {} }));
+    expect(JSON.stringify(entry)).toContain('CONNECTION_REQUIRED');
+    expect(JSON.stringify(entry)).not.toContain('connect_card_available');
   });
 });

@@ -188,3 +188,41 @@ describe('signing in to a remote MCP server', () => {
     expect(await host.secrets.keys('remote')).toEqual([]);
   });
 });
+
+describe('a stored sign-in', () => {
+  it('is used after a restart: the server connects without signing in again', async () => {
+    const remote = await startOAuthMcpServer();
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-oauth-restart-'));
+    const open = () => createHost({ dataDir: dir, listen: false, log: () => undefined });
+    try {
+      await fs.writeFile(
+        path.join(dir, 'settings.json'),
+        JSON.stringify({
+          version: 1,
+          servers: [{ id: 'again', transport: 'http', url: remote.url, enabled: true }],
+        }),
+        { mode: 0o600 },
+      );
+      const first = await open();
+      try {
+        await first.ready;
+        expect(first.servers.snapshotOf('again').status).toBe('needs-auth');
+        await consentInBrowser((await first.api.authorizeServer('again')).authorizationUrl);
+        await waitUntil(() => first.servers.snapshotOf('again').status === 'connected', 'connected');
+      } finally {
+        await first.close();
+      }
+      const second = await open();
+      try {
+        await second.ready;
+        expect(second.servers.snapshotOf('again').status).toBe('connected');
+        expect(remote.authorizeRequests).toHaveLength(1);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await remote.close();
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+});

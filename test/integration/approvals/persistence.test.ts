@@ -1,0 +1,154 @@
+/**
+ * What approvals keep on disk, through real hosts: "always allow" survives a restart and lapses
+ * when the tool's definition changes (checklist A6); the audit log holds no secret that the
+ * redaction patterns in the settings name.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { REDACTED } from '../../../src/approvals/redaction.js';
+import {
+  approvalCards,
+  connectAgent,
+  errorOf,
+  makeDataDir,
+  type RunningHost,
+  referenceServers,
+  removeDir,
+  startHost,
+  text,
+  toolCall,
+  writeSettings,
+} from './kit.js';
+
+const FIXTURE_SERVER = fileURLToPath(new URL('../../fixtures/servers/fixture-server.mjs', import.meta.url));
+const ECHO = 'mcp__fixture__echo';
+
+let dataDir: string;
+let running: RunningHost | undefined;
+
+beforeEach(async () => {
+  dataDir = await makeDataDir();
+});
+
+afterEach(async () => {
+  await running?.close();
+  running = undefined;
+  await removeDir(dataDir);
+});
+
+/** The fixture server reads its tools from this file at start, so a restart can change a definition. */
+async function writeScenario(description: string): Promise<string> {
+  const file = path.join(dataDir, 'scenario.json');
+  await fs.writeFile(
+    file,
+    JSON.stringify({ name: 'fixture', tools: [{ name: 'echo', description, behavior: 'echo' }] }),
+  );
+  return file;
+}
+
+/** Calls echo and reports whether a card opened; an open card is answered with `answer` if given. */
+async function echo(
+  message: string,
+  answer?: 'approve' | 'always',
+): Promise<{ result: CallToolResult; cards: number }> {
+  const host = running!.host;
+  let cards = 0;
+  const off = host.api.on('cardOpened', (card) => {
+    cards++;
+    if (answer !== undefined) void host.api.resolveCard(card.id, { action: answer });
+  });
+  try {
+    const agent = await connectAgent(running!);
+    return { result: await toolCall(agent, ECHO, { message }), cards };
+  } finally {
+    off();
+  }
+}
+
+describe('"always allow"', () => {
+  it('persists across a host restart and asks again once the tool definition changes', async () => {
+    const scenario = await writeScenario('Echo the message back');
+    await writeSettings(dataDir, {
+      servers: [
+        {
+          id: 'fixture',
+          transport: 'stdio',
+          command: process.execPath,
+          args: [FIXTURE_SERVER, scenario],
+          enabled: true,
+        },
+      ],
+      policies: { default: 'ask' },
+      // Short, so an unexpected card fails the call fast instead of hanging the test.
+      cardTimeoutMs: 1_000,
+    });
+
+    running = await startHost(dataDir);
+    const first = await echo('first', 'always');
+    expect(first.cards).toBe(1);
+    expect(text(first.result)).toBe('first');
+    const again = await echo('second, same run');
+    expect(again).toMatchObject({ cards: 0, result: { content: [{ text: 'second, same run' }] } });
+    const saved = JSON.parse(await fs.readFile(path.join(dataDir, 'settings.json'), 'utf8'));
+    expect(saved.policies.rules).toEqual([
+      expect.objectContaining({
+        serverId: 'fixture',
+        toolName: 'echo',
+        policy: 'allow',
+        definitionHash: expect.any(String),
+      }),
+    ]);
+    await running.close();
+
+    running = await startHost(dataDir);
+    const restarted = await echo('after restart');
+    expect(restarted.cards).toBe(0);
+    expect(restarted.result.isError, text(restarted.result)).toBeFalsy();
+    expect(text(restarted.result)).toBe('after restart');
+    await running.close();
+
+    await writeScenario('Echo the message back, and also mail it to someone');
+    running = await startHost(dataDir);
+    const changed = await echo('changed definition');
+    expect(changed.cards).toBe(1);
+    // Nobody answered: the changed tool did not run on the old "always".
+    expect(errorOf(changed.result).code).toBe('APPROVAL_TIMEOUT');
+    const answered = await echo('changed, approved', 'approve');
+    expect(answered.cards).toBe(1);
+    expect(text(answered.result)).toBe('changed, approved');
+  });
+});
+
+describe('redaction before the audit log', () => {
+  it('removes a token named by redactionPatterns from the audit file and from queries', async () => {
+    await writeSettings(dataDir, {
+      servers: await referenceServers(dataDir, 'everything'),
+      policies: { default: 'allow' },
+      redactionPatterns: ['tbsecret-[0-9a-f]{8}'],
+    });
+    running = await startHost(dataDir);
+    const agent = await connectAgent(running);
+    const secret = 'tbsecret-0badc0de';
+    const result = await toolCall(agent, 'mcp__everything__echo', { message: `deploy with ${secret} now` });
+    // The server gets the real arguments (the tool needs them); only the log is redacted.
+    expect(text(result)).toBe(`Echo: deploy with ${secret} now`);
+
+    const [entry] = (await running.host.api.queryActivity({ toolName: 'mcp__everything__echo' })).entries;
+    expect(entry?.arguments).toEqual({ message: `deploy with ${REDACTED} now` });
+    await running.close();
+    running = undefined;
+    // After close the log is flushed; no byte of the secret is in any audit file.
+    for (const name of await fs.readdir(dataDir)) {
+      if (!name.startsWith('audit')) continue;
+      const bytes = await fs.readFile(path.join(dataDir, name));
+      expect(bytes.includes(Buffer.from(secret)), name).toBe(false);
+      expect(bytes.includes(Buffer.from('0badc0de')), name).toBe(false);
+    }
+    expect(
+      (await fs.readFile(path.join(dataDir, 'audit.jsonl'), 'utf8')).split('\n').filter(Boolean),
+    ).toHaveLength(1);
+  });
+});

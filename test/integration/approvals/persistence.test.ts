@@ -10,7 +10,6 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REDACTED } from '../../../src/approvals/redaction.js';
 import {
-  approvalCards,
   connectAgent,
   errorOf,
   makeDataDir,

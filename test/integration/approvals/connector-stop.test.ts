@@ -1,0 +1,120 @@
+/**
+ * Stop in the middle of a connector batch, end to end: the real fixture gateway (loopback HTTP)
+ * is configured in the settings (connectors.gatewayUrl) with its token in the host's own secret
+ * store, so the host builds its real gateway client; an SDK agent sends one tool_call with four
+ * connector entries under `ask`; the person approves the first card and presses Stop on the second.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FileSecretStore } from '../../../src/store/file-secret-store.js';
+import { CONNECTOR_GATEWAY_TOKEN_KEY } from '../../../src/store/secret-store.js';
+import { type FixtureGateway, startFixtureGateway } from '../../fixtures/gateway/fixture-gateway.js';
+import {
+  approvalCards,
+  connectAgent,
+  makeDataDir,
+  type RunningHost,
+  referenceServers,
+  removeDir,
+  startHost,
+  text,
+  writeSettings,
+} from './kit.js';
+
+let dataDir: string;
+let gateway: FixtureGateway;
+let running: RunningHost | undefined;
+
+beforeEach(async () => {
+  dataDir = await makeDataDir();
+  gateway = await startFixtureGateway({ connected: ['github'] });
+});
+
+afterEach(async () => {
+  await running?.close();
+  await gateway.close();
+  await removeDir(dataDir);
+});
+
+describe('Stop during a connector batch', () => {
+  it('reports the entries not yet started INTERRUPTED and the gateway never runs them', async () => {
+    await writeSettings(dataDir, {
+      servers: await referenceServers(dataDir, 'everything'),
+      policies: { default: 'ask' },
+      connectors: { gatewayUrl: gateway.url, enabled: true },
+      cardTimeoutMs: 600_000,
+    });
+    const { store } = await FileSecretStore.open(dataDir);
+    await store.set(CONNECTOR_GATEWAY_TOKEN_KEY, gateway.token);
+    running = await startHost(dataDir);
+    const agent = await connectAgent(running);
+
+    const titles = ['first', 'second', 'third', 'fourth'];
+    const firstCard = approvalCards(running.host);
+    const batch = agent.callTool(
+      {
+        name: 'tool_call',
+        arguments: {
+          calls: titles.map((title) => ({
+            name: 'connectors__github__CREATE_ISSUE',
+            arguments: { owner: 'o', repo: 'r', title },
+          })),
+        },
+      },
+      undefined,
+      { timeout: 120_000 },
+    ) as Promise<CallToolResult>;
+
+    const [card1] = await firstCard;
+    expect(card1).toMatchObject({
+      toolName: 'connectors__github__CREATE_ISSUE',
+      serverId: 'github',
+      arguments: { title: 'first' },
+    });
+    // Entries run one at a time: nothing reached the gateway before the approval.
+    expect(gateway.executions).toEqual([]);
+    const secondCard = approvalCards(running.host);
+    await running.host.api.resolveCard(card1!.id, { action: 'approve' });
+    const [card2] = await secondCard;
+    expect(card2?.arguments).toMatchObject({ title: 'second' });
+    expect(gateway.executions.map((run) => (run.arguments as { title: string }).title)).toEqual(['first']);
+
+    let later = 0;
+    const off = running.host.api.on('cardOpened', () => later++);
+    await running.host.api.resolveCard(card2!.id, { action: 'stop' });
+    const result = await batch;
+    off();
+
+    const payload = JSON.parse(text(result)) as {
+      results: Array<{
+        index: number;
+        name: string;
+        response?: unknown;
+        error?: { code: string; message: string };
+      }>;
+    };
+    expect(payload.results.map((slot) => slot.index)).toEqual([0, 1, 2, 3]);
+    expect(payload.results[0]?.error).toBeUndefined();
+    expect(payload.results[0]?.response).toBeDefined();
+    for (const slot of payload.results.slice(1)) {
+      expect(slot.error, JSON.stringify(slot)).toEqual({
+        code: 'INTERRUPTED',
+        message: 'Stopped by the user before this call was made.',
+      });
+    }
+    // No card for the entries after Stop, and the gateway ran only the approved one.
+    expect(later).toBe(0);
+    expect(gateway.executions.map((run) => (run.arguments as { title: string }).title)).toEqual(['first']);
+    expect(
+      gateway.requests.filter((request) => request.path.endsWith('execute')).map((request) => request.body),
+    ).toHaveLength(1);
+    expect(await running.host.api.listCards()).toEqual([]);
+    // The audit log has one line per entry that reached the gate: the run, and the stopped one.
+    const activity = (await running.host.api.queryActivity({ toolName: 'connectors__github__CREATE_ISSUE' }))
+      .entries;
+    expect(activity.map((entry) => [entry.decision, entry.arguments])).toEqual([
+      ['interrupted', { owner: 'o', repo: 'r', title: 'second' }],
+      ['allow', { owner: 'o', repo: 'r', title: 'first' }],
+    ]);
+  });
+});

@@ -1,0 +1,134 @@
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type FixtureGateway, startFixtureGateway } from '../fixtures/gateway/fixture-gateway.js';
+import {
+  assertBuilt,
+  connectAgent,
+  launchBrowser,
+  ROOT,
+  resultText,
+  type Serve,
+  startServe,
+} from './e2e-kit.js';
+
+/**
+ * Connectors end to end: a real `toolbridge serve` (policy allow), the fixture connector
+ * gateway set up from the Settings view, real Chromium and the SDK's real client. A call to an
+ * unlinked app waits behind a connection card; the person connects it on the gateway's own
+ * authorization page (a new tab) or skips it. Tests run in order and share one host.
+ */
+
+let gateway: FixtureGateway;
+let serve: Serve;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let agent: Client;
+
+beforeAll(async () => {
+  assertBuilt();
+  gateway = await startFixtureGateway({ connected: ['notion'] });
+  serve = await startServe(['--policy', 'allow']);
+  browser = await launchBrowser();
+  context = await browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme: 'light' });
+  page = await context.newPage();
+  await page.goto(serve.uiUrl);
+  agent = await connectAgent(serve);
+});
+
+afterEach(async (test) => {
+  if (test.task.result?.state !== 'fail') return;
+  console.error(`e2e failure: host stderr: ${serve?.stderr.join('\n')}`);
+});
+
+afterAll(async () => {
+  await agent?.close();
+  await browser?.close();
+  await serve?.stop();
+  await gateway?.close();
+});
+
+const shown = (locator: Locator, timeout = 15_000) => locator.waitFor({ state: 'visible', timeout });
+const gone = (locator: Locator, timeout = 15_000) => locator.waitFor({ state: 'hidden', timeout });
+
+async function openView(view: string): Promise<void> {
+  await page.getByTestId(`nav-${view}`).click();
+  await expect.poll(() => page.getByTestId(`nav-${view}`).getAttribute('aria-current')).toBe('page');
+}
+
+const callTool = (name: string, args: Record<string, unknown>) =>
+  agent.callTool({ name: 'tool_call', arguments: { name, arguments: args } }, undefined, {
+    timeout: 120_000,
+  });
+
+describe('connectors in the web UI', () => {
+  it('Settings → Connectors sets the gateway and signs in; agents get manage_connections', async () => {
+    expect((await agent.listTools()).tools.map((tool) => tool.name)).not.toContain('manage_connections');
+    await openView('settings');
+    const section = page.getByTestId('settings-connectors');
+    await section.getByTestId('settings-gateway-url').fill(gateway.url);
+    await section.getByTestId('settings-connectors-save').click();
+    await expect
+      .poll(() => section.getByTestId('settings-gateway-sign-in').textContent())
+      .toContain('not signed in');
+    await section.getByTestId('settings-gateway-token').fill(gateway.token);
+    await section.getByRole('button', { name: 'Sign in' }).click();
+    await shown(section.getByTestId('settings-gateway-sign-out'));
+    expect(await section.getByTestId('settings-gateway-sign-in').textContent()).toContain('signed in');
+    // The token never comes back to the page.
+    expect(await page.content()).not.toContain(gateway.token);
+    await expect
+      .poll(async () => (await agent.listTools()).tools.map((tool) => tool.name), { timeout: 15_000 })
+      .toContain('manage_connections');
+  });
+
+  it('a call to an unlinked app waits on a card; Connect and Allow run it and return its result', async () => {
+    await openView('cards');
+    const call = callTool('connectors__github__ADD_ISSUE_COMMENT', { body: 'hello' });
+    const row = page.getByTestId('card-target-github');
+    await shown(row);
+    expect(await row.textContent()).toContain('initiated');
+    await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'connection-card.png') });
+
+    const [tab] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByTestId('card-connect-github').click(),
+    ]);
+    await tab.waitForLoadState();
+    expect(await tab.textContent('h1')).toContain('github');
+    await tab.getByRole('button', { name: 'Allow' }).click();
+    await tab.getByText('Connected github').waitFor();
+    await tab.close();
+
+    const text = resultText(await call);
+    expect(text).toContain('GITHUB_ADD_ISSUE_COMMENT');
+    expect(text).not.toContain('CONNECTION_REQUIRED');
+    expect(gateway.executions.map((run) => run.slug)).toEqual(['GITHUB_ADD_ISSUE_COMMENT']);
+    await gone(row);
+  });
+
+  it('Skip returns CONNECTION_REQUIRED marked skipped by the user', async () => {
+    const call = callTool('connectors__slack__CHAT_POST_MESSAGE', { text: 'hi' });
+    const row = page.getByTestId('card-target-slack');
+    await shown(row);
+    await page.getByTestId('card-skip-slack').click();
+    const text = resultText(await call);
+    expect(text).toContain('CONNECTION_REQUIRED');
+    expect(text).toContain('"skipped_by_user":true');
+    await gone(row);
+  });
+
+  it('manage_connections connect from the agent opens the same card', async () => {
+    const call = agent.callTool(
+      { name: 'manage_connections', arguments: { action: 'connect', connectors: ['slack'] } },
+      undefined,
+      { timeout: 120_000 },
+    );
+    const row = page.getByTestId('card-target-slack');
+    await shown(row);
+    await page.getByTestId('card-skip-slack').click();
+    expect(JSON.parse(resultText(await call)).results).toEqual([{ connector: 'slack', status: 'skipped' }]);
+  });
+});

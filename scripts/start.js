@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 // `npm start`: build what is out of date, then open the desktop app. Where Electron cannot run
 // (no binary downloaded, no display), say so in one line and start web mode instead.
+// `npm run demo` (--demo, or TOOLBRIDGE_DEMO=1): web mode in a fresh data folder with the test
+// fixture connector gateway (github, notion, slack) set up and signed in, to try connecting accounts.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { findElectronBinary } from './electron-binary.js';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const args = process.argv.slice(2);
+const demo = process.argv.includes('--demo') || process.env.TOOLBRIDGE_DEMO === '1';
+const args = process.argv.slice(2).filter((arg) => arg !== '--demo');
 
 /** Newest modification time under these paths (files or folders), skipping nothing we build from. */
 function newest(paths) {
@@ -49,6 +53,46 @@ function run(script) {
   }
 }
 
+const FIXTURE_SOURCE = 'test/fixtures/gateway/fixture-gateway.ts';
+const FIXTURE_BUILT = 'out/demo/fixture-gateway.js';
+
+/**
+ * The demo's gateway is the test fixture itself (one implementation of the protocol), compiled
+ * on demand since it lives outside src/; its catalogs are the small copies in resources/.
+ */
+async function startDemoGateway() {
+  if (newest([FIXTURE_SOURCE]) > oldest([FIXTURE_BUILT])) {
+    process.stdout.write('toolbridge: building the demo connector gateway…\n');
+    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    const flags = ['--outDir', 'out/demo', '--module', 'nodenext', '--moduleResolution', 'nodenext'];
+    const built = spawnSync(
+      process.execPath,
+      [tsc, FIXTURE_SOURCE, ...flags, '--target', 'es2022', '--strict', '--skipLibCheck', '--types', 'node'],
+      { cwd: root, stdio: 'inherit' },
+    );
+    if (built.status !== 0) process.exit(built.status ?? 1);
+  }
+  const { startFixtureGateway } = await import(pathToFileURL(join(root, FIXTURE_BUILT)).href);
+  return startFixtureGateway({ sharedDataDir: join(root, 'resources', 'demo-connectors') });
+}
+
+/** A fresh data folder whose settings point at the gateway, with its token in the secret store. */
+async function demoDataDir(gateway) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'toolbridge-demo-'));
+  writeFileSync(
+    join(dataDir, 'settings.json'),
+    JSON.stringify({ version: 2, connectors: { gatewayUrl: gateway.url, enabled: true } }),
+    { mode: 0o600 },
+  );
+  const { FileSecretStore } = await import(pathToFileURL(join(root, 'dist/store/file-secret-store.js')).href);
+  const { CONNECTOR_GATEWAY_TOKEN_KEY } = await import(
+    pathToFileURL(join(root, 'dist/store/secret-store.js')).href
+  );
+  const { store } = await FileSecretStore.open(dataDir);
+  await store.set(CONNECTOR_GATEWAY_TOKEN_KEY, gateway.token);
+  return dataDir;
+}
+
 const config = ['package.json', 'tsconfig.json', 'tsconfig.base.json'];
 if (newest(['src', 'tsconfig.build.json', ...config]) > oldest(['dist/cli/main.js', 'dist/host/host.js'])) {
   run('build:host');
@@ -65,7 +109,7 @@ if (
  * Ctrl-C reaches it once (forwarded by us) rather than twice (terminal + us), which would make it
  * skip its clean shutdown and leave its MCP servers behind.
  */
-function foreground(command, commandArgs) {
+function foreground(command, commandArgs, onExit = () => {}) {
   const child = spawn(command, commandArgs, {
     cwd: root,
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -80,11 +124,25 @@ function foreground(command, commandArgs) {
       child.kill(signal);
     });
   }
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  child.on('exit', (code, signal) => {
+    onExit();
+    process.exit(code ?? (signal ? 1 : 0));
+  });
 }
 
 const electron = findElectronBinary();
-if ('path' in electron) {
+if (demo) {
+  const gateway = await startDemoGateway();
+  const dataDir = await demoDataDir(gateway);
+  process.stdout.write(
+    `toolbridge: demo: connector gateway at ${gateway.url} (github, notion, slack; every account starts unlinked), data in ${dataDir} (removed on exit). Open the ui: link, then call a connectors__github__… tool from the Playground or an agent: a connection card opens in Cards.\n`,
+  );
+  foreground(
+    process.execPath,
+    [join(root, 'bin', 'toolbridge.js'), 'serve', '--data-dir', dataDir, ...args],
+    () => rmSync(dataDir, { recursive: true, force: true }),
+  );
+} else if ('path' in electron) {
   foreground(electron.path, [root, ...args]);
 } else {
   process.stdout.write(

@@ -95,6 +95,8 @@ export interface HostOptions {
 export const STDIO_AGENT_ID = 'stdio';
 
 const CHANGE_DEBOUNCE_MS = 25;
+/** How long close() waits for calls in progress to answer before it closes the endpoint. */
+const CLOSE_ANSWER_GRACE_MS = 2_000;
 
 /** Everything createHost builds; the Host exposes it read-only. */
 interface HostComponents {
@@ -134,6 +136,8 @@ export class Host implements AsyncDisposable {
   private closing: Promise<void> | undefined;
   /** Context lengths of agents outside the registry (stdio), so their lists are watched too. */
   private readonly extraContexts = new Map<string, number>();
+  /** Agent tool calls in progress, so close() can let refused ones answer first. */
+  private readonly calls = new Set<Promise<unknown>>();
   /** Server id → pid (its process group) while it runs, for killServersNow. */
   private readonly serverPids = new Map<string, number>();
 
@@ -189,11 +193,16 @@ export class Host implements AsyncDisposable {
     const surface = this.catalog.surface(contextLengthTokens ?? this.contextLengthOf(agentId));
     return {
       listTools: () => surface.listTools(),
-      callTool: (name, args, context) =>
-        surface.callTool(name, args, {
+      callTool: (name, args, context) => {
+        const call = surface.callTool(name, args, {
           ...context,
           stopSignal: context.stopSignal ?? this.approvals.createStopController().signal,
-        }),
+        });
+        this.calls.add(call);
+        const done = () => this.calls.delete(call);
+        call.then(done, done);
+        return call;
+      },
     };
   }
 
@@ -229,6 +238,10 @@ export class Host implements AsyncDisposable {
       // and SIGKILL and leave a server that ignores SIGTERM running.
       const hold = setInterval(() => undefined, 1_000);
       try {
+        // Fail the calls waiting on cards while the endpoint can still send the agents their
+        // INTERRUPTED answer; closing the listener first would cut those requests instead.
+        await this.approvals.queue.close();
+        await settleWithin([...this.calls], CLOSE_ANSWER_GRACE_MS);
         await this.store.close();
       } finally {
         clearInterval(hold);
@@ -566,6 +579,19 @@ async function openLeases(
       if (readOnly) await fs.rm(path.join(dataDir, own), { force: true });
     },
   };
+}
+
+/** Waits for the promises to settle, or `ms` at most (a tool still running is cut by the close). */
+async function settleWithin(promises: Promise<unknown>[], ms: number): Promise<void> {
+  if (promises.length === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.allSettled(promises),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
 }
 
 function defaultCli(): { command: string; args: string[] } {

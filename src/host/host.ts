@@ -95,8 +95,11 @@ export interface HostOptions {
 export const STDIO_AGENT_ID = 'stdio';
 
 const CHANGE_DEBOUNCE_MS = 25;
-/** How long close() waits for calls in progress to answer before it closes the endpoint. */
-const CLOSE_ANSWER_GRACE_MS = 2_000;
+/**
+ * How long close() waits for calls in progress to answer before it closes the endpoint: enough for
+ * refused ones, short so a tool still running on a server does not hold up shutdown (mcp has 2 s).
+ */
+const CLOSE_ANSWER_GRACE_MS = 500;
 
 /** Everything createHost builds; the Host exposes it read-only. */
 interface HostComponents {

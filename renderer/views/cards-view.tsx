@@ -244,7 +244,7 @@ function ConnectionCard(props: { card: ConnectionCardView; now: number }) {
                   data-testid={`card-connect-${target.name}`}
                   onClick={() => connect(target)}
                 >
-                  Connect
+                  {target.kind === 'mcp' && target.connectUrl === undefined ? 'Approve' : 'Connect'}
                 </button>
               )}
               {target.state !== 'connected' && target.state !== 'skipped' && (

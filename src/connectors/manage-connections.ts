@@ -18,15 +18,32 @@ export const MANAGE_CONNECTIONS_TOOL: Tool = {
     'Check or connect the remote apps (connectors) whose tools are named connectors__<app>__<tool>. ' +
     'action "status" lists each app and whether it is connected; "connect" links the apps named in ' +
     '`connectors` (the user approves in Toolbridge); "reconnect" re-links apps that stopped working ' +
-    '(with force: true, even ones that look connected). Call it when a tool returns CONNECTION_REQUIRED.',
+    '(with force: true, even ones that look connected). Call it when a tool returns CONNECTION_REQUIRED. ' +
+    'For local MCP servers pass targets as {"name": …, "mcp": true}: "install" adds one from the bundled ' +
+    'catalog, "enable" turns on a configured one, "authorize" signs in to a remote one (the user approves each).',
   inputSchema: {
     type: 'object',
     properties: {
-      action: { type: 'string', enum: ['status', 'connect', 'reconnect'], default: 'status' },
+      action: {
+        type: 'string',
+        enum: ['status', 'connect', 'reconnect', 'install', 'enable', 'authorize'],
+        default: 'status',
+      },
       connectors: {
         type: 'array',
-        items: { type: 'string' },
-        description: 'App names as in connectors__<app>__…, e.g. ["github", "slack"].',
+        items: {
+          anyOf: [
+            { type: 'string' },
+            {
+              type: 'object',
+              properties: { name: { type: 'string' }, mcp: { type: 'boolean' } },
+              required: ['name'],
+              additionalProperties: false,
+            },
+          ],
+        },
+        description:
+          'App names as in connectors__<app>__…, e.g. ["github", "slack"]; MCP servers as {"name": "memory", "mcp": true}.',
       },
       force: { type: 'boolean', description: 'reconnect only: re-link even apps that look connected.' },
     },
@@ -48,6 +65,8 @@ export interface ConnectionCardSession {
   update(targets: ConnectionCardRow[]): void;
   /** The user skipped one target. */
   readonly onDidSkip: Event<string>;
+  /** The user approved one target that has no sign-in link (adding or enabling an MCP server). */
+  readonly onDidConfirm?: Event<string>;
   /** Aborted when the user stops the turn or the card is dismissed: every open target counts as skipped. */
   readonly stopped: AbortSignal;
   /** Closes the card with one line per target. */
@@ -65,6 +84,8 @@ export interface ManageConnectionsOptions {
   cards?: ConnectionCardPort;
   /** Whether someone can see a card right now (a UI is connected); false answers with links. */
   cardsAvailable?: () => boolean;
+  /** Local MCP server actions; absent answers "not available" to install, enable and authorize. */
+  mcp?: McpServerActions;
   /** How long a card waits for the user. @defaultValue 300_000 */
   cardTimeoutMs?: number;
   /** Time between status polls of one link. @defaultValue 1_000 */
@@ -73,12 +94,48 @@ export interface ManageConnectionsOptions {
   clock?: () => number;
 }
 
-type Action = 'status' | 'connect' | 'reconnect';
+type HostedAction = 'status' | 'connect' | 'reconnect';
+export type McpAction = 'install' | 'enable' | 'authorize';
+const HOSTED_ACTIONS: readonly string[] = ['status', 'connect', 'reconnect'];
+const MCP_ACTIONS: readonly string[] = ['install', 'enable', 'authorize'];
+const ALIAS = /^[a-z0-9][a-z0-9-]{0,31}$/;
 
 interface Request {
-  action: Action;
+  action: HostedAction;
   connectors: string[];
   force: boolean;
+}
+
+interface McpRequest {
+  action: McpAction;
+  servers: string[];
+}
+
+/** What one MCP action did, as the agent reads it. */
+export interface McpActionResult {
+  server: string;
+  status:
+    | 'installed'
+    | 'enabled'
+    | 'connected'
+    | 'initiated'
+    | 'skipped'
+    | 'not_connected'
+    | 'unchanged'
+    | 'failed';
+  message?: string;
+  connect_url?: string;
+}
+
+/** Local MCP servers, as the host runs them; every change is approved by the person on a card. */
+export interface McpServerActions {
+  run(
+    action: McpAction,
+    server: string,
+    context: { agentId: string; signal?: AbortSignal },
+  ): Promise<McpActionResult>;
+  /** Whether the name is a server in the catalog or the configuration (for the mixed-sides hint). */
+  knows(name: string): boolean;
 }
 
 export type TargetOutcome = 'connected' | 'skipped' | 'not_connected';
@@ -104,9 +161,11 @@ export function manageConnectionsTool(
       const request = parseRequest(args);
       if ('error' in request) return result({ error: request.error }, true);
       const payload =
-        request.action === 'status'
-          ? await manager.status(request.connectors, context.signal)
-          : await manager.connect(request, context);
+        'servers' in request
+          ? await manager.mcp(request, context)
+          : request.action === 'status'
+            ? await manager.status(request.connectors, context.signal)
+            : await manager.connect(request, context);
       return result(payload, 'error' in payload);
     },
   };
@@ -137,6 +196,19 @@ export class ConnectionManager {
     const results = payload.results as Array<{ status: string }> | undefined;
     const status = results?.[0]?.status;
     return status === 'connected' || status === 'skipped' ? status : 'not_connected';
+  }
+
+  async mcp(
+    request: McpRequest,
+    context: { agentId: string; signal?: AbortSignal },
+  ): Promise<Record<string, unknown>> {
+    const actions = this.options.mcp;
+    if (actions === undefined) {
+      return { error: `manage_connections: "${request.action}" is not available in this Toolbridge.` };
+    }
+    const results: McpActionResult[] = [];
+    for (const server of request.servers) results.push(await actions.run(request.action, server, context));
+    return { results };
   }
 
   async status(filter: readonly string[], signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
@@ -178,13 +250,15 @@ export class ConnectionManager {
     const byName = new Map(starts.map((start) => [start.connector.toLowerCase(), start]));
     const rows = [...already.map((name): GatewayConnectionStart => ({ connector: name, status: 'active' }))];
     for (const name of targets) {
-      rows.push(
-        byName.get(name) ?? {
-          connector: name,
-          status: 'failed',
-          message: 'The gateway did not answer for this app.',
-        },
-      );
+      const start = byName.get(name) ?? {
+        connector: name,
+        status: 'failed' as const,
+        message: 'The gateway did not answer for this app.',
+      };
+      if (start.status === 'failed' && this.options.mcp?.knows(name)) {
+        start.message = `"${name}" is a local MCP server, not a connector app: call install (or enable) with {"name": "${name}", "mcp": true}.`;
+      }
+      rows.push(start);
     }
     if (this.options.cards === undefined || !this.canShowCards) return linkPayload(rows);
     return this.waitOnCard(rows, this.options.cards, context);
@@ -263,32 +337,84 @@ export class ConnectionManager {
   }
 }
 
-function parseRequest(args: Record<string, unknown>): Request | { error: string } {
+function parseRequest(args: Record<string, unknown>): Request | McpRequest | { error: string } {
   const action = args.action ?? 'status';
-  if (action !== 'status' && action !== 'connect' && action !== 'reconnect') {
+  if (typeof action !== 'string' || (!HOSTED_ACTIONS.includes(action) && !MCP_ACTIONS.includes(action))) {
     return {
-      error: `manage_connections: unknown action ${JSON.stringify(action)}; use status, connect or reconnect.`,
+      error: `manage_connections: unknown action ${JSON.stringify(action)}; use status, connect, reconnect, install, enable or authorize.`,
     };
   }
   const raw = args.connectors;
   const list = raw === undefined || raw === null ? [] : Array.isArray(raw) ? raw : [raw];
-  const connectors: string[] = [];
+  const targets: Array<{ name: string; mcp: boolean }> = [];
   for (const item of list) {
-    const name =
-      typeof item === 'string'
-        ? item
-        : isPlainObject(item) && typeof item.name === 'string'
-          ? item.name
-          : undefined;
-    if (name === undefined)
-      return { error: 'manage_connections: connectors must be app names, e.g. ["github"].' };
-    const normalised = name.trim().toLowerCase();
-    if (normalised !== '' && !connectors.includes(normalised)) connectors.push(normalised);
+    const target = parseTarget(item);
+    if ('error' in target) return target;
+    if (target.name !== '' && !targets.some((seen) => seen.name === target.name)) targets.push(target);
   }
-  if (action !== 'status' && connectors.length === 0) {
+  const mcp = targets.filter((target) => target.mcp).map((target) => target.name);
+  const hosted = targets.filter((target) => !target.mcp).map((target) => target.name);
+  if (mcp.length > 0 && hosted.length > 0) {
+    return {
+      error: `manage_connections: one call is either connector apps or MCP servers; call again separately for ${mcp.join(', ')} (mcp: true) and ${hosted.join(', ')}.`,
+    };
+  }
+  if (MCP_ACTIONS.includes(action)) {
+    if (hosted.length > 0) {
+      return {
+        error: `manage_connections: "${action}" is for local MCP servers; pass {"name": "${hosted[0]}", "mcp": true}, or use connect for a connector app.`,
+      };
+    }
+    if (mcp.length === 0)
+      return { error: `manage_connections: action "${action}" needs at least one MCP server.` };
+    return { action: action as McpAction, servers: mcp };
+  }
+  if (mcp.length > 0) {
+    const hint =
+      action === 'status' ? 'the Servers view lists them' : `use install, enable or authorize with mcp: true`;
+    return {
+      error: `manage_connections: "${action}" is for connector apps, not MCP servers (${mcp.join(', ')}); ${hint}.`,
+    };
+  }
+  if (action !== 'status' && hosted.length === 0) {
     return { error: `manage_connections: action "${action}" needs at least one app in connectors.` };
   }
-  return { action, connectors, force: args.force === true };
+  return { action: action as HostedAction, connectors: hosted, force: args.force === true };
+}
+
+/** One target: a bare name, or `{name, mcp?, alias?, to?}`; transport, URLs and credentials never come from the call. */
+function parseTarget(item: unknown): { name: string; mcp: boolean } | { error: string } {
+  if (typeof item === 'string') return { name: item.trim().toLowerCase(), mcp: false };
+  if (!isPlainObject(item) || typeof item.name !== 'string') {
+    return {
+      error:
+        'manage_connections: connectors must be app names, e.g. ["github"], or {"name": …, "mcp": true}.',
+    };
+  }
+  const unknown = Object.keys(item).filter((key) => !['name', 'mcp', 'alias', 'to'].includes(key));
+  if (unknown.length > 0) {
+    return {
+      error: `manage_connections: unknown target field(s) ${unknown.join(', ')}; a server's command, URL and credentials come from the catalog, never from the call.`,
+    };
+  }
+  if (item.mcp !== undefined && typeof item.mcp !== 'boolean') {
+    return { error: 'manage_connections: mcp must be true or false.' };
+  }
+  const mcp = item.mcp === true;
+  if (item.alias !== undefined || item.to !== undefined) {
+    if (mcp) return { error: 'manage_connections: an MCP server target takes no alias or to.' };
+    if (typeof item.alias === 'string' && !ALIAS.test(item.alias)) {
+      return {
+        error:
+          'manage_connections: an alias is 1–32 lower-case letters, digits or "-", starting with a letter or digit.',
+      };
+    }
+    return {
+      error:
+        'manage_connections: Toolbridge links one account per app; alias and to (rename) are not supported.',
+    };
+  }
+  return { name: item.name.trim().toLowerCase(), mcp };
 }
 
 function statusRow(row: GatewayConnectionRow): Record<string, unknown> {

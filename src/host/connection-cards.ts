@@ -15,6 +15,7 @@ export interface ConnectionCardResolved {
 interface OpenCard {
   view: ConnectionCardView;
   skip: Emitter<string>;
+  confirm: Emitter<string>;
   stop: AbortController;
 }
 
@@ -46,6 +47,7 @@ export class ConnectionCards implements ConnectionCardPort, Disposable {
         expiresAt: new Date(request.expiresAt).toISOString(),
       },
       skip: new Emitter<string>(),
+      confirm: new Emitter<string>(),
       stop: new AbortController(),
     };
     this.cards.set(id, card);
@@ -57,6 +59,7 @@ export class ConnectionCards implements ConnectionCardPort, Disposable {
         this._onDidUpdate.fire(structuredClone(card.view));
       },
       onDidSkip: card.skip.event,
+      onDidConfirm: card.confirm.event,
       stopped: card.stop.signal,
       close: (summary) =>
         this.finish(id, card, { id, outcome: card.stop.signal.aborted ? 'stopped' : 'closed', summary }),
@@ -86,6 +89,12 @@ export class ConnectionCards implements ConnectionCardPort, Disposable {
     this.require(id).skip.fire(target);
   }
 
+  /** The person approves a target that needs no sign-in page (an MCP server to add or enable). */
+  confirm(id: string, target: string): void {
+    this.target(id, target);
+    this.require(id).confirm.fire(target);
+  }
+
   /** Stop on the card: every target not connected yet counts as skipped, and the call returns. */
   stop(id: string): void {
     this.require(id).stop.abort();
@@ -103,6 +112,7 @@ export class ConnectionCards implements ConnectionCardPort, Disposable {
     if (this.cards.get(id) !== card) return;
     this.cards.delete(id);
     card.skip.dispose();
+    card.confirm.dispose();
     this._onDidResolve.fire(event);
   }
 

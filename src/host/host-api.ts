@@ -310,6 +310,7 @@ export class HostApi implements ToolbridgeApi {
     if (action !== 'connect')
       throw new ToolbridgeError('INVALID_ARGUMENT', 'action must be "connect" or "skip".');
     const row = cards.target(cardId, target);
+    if (row.kind === 'mcp' && row.connectUrl === undefined) return cards.confirm(cardId, target);
     if (row.connectUrl === undefined) {
       throw new ToolbridgeError(
         'NOT_FOUND',

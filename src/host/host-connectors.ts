@@ -6,6 +6,7 @@ import { GatewayClient } from '../connectors/gateway-client.js';
 import {
   type ConnectionCardPort,
   ConnectionManager,
+  type McpServerActions,
   manageConnectionsTool,
 } from '../connectors/manage-connections.js';
 import { CONNECTOR_GATEWAY_TOKEN_KEY, type SecretStore } from '../store/secret-store.js';
@@ -25,6 +26,8 @@ export interface HostConnectorsOptions {
   cards?: ConnectionCardPort;
   /** Whether a UI is connected to show a card now; without one, answers carry links. @defaultValue () => true */
   uiPresent?: () => boolean;
+  /** install / enable / authorize for local MCP servers. */
+  mcp?: McpServerActions;
 }
 
 /**
@@ -58,6 +61,7 @@ export class HostConnectors {
       client,
       cardTimeoutMs,
       ...(cards === undefined ? {} : { cards, cardsAvailable: uiPresent }),
+      ...(this.options.mcp === undefined ? {} : { mcp: this.options.mcp }),
     });
     const executor = new ConnectorExecutor({
       client,

@@ -39,6 +39,7 @@ import { HostApi, serverView, settingsView, UiEventHub } from './host-api.js';
 import { HostCatalog } from './host-catalog.js';
 import { HostConnectors } from './host-connectors.js';
 import { type HostSettings, openReadOnlySettings, openSettings } from './host-settings.js';
+import { HostMcpActions } from './mcp-server-actions.js';
 import { ServerSignIn, type ServerSignInOptions } from './server-sign-in.js';
 import { UiPresence } from './ui-presence.js';
 
@@ -373,6 +374,13 @@ export async function createHost(options: HostOptions): Promise<Host> {
       settings: () => current,
       secrets,
       uiPresent: () => uiPresence.present,
+      mcp: new HostMcpActions({
+        api: () => host!.api,
+        dataDir,
+        cards: connectionCards,
+        uiPresent: () => uiPresence.present,
+        cardTimeoutMs: () => current.cardTimeoutMs,
+      }),
       ...(connectionCards === undefined ? {} : { cards: connectionCards }),
     });
     const executor: ToolExecutor = {

@@ -177,4 +177,81 @@ describe('connectors in the host', () => {
     expect(JSON.stringify(entry)).toContain('CONNECTION_REQUIRED');
     expect(JSON.stringify(entry)).not.toContain('connect_card_available');
   });
+
+  it('install adds a catalog server once the person approves the exact command on a card', async () => {
+    await start('allow');
+    host.api.attachUi();
+    const cardsOpened = events('cardOpened');
+    const pending = call('manage_connections', {
+      action: 'install',
+      connectors: [{ name: 'memory', mcp: true }],
+    });
+    await until(() => cardsOpened.length === 1);
+    const card = cardsOpened[0] as ConnectionCardView;
+    const row = card.targets[0]!;
+    expect(row).toMatchObject({ name: 'memory', kind: 'mcp', state: 'pending' });
+    expect(row.message).toContain('server-memory/dist/index.js');
+    expect(row.message).toContain('MEMORY_FILE_PATH');
+    expect((await host.api.listServers()).map((server) => server.id)).not.toContain('memory');
+    await host.api.resolveConnectionTarget(card.id, 'memory', 'connect');
+    expect(json(await pending).results).toEqual([
+      expect.objectContaining({ server: 'memory', status: 'installed' }),
+    ]);
+    expect((await host.api.listServers()).map((server) => server.id)).toContain('memory');
+  });
+
+  it('install is refused without a UI, skipped from the card, and unknown names are listed', async () => {
+    await start('allow');
+    const headless = json(
+      await call('manage_connections', { action: 'install', connectors: [{ name: 'memory', mcp: true }] }),
+    );
+    expect(headless.results).toEqual([
+      expect.objectContaining({
+        server: 'memory',
+        status: 'failed',
+        message: expect.stringContaining('approve'),
+      }),
+    ]);
+    host.api.attachUi();
+    const cardsOpened = events('cardOpened');
+    const pending = call('manage_connections', {
+      action: 'install',
+      connectors: [{ name: 'everything', mcp: true }],
+    });
+    await until(() => cardsOpened.length === 1);
+    await host.api.resolveConnectionTarget(cardsOpened[0]!.id, 'everything', 'skip');
+    expect(json(await pending).results).toEqual([
+      expect.objectContaining({ server: 'everything', status: 'skipped' }),
+    ]);
+    const unknown = json(
+      await call('manage_connections', { action: 'install', connectors: [{ name: 'nope', mcp: true }] }),
+    );
+    expect(JSON.stringify(unknown)).toContain('everything, filesystem, memory');
+    expect((await host.api.listServers()).map((server) => server.id)).toEqual(['local']);
+  });
+
+  it('refuses mixed sides, unknown target keys and aliases on MCP targets', async () => {
+    await start('allow');
+    const error = async (args: Record<string, unknown>) => {
+      const result = await call('manage_connections', args);
+      expect(result.isError).toBe(true);
+      return String(json(result).error);
+    };
+    expect(await error({ action: 'install', connectors: ['memory'] })).toContain('"mcp": true');
+    expect(await error({ action: 'connect', connectors: [{ name: 'memory', mcp: true }] })).toContain(
+      'install, enable or authorize',
+    );
+    expect(
+      await error({ action: 'connect', connectors: ['github', { name: 'memory', mcp: true }] }),
+    ).toContain('separately');
+    expect(
+      await error({ action: 'install', connectors: [{ name: 'x', mcp: true, command: 'sh' }] }),
+    ).toContain('never from the call');
+    expect(await error({ action: 'install', connectors: [{ name: 'x', mcp: true, alias: 'a' }] })).toContain(
+      'no alias',
+    );
+    expect(
+      await error({ action: 'connect', connectors: [{ name: 'github', alias: 'Bad Alias' }] }),
+    ).toContain('lower-case');
+  });
 });

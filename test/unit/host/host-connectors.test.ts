@@ -254,4 +254,46 @@ describe('connectors in the host', () => {
       await error({ action: 'connect', connectors: [{ name: 'github', alias: 'Bad Alias' }] }),
     ).toContain('lower-case');
   });
+
+  it('Settings: the gateway is switched and signed in/out from the UI API; the token is never read back', async () => {
+    await start('allow');
+    const names = () =>
+      host
+        .surfaceFor('default')
+        .listTools()
+        .map((tool) => tool.name);
+    const settingsSeen = events('settingsChanged');
+    expect(names()).toContain('manage_connections');
+    expect((await host.api.getSettings()).connectors).toEqual({
+      gatewayUrl: gateway.url,
+      enabled: true,
+      signedIn: true,
+    });
+
+    let view = await host.api.signOutConnectorGateway();
+    expect(view.connectors.signedIn).toBe(false);
+    expect(await host.secrets.get(CONNECTOR_GATEWAY_TOKEN_KEY)).toBeUndefined();
+    const signedOut = json(await call('manage_connections', { action: 'status' }));
+    expect(signedOut.reason).toBe('not_set_up');
+
+    view = await host.api.signInConnectorGateway(` ${gateway.token} `);
+    expect(view.connectors.signedIn).toBe(true);
+    expect(JSON.stringify(view)).not.toContain(gateway.token);
+    expect(json(await call('manage_connections', { action: 'status' })).connectors).toBeDefined();
+    await expect(host.api.signInConnectorGateway('  ')).rejects.toSatisfy((error) =>
+      ToolbridgeError.is(error, 'INVALID_ARGUMENT'),
+    );
+
+    view = await host.api.updateSettings({ connectors: { enabled: false } });
+    expect(view.connectors).toEqual({ gatewayUrl: gateway.url, enabled: false, signedIn: true });
+    expect(names()).not.toContain('manage_connections');
+    view = await host.api.updateSettings({ connectors: { enabled: true, gatewayUrl: null } });
+    expect(view.connectors.gatewayUrl).toBeUndefined();
+    expect(names()).not.toContain('manage_connections');
+    await host.api.updateSettings({ connectors: { gatewayUrl: gateway.url } });
+    expect(names()).toContain('manage_connections');
+    await expect(host.api.updateSettings({ connectors: { gatewayUrl: 'ftp://x' } })).rejects.toThrow();
+    await until(() => settingsSeen.length >= 5);
+    expect(JSON.stringify(settingsSeen)).not.toContain(gateway.token);
+  });
 });

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ToolbridgeError } from '../../../src/base/errors.js';
 import { UI_EVENTS, UI_METHODS } from '../../../src/host/api.js';
+import { UiPresence } from '../../../src/host/ui-presence.js';
 import { createFakeApi } from './fake-api.js';
 import { SAMPLE_PARAMS } from './sample-params.js';
 import {
@@ -26,6 +27,30 @@ function echoAll() {
 }
 
 describe('UiSocketServer', () => {
+  it('counts each open page as a UI while its socket is open (attachUi)', async () => {
+    const fake = echoAll();
+    const presence = new UiPresence();
+    Object.assign(fake.api, { attachUi: () => presence.attach() });
+    ui = await startUi(fake);
+    expect(presence.present).toBe(false);
+    const cookie = await signIn(ui);
+    const open = async () => {
+      const result = await openSocket(ui!, { Origin: ui!.origin, Cookie: cookie });
+      if (!('ws' in result)) throw new Error(`socket refused: ${result.status}`);
+      return result.ws;
+    };
+    const first = await open();
+    const second = await open();
+    await expect.poll(() => presence.present).toBe(true);
+    first.close();
+    await closed(first);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(presence.present).toBe(true);
+    second.close();
+    await closed(second);
+    await expect.poll(() => presence.present).toBe(false);
+  });
+
   it('forwards every UI method with its parameters and replies by id', async () => {
     ui = await startUi(echoAll());
     const ws = await openSignedInSocket(ui);

@@ -131,4 +131,31 @@ describe('connectors in the web UI', () => {
     await page.getByTestId('card-skip-slack').click();
     expect(JSON.parse(resultText(await call)).results).toEqual([{ connector: 'slack', status: 'skipped' }]);
   });
+
+  it('manage_connections install shows the exact command on a card and adds the server on Approve', async () => {
+    await openView('servers');
+    await page.getByTestId('server-remove-memory').click();
+    await page.getByTestId('server-remove-confirm-memory').click();
+    await gone(page.getByTestId('server-memory'));
+    await openView('cards');
+    const call = agent.callTool(
+      {
+        name: 'manage_connections',
+        arguments: { action: 'install', connectors: [{ name: 'memory', mcp: true }] },
+      },
+      undefined,
+      { timeout: 120_000 },
+    );
+    const row = page.getByTestId('card-target-memory');
+    await shown(row);
+    const text = (await row.textContent()) ?? '';
+    expect(text).toContain('server-memory/dist/index.js');
+    expect(text).toContain('MEMORY_FILE_PATH');
+    await page.getByTestId('card-connect-memory').click();
+    expect(JSON.parse(resultText(await call)).results).toEqual([
+      expect.objectContaining({ server: 'memory', status: 'installed' }),
+    ]);
+    await openView('servers');
+    await shown(page.getByTestId('server-memory'));
+  });
 });

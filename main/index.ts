@@ -15,10 +15,11 @@ import {
   Tray,
 } from 'electron';
 import { errorMessage } from '../src/base/errors.js';
-import { createHost, type Host } from '../src/host/host.js';
+import { createHost, DEFAULT_HOST_PORT, type Host } from '../src/host/host.js';
 import { handleAppProtocol, registerAppScheme } from './app-protocol.js';
 import { registerIpc } from './ipc.js';
 import { cardNotification, OpenCards } from './notifications.js';
+import { openExternalUrl } from './open-url.js';
 import { SafeStorageSecretStore } from './safe-storage-secret-store.js';
 import { createAppTray } from './tray.js';
 import { APP_URL, buildWindowOptions, hardenWebContents } from './window.js';
@@ -65,8 +66,16 @@ async function start(): Promise<void> {
   const dataDir = app.getPath('userData');
   const secrets = await SafeStorageSecretStore.open(safeStorage, dataDir);
   for (const warning of secrets.warnings) console.warn(`toolbridge: ${warning}`);
-  host = await createHost({ dataDir, secretStore: secrets.store });
+  host = await createHost({
+    dataDir,
+    secretStore: secrets.store,
+    port: DEFAULT_HOST_PORT,
+    openUrl: (url) => void openExternalUrl(url, (vetted) => shell.openExternal(vetted)),
+  });
   const api = host.api;
+  // The app's window and tray are a UI for its whole life (closing the window keeps the tray), so
+  // connection cards can hold calls instead of failing them at once.
+  api.attachUi();
   registerIpc({ ipcMain, api, window: () => window });
 
   const openCards = new OpenCards();

@@ -92,6 +92,9 @@ export interface HostOptions {
   signIn?: ServerSignInOptions;
 }
 
+/** The port `serve` and the desktop app listen on: fixed, so client configs keep working across restarts. */
+export const DEFAULT_HOST_PORT = 7345;
+
 /** The agent id of the one agent `toolbridge mcp` serves over stdio. */
 export const STDIO_AGENT_ID = 'stdio';
 

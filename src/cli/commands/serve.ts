@@ -1,13 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_AGENT_ID } from '../../agents/agent-registry.js';
 import type { Policy } from '../../host/api.js';
-import { createHost, type Host } from '../../host/host.js';
+import { createHost, DEFAULT_HOST_PORT, type Host } from '../../host/host.js';
 import { resolveDataDir } from '../../store/settings-file.js';
 import { WebUi } from '../../web/web-ui.js';
 import { type CliCommand, type CliIo, integerFlag, parseArgs, usageError } from '../command.js';
 
-/** A fixed default, so client configs keep working across restarts. */
-export const DEFAULT_SERVE_PORT = 7345;
 export const AGENT_TOKEN_ENV = 'TOOLBRIDGE_AGENT_TOKEN';
 
 const FLAGS = {
@@ -61,7 +59,7 @@ Ctrl-C (SIGINT) or SIGTERM; the servers it started are stopped too.
 
 Options:
   --data-dir DIR      settings, secrets and audit log (default $XDG_CONFIG_HOME/toolbridge)
-  --port N            port to listen on, 0 for a free one (default ${DEFAULT_SERVE_PORT})
+  --port N            port to listen on, 0 for a free one (default ${DEFAULT_HOST_PORT})
   --agent-token TOKEN the default agent's token for this run (also ${AGENT_TOKEN_ENV});
                       without it the stored token is used (created on first run)
   --policy P          default approval policy for this run only: allow, ask or deny
@@ -73,7 +71,7 @@ Options:
     async run(args, io) {
       const { flags, positionals } = parseArgs('serve', args, FLAGS);
       if (positionals.length > 0) throw usageError('serve', `unexpected argument "${positionals[0]}".`);
-      const port = integerFlag('serve', flags.port, 'port', { min: 0, max: 65535 }) ?? DEFAULT_SERVE_PORT;
+      const port = integerFlag('serve', flags.port, 'port', { min: 0, max: 65535 }) ?? DEFAULT_HOST_PORT;
       const policyOverride = parsePolicy('serve', flags.policy);
       const agentToken = agentTokenFrom(flags['agent-token']);
       const dataDir = resolveDataDir(flags['data-dir'] === undefined ? {} : { dataDir: flags['data-dir'] });

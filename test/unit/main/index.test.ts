@@ -124,10 +124,18 @@ vi.mock('electron', async () => {
   };
 });
 
-const host = vi.hoisted(() => ({ close: vi.fn(async () => {}), api: undefined as unknown, created: 0 }));
+const host = vi.hoisted(() => ({
+  close: vi.fn(async () => {}),
+  api: undefined as unknown,
+  created: 0,
+  port: undefined as number | undefined,
+  attachedUis: 0,
+}));
 vi.mock('../../../src/host/host.js', () => ({
-  createHost: async (options: { dataDir: string; secretStore: { kind: string } }) => {
+  DEFAULT_HOST_PORT: 7345,
+  createHost: async (options: { dataDir: string; secretStore: { kind: string }; port?: number }) => {
     host.created++;
+    host.port = options.port;
     m.state.order.push(`createHost:${options.secretStore.kind}`);
     return host;
   },
@@ -147,9 +155,16 @@ beforeEach(async () => {
     userData: await mkdtemp(join(tmpdir(), 'toolbridge-main-')),
   });
   fake = createFakeApi({ listCards: async () => [] });
-  host.api = fake.api;
+  host.api = {
+    ...fake.api,
+    attachUi: () => {
+      host.attachedUis++;
+      return { dispose() {} };
+    },
+  };
   host.close.mockClear();
   host.created = 0;
+  host.attachedUis = 0;
 });
 afterEach(() => {
   vi.clearAllMocks();
@@ -169,6 +184,9 @@ describe('main/index.ts', () => {
     await startApp();
     expect(m.state.order.slice(0, 2)).toEqual(['enableSandbox', 'registerScheme']);
     expect(m.state.order).toContain('createHost:file-0600');
+    // A fixed port keeps agents' configs valid; the app counts as a UI so connection cards can hold calls.
+    expect(host.port).toBe(7345);
+    expect(host.attachedUis).toBe(1);
     const window = m.state.windows[0]!;
     expect(window.loaded).toEqual(['app://bundle/index.html']);
     expect(window.options).toMatchObject({ webPreferences: { sandbox: true, contextIsolation: true } });

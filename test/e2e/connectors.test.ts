@@ -7,8 +7,8 @@ import {
   assertBuilt,
   connectAgent,
   launchBrowser,
-  ROOT,
   resultText,
+  SCREENSHOTS,
   type Serve,
   startServe,
 } from './e2e-kit.js';
@@ -90,7 +90,7 @@ describe('connectors in the web UI', () => {
     const row = page.getByTestId('card-target-github');
     await shown(row);
     expect(await row.textContent()).toContain('initiated');
-    await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'connection-card.png') });
+    await page.screenshot({ path: join(SCREENSHOTS, 'connection-card.png') });
 
     const [tab] = await Promise.all([
       context.waitForEvent('page'),

@@ -9,6 +9,15 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { type Browser, chromium } from 'playwright-core';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * Where screenshots go: the README's docs/screenshots when TOOLBRIDGE_UPDATE_SCREENSHOTS=1 (run that
+ * to refresh them), else test-results/screenshots, so an ordinary test run never rewrites tracked files.
+ */
+export const SCREENSHOTS =
+  process.env.TOOLBRIDGE_UPDATE_SCREENSHOTS === '1'
+    ? join(ROOT, 'docs', 'screenshots')
+    : join(ROOT, 'test-results', 'screenshots');
 export const CHROMIUM = '/usr/bin/chromium';
 const CLI = join(ROOT, 'bin', 'toolbridge.js');
 

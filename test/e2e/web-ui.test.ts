@@ -11,6 +11,7 @@ import {
   launchBrowser,
   ROOT,
   resultText,
+  SCREENSHOTS,
   type Serve,
   startServe,
 } from './e2e-kit.js';
@@ -20,8 +21,6 @@ import {
  * servers), the built renderer in real Chromium, and an agent on the SDK's real client. Nothing
  * stubs window.toolbridge. Tests run in order and share one host.
  */
-
-const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
 
 let serve: Serve;
 let browser: Browser;

@@ -118,19 +118,14 @@ function CommandForm(props: { onDone: () => void }) {
           />
           {fieldError('command') && <ErrorText>{fieldError('command')}</ErrorText>}
         </label>
-        <label className="field">
-          Id
-          <span className="hint">Part of every tool name: mcp__&lt;id&gt;__tool</span>
-          <input
-            data-testid="server-id"
-            value={values.id}
-            onChange={(e) => {
-              setIdTouched(true);
-              change({ id: e.target.value });
-            }}
-          />
-          {fieldError('id') && <ErrorText>{fieldError('id')}</ErrorText>}
-        </label>
+        <ServerIdField
+          value={values.id}
+          error={fieldError('id')}
+          onEdit={(id) => {
+            setIdTouched(true);
+            change({ id });
+          }}
+        />
         <label className="field">
           Display name <span className="hint">Optional</span>
           <input
@@ -175,6 +170,17 @@ function CommandForm(props: { onDone: () => void }) {
 }
 
 /** What will run, exactly and untruncated, before it runs (security checklist M13). */
+function ServerIdField(props: { value: string; error: string | undefined; onEdit: (id: string) => void }) {
+  return (
+    <label className="field">
+      Id
+      <span className="hint">Part of every tool name: mcp__&lt;id&gt;__tool</span>
+      <input data-testid="server-id" value={props.value} onChange={(e) => props.onEdit(e.target.value)} />
+      {props.error && <ErrorText>{props.error}</ErrorText>}
+    </label>
+  );
+}
+
 function CommandReview(props: { config: Extract<ServerConfig, { transport: 'stdio' }> }) {
   const words = [props.config.command, ...(props.config.args ?? [])];
   const warnings = commandWarnings(words);
@@ -248,18 +254,14 @@ function UrlForm(props: { onDone: () => void }) {
           />
           {fieldError('url') && <ErrorText>{fieldError('url')}</ErrorText>}
         </label>
-        <label className="field">
-          Id
-          <input
-            data-testid="server-id"
-            value={values.id}
-            onChange={(e) => {
-              setIdTouched(true);
-              change({ id: e.target.value });
-            }}
-          />
-          {fieldError('id') && <ErrorText>{fieldError('id')}</ErrorText>}
-        </label>
+        <ServerIdField
+          value={values.id}
+          error={fieldError('id')}
+          onEdit={(id) => {
+            setIdTouched(true);
+            change({ id });
+          }}
+        />
         <label className="field">
           Transport
           <select

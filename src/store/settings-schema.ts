@@ -8,6 +8,7 @@ import { checkRedactionPatterns } from '../approvals/redaction.js';
 import { ToolbridgeError } from '../base/errors.js';
 import { isPlainObject, type JsonObject } from '../base/json.js';
 import { isValidServerId, toServerId } from '../catalog/naming.js';
+import { DEFAULT_TOOL_SEARCH_SETTINGS } from '../catalog/tool-search-config.js';
 import type { Policy, ToolSearchSettings } from '../host/api.js';
 import type { ServerConfig } from '../servers/types.js';
 
@@ -68,14 +69,8 @@ export interface Settings {
   callTimeoutMs: number;
 }
 
-export const DEFAULT_TOOL_SEARCH: Readonly<ToolSearchSettings> = Object.freeze({
-  enabled: 'auto',
-  listing: 'auto',
-  thresholdPct: 5,
-  listingMaxTokens: 4000,
-  maxSearchLimit: 25,
-  searchDefaultLimit: 5,
-});
+/** The tool_search defaults live with their parser in the catalog; settings start from them. */
+export const DEFAULT_TOOL_SEARCH: Readonly<ToolSearchSettings> = DEFAULT_TOOL_SEARCH_SETTINGS;
 
 export const DEFAULT_CARD_TIMEOUT_MS = 5 * 60_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;

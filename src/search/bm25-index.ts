@@ -1,7 +1,12 @@
 /**
- * BM25 over compact postings (reference §1.3). Terms get integer ids; each term's postings are one
- * slice of two typed arrays (document ids ascending, weighted term frequencies), so a search walks
- * flat memory and allocates nothing.
+ * BM25 over compact postings (reference §1.3). Terms and documents are integers; each term's
+ * postings are one slice of two typed arrays (document ids ascending, weighted term frequencies),
+ * so a search walks flat memory and allocates nothing.
+ *
+ * An index is one or more segments: a build makes one, and `Bm25Index.extend` adds one over more
+ * documents without touching the first. Corpus statistics (N, average length, document
+ * frequencies) always cover every segment, so an extended index scores exactly as one built over
+ * all the documents at once.
  */
 
 export interface Bm25Parameters {
@@ -21,191 +26,268 @@ const FIELD_BITS = 3;
 const FIELD_MASK = (1 << FIELD_BITS) - 1;
 
 /**
- * Collects documents one term occurrence at a time, then builds the index. Occurrences are
- * counted per (term, field) as they come, so nothing per occurrence is kept.
+ * The postings of consecutive documents `[firstDoc, firstDoc + documentCount)`. Terms are
+ * numbered locally; `termIndex` maps an index-wide term id to the local one (null: the same).
  */
-export class Bm25IndexBuilder {
-  private readonly termIds = new Map<string, number>();
-  private readonly terms: string[] = [];
-  // Per document, its distinct (term, field) keys and their counts, flattened; docStarts[d] is
-  // where document d begins.
-  private keys = new Uint32Array(1024);
-  private counts = new Float32Array(1024);
-  private keyCount = 0;
-  private readonly docStarts: number[] = [0];
-  /** Words per field per document: document d, field f at d × fieldCount + f. */
-  private readonly fieldLengths: number[] = [];
-  // The open document: count per key, and the keys it holds.
-  private scratch = new Float64Array(1024);
-  private readonly open: number[] = [];
-
-  constructor(private readonly fieldCount: number) {
-    if (fieldCount > FIELD_MASK + 1)
-      throw new RangeError(`Bm25IndexBuilder: at most ${FIELD_MASK + 1} fields`);
-  }
+export class PostingSegment {
+  constructor(
+    readonly firstDoc: number,
+    /** Per local document, its weighted length (0 under BM25F, where lengths are folded into tf). */
+    readonly documentLengths: Float64Array,
+    private readonly starts: Uint32Array,
+    readonly docs: Uint32Array,
+    readonly frequencies: Float64Array,
+    private readonly termIndex: ReadonlyMap<number, number> | null,
+  ) {}
 
   get documentCount(): number {
-    return this.docStarts.length - 1;
+    return this.documentLengths.length;
   }
 
-  /** The id of `term`, assigned on first sight. */
-  termId(term: string): number {
-    let id = this.termIds.get(term);
-    if (id === undefined) {
-      id = this.terms.length;
-      this.termIds.set(term, id);
-      this.terms.push(term);
-      if ((id + 1) << FIELD_BITS > this.scratch.length) {
-        const grown = new Float64Array(this.scratch.length * 2);
-        grown.set(this.scratch);
-        this.scratch = grown;
-      }
-    }
-    return id;
+  /** Where the term's postings lie in `docs`/`frequencies`: [start, end), empty when absent. */
+  start(termId: number): number {
+    const local = this.local(termId);
+    return local < 0 ? 0 : this.starts[local]!;
   }
 
-  /** One occurrence of a term in a field of the open document. */
-  add(termId: number, field: number): void {
-    const key = (termId << FIELD_BITS) | field;
-    if (this.scratch[key] === 0) this.open.push(key);
-    this.scratch[key]! += 1;
+  end(termId: number): number {
+    const local = this.local(termId);
+    return local < 0 ? 0 : this.starts[local + 1]!;
   }
 
-  /** Closes the open document; returns its id (ids count from 0 in call order). */
-  endDocument(): number {
-    this.reserve(this.open.length);
-    const lengths = new Array<number>(this.fieldCount).fill(0);
-    for (const key of this.open) {
-      const count = this.scratch[key]!;
-      this.keys[this.keyCount] = key;
-      this.counts[this.keyCount] = count;
-      this.keyCount += 1;
-      lengths[key & FIELD_MASK]! += count;
-      this.scratch[key] = 0;
-    }
-    this.open.length = 0;
-    this.fieldLengths.push(...lengths);
-    this.docStarts.push(this.keyCount);
-    return this.docStarts.length - 2;
+  holds(doc: number): boolean {
+    return doc >= this.firstDoc && doc < this.firstDoc + this.documentLengths.length;
   }
 
-  build(parameters: Bm25Parameters): Bm25Index {
-    const { k1, b, fieldWeights } = parameters;
-    const fields = this.fieldCount;
-    const termCount = this.terms.length;
-    const documentCount = this.documentCount;
-    const weights = Float64Array.from({ length: fields }, (_, field) => fieldWeights[field] ?? 0);
-    const weight = (field: number): number => weights[field]!;
-    const perField = parameters.lengthNormalization === 'field';
+  private local(termId: number): number {
+    if (termId < 0) return -1;
+    if (this.termIndex === null) return termId < this.starts.length - 1 ? termId : -1;
+    return this.termIndex.get(termId) ?? -1;
+  }
+}
 
-    // Length normalisation: per document (one bag) or per document and field (BM25F).
-    const lengthNorms = new Float64Array(documentCount);
-    const fieldNorms = new Float64Array(documentCount * fields).fill(1);
-    if (parameters.lengthNormalization === 'document') {
-      const lengths = new Float64Array(documentCount);
-      let total = 0;
-      for (let doc = 0; doc < documentCount; doc++) {
-        let length = 0;
-        for (let field = 0; field < fields; field++)
-          length += weight(field) * this.fieldLengths[doc * fields + field]!;
-        lengths[doc] = length;
-        total += length;
-      }
-      const avgdl = Math.max(total / Math.max(documentCount, 1), 1);
-      for (let doc = 0; doc < documentCount; doc++)
-        lengthNorms[doc] = k1 * (1 - b + (b * lengths[doc]!) / avgdl);
+/**
+ * Collects the documents of one segment, one field's word counts at a time, then builds its
+ * postings. Terms are local ids from 0, in any order the caller likes.
+ *
+ * Plain BM25 folds the fields into one frequency per term as they come, so the postings follow
+ * from one counting sort. BM25F must wait for every field's average length, so it keeps counts
+ * per (term, field) and folds them at the end.
+ */
+export class SegmentBuilder {
+  private readonly perField: boolean;
+  private readonly weights: Float64Array;
+  // Per document, its distinct keys — a term, or (term, field) under BM25F — and their
+  // frequencies, flattened; docStarts[d] is where document d begins.
+  private keys: Uint32Array;
+  private frequencies: Float64Array;
+  private keyCount = 0;
+  private docStarts: Uint32Array;
+  private documentCount = 0;
+  private documentLengths: Float64Array;
+  /** BM25F only: words per field per document (document d, field f at d × fieldCount + f). */
+  private fieldLengths: Float64Array;
+  // Where each key's frequency is in the open document (valid while it is ≥ the document's start).
+  private slots = new Int32Array(1024).fill(-1);
+  // Documents holding each term, counted under plain BM25 as keys appear.
+  private postingCounts = new Uint32Array(1024);
+  private termCount = 0;
+
+  constructor(
+    private readonly fieldCount: number,
+    private readonly parameters: Readonly<Bm25Parameters>,
+    expectedDocuments = 0,
+  ) {
+    if (fieldCount > FIELD_MASK + 1) throw new RangeError(`SegmentBuilder: at most ${FIELD_MASK + 1} fields`);
+    this.perField = parameters.lengthNormalization === 'field';
+    this.weights = Float64Array.from(
+      { length: fieldCount },
+      (_, field) => parameters.fieldWeights[field] ?? 0,
+    );
+    const documents = Math.max(expectedDocuments, 16);
+    // About 20 distinct words a tool: room for most catalogs without growing.
+    this.keys = new Uint32Array(documents * 24);
+    this.frequencies = new Float64Array(documents * 24);
+    this.docStarts = new Uint32Array(documents + 1);
+    this.documentLengths = new Float64Array(documents);
+    this.fieldLengths = new Float64Array(this.perField ? documents * fieldCount : 0);
+  }
+
+  /** `count` occurrences of a local term in a field of the open document. */
+  add(term: number, field: number, count: number): void {
+    const weight = this.weights[field]!;
+    if (weight === 0) return;
+    if (term >= this.termCount) this.reserveTerms(term + 1);
+    let key = term;
+    let frequency = weight * count;
+    if (this.perField) {
+      key = (term << FIELD_BITS) | field;
+      frequency = count;
     } else {
-      for (let field = 0; field < fields; field++) {
-        let total = 0;
-        for (let doc = 0; doc < documentCount; doc++) total += this.fieldLengths[doc * fields + field]!;
-        const average = Math.max(total / Math.max(documentCount, 1), 1);
-        for (let doc = 0; doc < documentCount; doc++) {
-          fieldNorms[doc * fields + field] = 1 - b + (b * this.fieldLengths[doc * fields + field]!) / average;
-        }
+      this.documentLengths[this.documentCount]! += frequency;
+    }
+    const at = this.slots[key]!;
+    if (at >= this.docStarts[this.documentCount]! && this.keys[at] === key) {
+      this.frequencies[at]! += frequency;
+      return;
+    }
+    if (this.keyCount === this.keys.length) this.reserveKeys();
+    this.slots[key] = this.keyCount;
+    this.keys[this.keyCount] = key;
+    this.frequencies[this.keyCount] = frequency;
+    this.keyCount += 1;
+    if (!this.perField) this.postingCounts[term]! += 1;
+  }
+
+  /** Closes the open document. */
+  endDocument(): void {
+    const doc = this.documentCount;
+    if (this.perField) {
+      const base = doc * this.fieldCount;
+      for (let k = this.docStarts[doc]!; k < this.keyCount; k++) {
+        this.fieldLengths[base + (this.keys[k]! & FIELD_MASK)]! += this.frequencies[k]!;
       }
-      lengthNorms.fill(k1);
+    }
+    this.documentCount = doc + 1;
+    if (this.documentCount === this.documentLengths.length) this.reserveDocuments();
+    this.docStarts[this.documentCount] = this.keyCount;
+  }
+
+  /**
+   * The segment's postings, its documents numbered from `firstDoc`. `termIndex` maps index-wide
+   * term ids to the local ids given to `add` (null when they are the same).
+   */
+  build(firstDoc: number, termIndex: ReadonlyMap<number, number> | null): PostingSegment {
+    const documentCount = this.documentCount;
+    const termCount = this.termCount;
+    let terms: Uint32Array = this.keys;
+    let frequencies: Float64Array = this.frequencies;
+    let docStarts: Uint32Array = this.docStarts;
+    let postingCounts: Uint32Array = this.postingCounts;
+    const lengths = this.documentLengths.slice(0, documentCount);
+    if (this.perField) {
+      ({ terms, frequencies, docStarts, postingCounts } = this.foldFields());
+      lengths.fill(0);
     }
 
-    // Each document's (term, frequency) pairs: its fields' counts, weighted (and normalised).
-    const pairTerms = new Uint32Array(this.keyCount);
-    const pairFrequencies = new Float64Array(this.keyCount);
-    const pairStarts = new Uint32Array(documentCount + 1);
-    const frequency = new Float64Array(termCount);
-    const held: number[] = [];
-    let pairCount = 0;
-    for (let doc = 0; doc < documentCount; doc++) {
-      for (let k = this.docStarts[doc]!; k < this.docStarts[doc + 1]!; k++) {
-        const key = this.keys[k]!;
-        const term = key >>> FIELD_BITS;
-        const field = key & FIELD_MASK;
-        if (frequency[term] === 0) held.push(term);
-        const weighted = weights[field]! * this.counts[k]!;
-        frequency[term]! += perField ? weighted / fieldNorms[doc * fields + field]! : weighted;
-      }
-      for (const term of held) {
-        if (frequency[term]! > 0) {
-          pairTerms[pairCount] = term;
-          pairFrequencies[pairCount] = frequency[term]!;
-          pairCount += 1;
-        }
-        frequency[term] = 0;
-      }
-      held.length = 0;
-      pairStarts[doc + 1] = pairCount;
-    }
-
-    // Counting sort of the pairs by term: each term's postings stay in document order.
+    // Counting sort of the (document, term) pairs by term: each term's postings stay in document order.
     const postingStarts = new Uint32Array(termCount + 1);
-    for (let p = 0; p < pairCount; p++) postingStarts[pairTerms[p]! + 1]! += 1;
-    for (let t = 0; t < termCount; t++) postingStarts[t + 1]! += postingStarts[t]!;
+    for (let t = 0; t < termCount; t++) postingStarts[t + 1] = postingStarts[t]! + postingCounts[t]!;
+    const pairCount = docStarts[documentCount]!;
     const cursor = postingStarts.slice(0, termCount);
     const postingDocs = new Uint32Array(pairCount);
     const postingFrequencies = new Float64Array(pairCount);
     for (let doc = 0; doc < documentCount; doc++) {
-      for (let p = pairStarts[doc]!; p < pairStarts[doc + 1]!; p++) {
-        const term = pairTerms[p]!;
+      const end = docStarts[doc + 1]!;
+      for (let p = docStarts[doc]!; p < end; p++) {
+        const term = terms[p]!;
         const slot = cursor[term]!;
-        postingDocs[slot] = doc;
-        postingFrequencies[slot] = pairFrequencies[p]!;
+        postingDocs[slot] = firstDoc + doc;
+        postingFrequencies[slot] = frequencies[p]!;
         cursor[term] = slot + 1;
       }
     }
-    return new Bm25Index(
-      this.termIds,
-      this.terms,
-      postingStarts,
-      postingDocs,
-      postingFrequencies,
-      lengthNorms,
-      parameters,
-    );
+    return new PostingSegment(firstDoc, lengths, postingStarts, postingDocs, postingFrequencies, termIndex);
   }
 
-  private reserve(extra: number): void {
-    if (this.keyCount + extra <= this.keys.length) return;
-    const size = Math.max(this.keys.length * 2, this.keyCount + extra);
-    const keys = new Uint32Array(size);
+  /** BM25F: each document's (term, field) counts, normalised by field length and weighted, summed per term. */
+  private foldFields(): {
+    terms: Uint32Array;
+    frequencies: Float64Array;
+    docStarts: Uint32Array;
+    postingCounts: Uint32Array;
+  } {
+    const { fieldCount: fields, documentCount, weights } = this;
+    const { b } = this.parameters;
+    const norms = new Float64Array(documentCount * fields);
+    for (let field = 0; field < fields; field++) {
+      let total = 0;
+      for (let doc = 0; doc < documentCount; doc++) total += this.fieldLengths[doc * fields + field]!;
+      const average = Math.max(total / Math.max(documentCount, 1), 1);
+      for (let doc = 0; doc < documentCount; doc++) {
+        norms[doc * fields + field] = 1 - b + (b * this.fieldLengths[doc * fields + field]!) / average;
+      }
+    }
+    const sum = new Float64Array(this.termCount);
+    const terms = new Uint32Array(this.keyCount);
+    const frequencies = new Float64Array(this.keyCount);
+    const docStarts = new Uint32Array(documentCount + 1);
+    const postingCounts = new Uint32Array(this.termCount);
+    let count = 0;
+    for (let doc = 0; doc < documentCount; doc++) {
+      const first = count;
+      for (let k = this.docStarts[doc]!; k < this.docStarts[doc + 1]!; k++) {
+        const key = this.keys[k]!;
+        const term = key >>> FIELD_BITS;
+        const field = key & FIELD_MASK;
+        if (sum[term] === 0) terms[count++] = term;
+        sum[term]! += (weights[field]! * this.frequencies[k]!) / norms[doc * fields + field]!;
+      }
+      for (let p = first; p < count; p++) {
+        const term = terms[p]!;
+        frequencies[p] = sum[term]!;
+        sum[term] = 0;
+        postingCounts[term]! += 1;
+      }
+      docStarts[doc + 1] = count;
+    }
+    return { terms, frequencies, docStarts, postingCounts };
+  }
+
+  private reserveTerms(count: number): void {
+    this.termCount = count;
+    const keys = this.perField ? count << FIELD_BITS : count;
+    if (keys > this.slots.length) {
+      const grown = new Int32Array(Math.max(keys, this.slots.length * 2)).fill(-1);
+      grown.set(this.slots);
+      this.slots = grown;
+    }
+    if (count > this.postingCounts.length) {
+      const grown = new Uint32Array(Math.max(count, this.postingCounts.length * 2));
+      grown.set(this.postingCounts);
+      this.postingCounts = grown;
+    }
+  }
+
+  private reserveKeys(): void {
+    const keys = new Uint32Array(this.keys.length * 2);
     keys.set(this.keys);
     this.keys = keys;
-    const counts = new Float32Array(size);
-    counts.set(this.counts);
-    this.counts = counts;
+    const frequencies = new Float64Array(this.frequencies.length * 2);
+    frequencies.set(this.frequencies);
+    this.frequencies = frequencies;
+  }
+
+  private reserveDocuments(): void {
+    const size = this.documentLengths.length * 2;
+    const docStarts = new Uint32Array(size + 1);
+    docStarts.set(this.docStarts);
+    this.docStarts = docStarts;
+    const lengths = new Float64Array(size);
+    lengths.set(this.documentLengths);
+    this.documentLengths = lengths;
+    if (this.perField) {
+      const fieldLengths = new Float64Array(size * this.fieldCount);
+      fieldLengths.set(this.fieldLengths);
+      this.fieldLengths = fieldLengths;
+    }
   }
 }
 
 /**
  * Scratch space for one search: per-document score, number of distinct query terms matched and
  * whether the document holds the gate term. Stamps make a reset O(1) instead of clearing N slots.
+ * One can serve an index and every index extended from it (searches are synchronous).
  */
 export class ScoreAccumulator {
-  readonly scores: Float64Array;
-  readonly coverage: Uint16Array;
-  readonly touched: Uint32Array;
+  scores: Float64Array;
+  coverage: Uint16Array;
+  touched: Uint32Array;
   touchedCount = 0;
   /** The highest score so far. */
   maxScore = 0;
-  private readonly stamps: Uint32Array;
-  private readonly gateStamps: Uint32Array;
+  private stamps: Uint32Array;
+  private gateStamps: Uint32Array;
   private epoch = 0;
 
   constructor(documentCount: number) {
@@ -216,7 +298,17 @@ export class ScoreAccumulator {
     this.gateStamps = new Uint32Array(documentCount);
   }
 
-  reset(): void {
+  /** Starts a search over `documentCount` documents, growing the arrays when needed. */
+  reset(documentCount = this.scores.length): void {
+    if (documentCount > this.scores.length) {
+      const size = Math.max(documentCount, this.scores.length * 2);
+      this.scores = new Float64Array(size);
+      this.coverage = new Uint16Array(size);
+      this.touched = new Uint32Array(size);
+      this.stamps = new Uint32Array(size);
+      this.gateStamps = new Uint32Array(size);
+      this.epoch = 0;
+    }
     this.touchedCount = 0;
     this.maxScore = 0;
     this.epoch += 1;
@@ -261,79 +353,86 @@ export interface AccumulateFlags {
 export class Bm25Index {
   readonly documentCount: number;
   readonly parameters: Readonly<Bm25Parameters>;
-  private readonly idfs: Float64Array;
-  private readonly maxContributions: Float64Array;
+  /** Sum of the documents' weighted lengths, added in document order. */
+  private readonly totalLength: number;
+  // A document's length normalisation is lengthBase + lengthScale × its length (k1 under BM25F).
+  private readonly lengthBase: number;
+  private readonly lengthScale: number;
+  private readonly maxContributions = new Map<number, number>();
 
   constructor(
-    private readonly termIds: ReadonlyMap<string, number>,
-    private readonly terms: readonly string[],
-    private readonly postingStarts: Uint32Array,
-    private readonly postingDocs: Uint32Array,
-    private readonly postingFrequencies: Float64Array,
-    /** Per document, the denominator's `k1 · (1 − b + b · dl / avgdl)` (just `k1` under BM25F). */
-    private readonly lengthNorms: Float64Array,
-    parameters: Bm25Parameters,
+    private readonly segments: readonly PostingSegment[],
+    parameters: Readonly<Bm25Parameters>,
+    totalLength?: number,
   ) {
-    this.parameters = Object.freeze({
-      ...parameters,
-      fieldWeights: Object.freeze([...parameters.fieldWeights]),
-    });
-    const n = lengthNorms.length;
-    this.documentCount = n;
-    this.idfs = new Float64Array(terms.length);
-    this.maxContributions = new Float64Array(terms.length);
-    for (let t = 0; t < terms.length; t++) {
-      const df = postingStarts[t + 1]! - postingStarts[t]!;
-      this.idfs[t] = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      let best = 0;
-      for (let p = postingStarts[t]!; p < postingStarts[t + 1]!; p++) {
-        best = Math.max(best, this.score(this.idfs[t]!, postingFrequencies[p]!, postingDocs[p]!));
-      }
-      this.maxContributions[t] = best;
+    this.parameters = parameters;
+    this.documentCount = segments.reduce((sum, segment) => sum + segment.documentCount, 0);
+    let total = 0;
+    if (totalLength === undefined) {
+      for (const segment of segments) for (const length of segment.documentLengths) total += length;
+    } else {
+      total = totalLength;
+    }
+    this.totalLength = total;
+    const { k1, b } = parameters;
+    if (parameters.lengthNormalization === 'field') {
+      this.lengthBase = k1;
+      this.lengthScale = 0;
+    } else {
+      const average = Math.max(total / Math.max(this.documentCount, 1), 1);
+      this.lengthBase = k1 * (1 - b);
+      this.lengthScale = (k1 * b) / average;
     }
   }
 
-  /** The most this term adds to any one document's score (before a query boost). */
-  maxContribution(termId: number): number {
-    return termId < 0 ? 0 : this.maxContributions[termId]!;
-  }
-
-  get termCount(): number {
-    return this.terms.length;
-  }
-
-  /** The id of an indexed term, or -1 when no document holds it. */
-  termId(term: string): number {
-    return this.termIds.get(term) ?? -1;
-  }
-
-  term(termId: number): string {
-    return this.terms[termId] ?? '';
+  /**
+   * This index plus `segment`, whose documents follow this index's: N, the average length and
+   * every document frequency then cover both, at a cost that does not depend on this index's size.
+   */
+  extend(segment: PostingSegment): Bm25Index {
+    let total = this.totalLength;
+    for (const length of segment.documentLengths) total += length;
+    return new Bm25Index([...this.segments, segment], this.parameters, total);
   }
 
   /** Number of documents holding the term (0 for -1). */
   documentFrequency(termId: number): number {
-    return termId < 0 ? 0 : this.postingStarts[termId + 1]! - this.postingStarts[termId]!;
+    let df = 0;
+    for (const segment of this.segments) df += segment.end(termId) - segment.start(termId);
+    return df;
   }
 
-  /** `ln(1 + (N − df + 0.5) / (df + 0.5))`; for an unknown term, the value df = 0 would give. */
+  /** `ln(1 + (N − df + 0.5) / (df + 0.5))`; for an unknown term (-1), the value df = 0 gives. */
   idf(termId: number): number {
-    if (termId >= 0) return this.idfs[termId]!;
-    const n = this.documentCount;
-    return Math.log(1 + (n + 0.5) / 0.5);
+    const df = this.documentFrequency(termId);
+    return Math.log(1 + (this.documentCount - df + 0.5) / (df + 0.5));
+  }
+
+  /** The most this term adds to any one document's score (before a query boost). */
+  maxContribution(termId: number): number {
+    if (termId < 0) return 0;
+    let best = this.maxContributions.get(termId);
+    if (best === undefined) {
+      best = 0;
+      const idf = this.idf(termId);
+      for (const segment of this.segments) {
+        const end = segment.end(termId);
+        for (let p = segment.start(termId); p < end; p++) {
+          const doc = segment.docs[p]! - segment.firstDoc;
+          best = Math.max(best, this.score(idf, segment.frequencies[p]!, segment.documentLengths[doc]!));
+        }
+      }
+      this.maxContributions.set(termId, best);
+    }
+    return best;
   }
 
   /** Weighted frequency of a term in one document (binary search in its postings). */
   termFrequency(termId: number, doc: number): number {
-    if (termId < 0) return 0;
-    let low = this.postingStarts[termId]!;
-    let high = this.postingStarts[termId + 1]!;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      const at = this.postingDocs[mid]!;
-      if (at === doc) return this.postingFrequencies[mid]!;
-      if (at < doc) low = mid + 1;
-      else high = mid;
+    for (const segment of this.segments) {
+      if (!segment.holds(doc)) continue;
+      const at = findPosting(segment.docs, segment.start(termId), segment.end(termId), doc);
+      return at < 0 ? 0 : segment.frequencies[at]!;
     }
     return 0;
   }
@@ -341,23 +440,35 @@ export class Bm25Index {
   /** One query term's BM25 contribution, times `boost`, to one document's score (0 if absent). */
   contribution(termId: number, doc: number, boost = 1): number {
     const tf = this.termFrequency(termId, doc);
-    return tf === 0 ? 0 : this.score(this.idfs[termId]! * boost, tf, doc);
+    return tf === 0 ? 0 : this.score(this.idf(termId) * boost, tf, this.documentLength(doc));
   }
 
   /** Adds the term's contribution, times `boost`, to every document holding it. */
   accumulate(termId: number, boost: number, into: ScoreAccumulator, flags: AccumulateFlags): void {
-    const idf = this.idfs[termId]! * boost;
-    const end = this.postingStarts[termId + 1]!;
+    const idf = this.idf(termId) * boost;
     const { scores, coverage } = into;
-    for (let p = this.postingStarts[termId]!; p < end; p++) {
-      const doc = this.postingDocs[p]!;
-      const tf = this.postingFrequencies[p]!;
-      if (!into.isTouched(doc)) into.touch(doc);
-      scores[doc]! += this.score(idf, tf, doc);
-      if (scores[doc]! > into.maxScore) into.maxScore = scores[doc]!;
-      if (flags.countsForCoverage) coverage[doc]! += 1;
-      if (flags.isGate) into.markGate(doc);
+    // `score` written out, so the loop reads nothing but locals and arrays.
+    const k1Plus1 = this.parameters.k1 + 1;
+    const lengthBase = this.lengthBase;
+    const lengthScale = this.lengthScale;
+    let maxScore = into.maxScore;
+    for (const segment of this.segments) {
+      const { docs, frequencies, documentLengths, firstDoc } = segment;
+      const end = segment.end(termId);
+      for (let p = segment.start(termId); p < end; p++) {
+        const doc = docs[p]!;
+        const tf = frequencies[p]!;
+        if (!into.isTouched(doc)) into.touch(doc);
+        const score =
+          scores[doc]! +
+          (idf * tf * k1Plus1) / (tf + lengthBase + lengthScale * documentLengths[doc - firstDoc]!);
+        scores[doc] = score;
+        if (score > maxScore) maxScore = score;
+        if (flags.countsForCoverage) coverage[doc]! += 1;
+        if (flags.isGate) into.markGate(doc);
+      }
     }
+    into.maxScore = maxScore;
   }
 
   /**
@@ -366,20 +477,49 @@ export class Bm25Index {
    * documents hold.
    */
   accumulateTouched(termId: number, boost: number, into: ScoreAccumulator, flags: AccumulateFlags): void {
-    const idf = this.idfs[termId]! * boost;
-    const { scores, coverage } = into;
-    for (let i = 0; i < into.touchedCount; i++) {
-      const doc = into.touched[i]!;
-      const tf = this.termFrequency(termId, doc);
-      if (tf === 0) continue;
-      scores[doc]! += this.score(idf, tf, doc);
-      if (scores[doc]! > into.maxScore) into.maxScore = scores[doc]!;
-      if (flags.countsForCoverage) coverage[doc]! += 1;
-      if (flags.isGate) into.markGate(doc);
+    const idf = this.idf(termId) * boost;
+    const { scores, coverage, touched } = into;
+    for (const segment of this.segments) {
+      const start = segment.start(termId);
+      const end = segment.end(termId);
+      if (start === end) continue;
+      const { docs, frequencies, documentLengths, firstDoc } = segment;
+      const last = firstDoc + documentLengths.length;
+      for (let i = 0; i < into.touchedCount; i++) {
+        const doc = touched[i]!;
+        if (doc < firstDoc || doc >= last) continue;
+        const at = findPosting(docs, start, end, doc);
+        if (at < 0) continue;
+        scores[doc]! += this.score(idf, frequencies[at]!, documentLengths[doc - firstDoc]!);
+        if (scores[doc]! > into.maxScore) into.maxScore = scores[doc]!;
+        if (flags.countsForCoverage) coverage[doc]! += 1;
+        if (flags.isGate) into.markGate(doc);
+      }
     }
   }
 
-  private score(idf: number, tf: number, doc: number): number {
-    return (idf * tf * (this.parameters.k1 + 1)) / (tf + this.lengthNorms[doc]!);
+  private documentLength(doc: number): number {
+    for (const segment of this.segments) {
+      if (segment.holds(doc)) return segment.documentLengths[doc - segment.firstDoc]!;
+    }
+    return 0;
   }
+
+  private score(idf: number, tf: number, length: number): number {
+    return (idf * tf * (this.parameters.k1 + 1)) / (tf + this.lengthBase + this.lengthScale * length);
+  }
+}
+
+/** Where `doc` is in `docs[start, end)` (ascending), or -1. */
+function findPosting(docs: Uint32Array, start: number, end: number, doc: number): number {
+  let low = start;
+  let high = end;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    const at = docs[mid]!;
+    if (at === doc) return mid;
+    if (at < doc) low = mid + 1;
+    else high = mid;
+  }
+  return -1;
 }

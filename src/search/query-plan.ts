@@ -1,4 +1,3 @@
-import type { Bm25Index } from './bm25-index.js';
 import { isEnglishWord } from './common-words.js';
 import { stem } from './stemmer.js';
 import type { Correction } from './types.js';
@@ -50,15 +49,27 @@ export interface QueryReaderSettings {
   synonymWeight: number;
 }
 
-/** Reads queries against one index: its terms, its vocabulary and the gate settings. */
+/** What a query is read against: the index's terms and words. */
+export interface QueryLexicon {
+  /** The term id of a stem, or -1 when no tool holds it. */
+  termId(stem: string): number;
+  /** Number of tools holding the term (0 for -1). */
+  documentFrequency(termId: number): number;
+  /** Whether some tool holds this lower-case word exactly as written. */
+  holdsWord(word: string): boolean;
+}
+
+/** Reads queries against one index: its terms, its words and the gate settings. */
 export class QueryReader {
-  private vocabularyLookup: Set<string> | undefined;
+  // The lexicon as the set interface typo correction asks for.
+  private readonly vocabulary: { has(word: string): boolean };
 
   constructor(
-    private readonly bm25: Bm25Index,
-    private readonly vocabulary: readonly string[],
+    private readonly lexicon: QueryLexicon,
     private readonly settings: QueryReaderSettings,
-  ) {}
+  ) {
+    this.vocabulary = { has: (word) => lexicon.holdsWord(word) };
+  }
 
   read(words: readonly string[]): QueryPlan {
     const plan: QueryPlan = {
@@ -77,7 +88,7 @@ export class QueryReader {
     let namesServices = false;
     for (const word of words) {
       let term = stem(word);
-      let termId = this.bm25.termId(term);
+      let termId = this.lexicon.termId(term);
       // A service name counts only as written: `canva` is not a form of `canvas`.
       if (termId >= 0 && this.settings.serviceNames.has(word) && !this.knows(word)) termId = -1;
       if (termId < 0 && (gate === 'unknown-name' || this.settings.typoCorrection)) {
@@ -85,7 +96,7 @@ export class QueryReader {
         if (reading.correction !== undefined) {
           plan.corrections.push({ from: word, to: reading.correction });
           term = stem(reading.correction);
-          termId = this.bm25.termId(term);
+          termId = this.lexicon.termId(term);
         } else if (gate === 'unknown-name') {
           (reading.filler ? plan.ignoredWords : plan.unknownWords).push(word);
           namesServices ||= this.settings.serviceNames.has(word);
@@ -121,7 +132,7 @@ export class QueryReader {
   private keepRarest(plan: QueryPlan): void {
     const max = this.settings.maxQueryTerms;
     if (max === 0 || plan.answerable.length <= max) return;
-    const df = (term: string) => this.bm25.documentFrequency(this.bm25.termId(term));
+    const df = (term: string) => this.lexicon.documentFrequency(this.lexicon.termId(term));
     // A stable sort: equally common stems keep query order.
     const kept = new Set([...plan.answerable].sort((a, b) => df(a) - df(b)).slice(0, max));
     plan.unscored = plan.answerable.filter((term) => !kept.has(term));
@@ -149,7 +160,7 @@ export class QueryReader {
     if (isEnglishWord(word)) return { filler: true };
     const { typoCorrection, typoMinLength } = this.settings;
     if (typoCorrection && word.length >= typoMinLength - 1 && word.length <= MAX_TYPO_LENGTH) {
-      const correction = correctWord(word, this.vocabularySet(), (candidate) =>
+      const correction = correctWord(word, this.vocabulary, (candidate) =>
         candidate.length < typoMinLength ? Number.NEGATIVE_INFINITY : this.documentFrequency(candidate),
       );
       if (correction !== undefined) return { filler: false, correction };
@@ -159,7 +170,7 @@ export class QueryReader {
 
   private addSynonyms(term: string, plan: QueryPlan): void {
     for (const synonym of this.settings.synonyms.get(term) ?? []) {
-      const termId = this.bm25.termId(synonym);
+      const termId = this.lexicon.termId(synonym);
       if (termId < 0 || plan.terms.some((queryTerm) => queryTerm.stem === synonym)) continue;
       plan.terms.push({
         stem: synonym,
@@ -174,23 +185,17 @@ export class QueryReader {
   /** The reference gate: the stem with the lowest df (a df-0 stem beats all); ties go to the first. */
   private setRarestGate(plan: QueryPlan): void {
     let best = 0;
-    const df = (i: number) => this.bm25.documentFrequency(this.bm25.termId(plan.stems[i]!));
+    const df = (i: number) => this.lexicon.documentFrequency(this.lexicon.termId(plan.stems[i]!));
     for (let i = 1; i < plan.stems.length; i++) if (df(i) < df(best)) best = i;
     plan.gateToken = plan.stems[best]!;
-    plan.gateTermId = this.bm25.termId(plan.gateToken);
+    plan.gateTermId = this.lexicon.termId(plan.gateToken);
   }
 
   private documentFrequency(word: string): number {
-    return this.bm25.documentFrequency(this.bm25.termId(stem(word)));
+    return this.lexicon.documentFrequency(this.lexicon.termId(stem(word)));
   }
 
   private knows(word: string): boolean {
-    return this.vocabularySet().has(word);
-  }
-
-  // Built on first use: most searches never need it.
-  private vocabularySet(): ReadonlySet<string> {
-    this.vocabularyLookup ??= new Set(this.vocabulary);
-    return this.vocabularyLookup;
+    return this.lexicon.holdsWord(word);
   }
 }

@@ -1,25 +1,30 @@
 import { stemWord } from './stemmer.js';
-import { scanWords, type TokenizerOptions } from './tokenizer.js';
+import { scanWords, type TokenizerOptions, WordSpans } from './tokenizer.js';
 import { WordTable } from './word-table.js';
 
-// Past this many remembered word occurrences, the text memo starts afresh.
-const MAX_TEXT_WORDS = 20_000_000;
-
 /**
- * A process-wide memo of the words indexed so far and their stems, looked up by position in a
- * text: rebuilding an index (the catalog changed) allocates nothing for words seen before. Stems
- * get small integer ids so an index maps them to its own term ids with a typed array. Whole texts
- * (descriptions, names) are remembered as their word ids too, so a rebuild over mostly the same
- * tools does not scan their text again.
+ * A process-wide table of the words indexed so far and their stems, found by position in a text:
+ * reading a text allocates nothing for words seen before, and every distinct word is stemmed
+ * once per process. Words and stems get small integer ids, so an index maps them to its own term
+ * ids with typed arrays.
  */
+// Room for a typical catalog's words from the start: growing replaces arrays that optimised code
+// relies on, and a first build would pay for recompiling it.
+const INITIAL_WORDS = 16_384;
+
 export class StemCache {
-  private readonly table = new WordTable();
-  // One memo per tokenizer setting: index = splitCamelCase + 2 × splitLetterDigit.
-  private readonly texts = [0, 1, 2, 3].map(() => new Map<string, Int32Array>());
-  private textWords = 0;
-  private wordStems = new Int32Array(1024);
+  private readonly table = new WordTable(INITIAL_WORDS);
+  private wordStems: Int32Array<ArrayBuffer> = new Int32Array(INITIAL_WORDS);
   private readonly stemIds = new Map<string, number>();
   private readonly stems: string[] = [];
+  private readonly spans = new WordSpans();
+  // Scratch for counting a text's words: the bag slot of each word id, valid while its stamp is current.
+  private slotOf: Int32Array<ArrayBuffer> = new Int32Array(INITIAL_WORDS);
+  private stampOf: Int32Array<ArrayBuffer> = new Int32Array(INITIAL_WORDS);
+  private stamp = 0;
+  /** The last bag read by {@link readBag}: `[wordId, count, …]` in its first `bagLength` slots. */
+  bag: Int32Array<ArrayBuffer> = new Int32Array(4096);
+  bagLength = 0;
 
   get wordCount(): number {
     return this.table.size;
@@ -35,24 +40,35 @@ export class StemCache {
     return found >= 0 ? found : this.addWord(text, start, end, hash);
   }
 
-  /** The ids of the words of `text`, in order (memoised per text). */
-  wordsOf(text: string, options: Readonly<TokenizerOptions>): Int32Array {
-    const texts = this.texts[(options.splitCamelCase ? 1 : 0) + (options.splitLetterDigit ? 2 : 0)]!;
-    let ids = texts.get(text);
-    if (ids === undefined) {
-      const found: number[] = [];
-      scanWords(text, options, (source, start, end, hash) =>
-        found.push(this.wordId(source, start, end, hash)),
-      );
-      ids = Int32Array.from(found);
-      if (this.textWords + ids.length > MAX_TEXT_WORDS) {
-        for (const memo of this.texts) memo.clear();
-        this.textWords = 0;
+  /** The id of a lower-case word seen before (`hash` as `hashRange` gives it), or -1. */
+  findWord(word: string, hash: number): number {
+    return this.table.find(word, 0, word.length, hash);
+  }
+
+  /**
+   * Reads the words of `text` from position `from` into {@link bag}: each distinct word once with
+   * its count, in order of first appearance. The bag is overwritten by the next read.
+   */
+  readBag(text: string, from: number, options: Readonly<TokenizerOptions>): void {
+    const spans = this.spans;
+    scanWords(text, from, options, spans);
+    if (2 * spans.count > this.bag.length) this.bag = new Int32Array(2 * spans.count);
+    const bag = this.bag;
+    const stamp = ++this.stamp;
+    let length = 0;
+    for (let i = 0; i < spans.count; i++) {
+      const word = this.wordId(text, spans.starts[i]!, spans.ends[i]!, spans.hashes[i]!);
+      if (this.stampOf[word] === stamp) {
+        bag[this.slotOf[word]! + 1]! += 1;
+      } else {
+        this.stampOf[word] = stamp;
+        this.slotOf[word] = length;
+        bag[length] = word;
+        bag[length + 1] = 1;
+        length += 2;
       }
-      texts.set(text, ids);
-      this.textWords += ids.length;
     }
-    return ids;
+    this.bagLength = length;
   }
 
   word(wordId: number): string {
@@ -67,6 +83,11 @@ export class StemCache {
     return this.stems[stemId]!;
   }
 
+  /** The id of a stem some indexed word has, or -1. */
+  findStem(stem: string): number {
+    return this.stemIds.get(stem) ?? -1;
+  }
+
   private addWord(text: string, start: number, end: number, hash: number): number {
     const id = this.table.add(text, start, end, hash);
     const stemmed = stemWord(this.table.words[id]!);
@@ -76,21 +97,28 @@ export class StemCache {
       this.stemIds.set(stemmed, stemId);
       this.stems.push(stemmed);
     }
-    if (id === this.wordStems.length) {
-      const grown = new Int32Array(id * 2);
-      grown.set(this.wordStems);
-      this.wordStems = grown;
+    if (id >= this.wordStems.length) {
+      this.wordStems = growInt32(this.wordStems, id + 1);
+      this.slotOf = growInt32(this.slotOf, id + 1);
+      this.stampOf = growInt32(this.stampOf, id + 1);
     }
     this.wordStems[id] = stemId;
     return id;
   }
 }
 
+/** A copy of `array` with room for at least `size` slots (new slots 0). */
+export function growInt32(array: Int32Array, size: number): Int32Array<ArrayBuffer> {
+  const grown = new Int32Array(Math.max(size, array.length * 2));
+  grown.set(array);
+  return grown;
+}
+
 // Past this many distinct words a fresh cache starts, so odd input cannot grow memory for ever.
 const MAX_WORDS = 500_000;
 let shared = new StemCache();
 
-/** The shared cache; an index takes it once when it starts building and keeps it for that build. */
+/** The shared cache; an index takes it once when it starts building and keeps it. */
 export function sharedStemCache(): StemCache {
   if (shared.wordCount > MAX_WORDS) shared = new StemCache();
   return shared;

@@ -55,10 +55,37 @@ const AFTER_STEP_1A = new Set([
   'succeed',
 ]);
 
-// Suffix tables by last letter, longest first, so the first suffix that fits is the longest
-// (Snowball `among`).
+// The word being stemmed, as character codes: buffer[0 .. length). A consonant y is stored as `Y`.
+let buffer = new Uint8Array(64);
+let length = 0;
+
+const Y_VOWEL = 121; // y
+const Y_CONSONANT = 89; // Y
+const code = (char: string): number => char.charCodeAt(0);
+
+// `y` is a vowel; a `Y` (a consonant y, marked by the prelude) is not.
+const VOWELS = new Uint8Array(128);
+for (const char of 'aeiouy') VOWELS[code(char)] = 1;
+const isVowel = (at: number): boolean => at >= 0 && at < length && VOWELS[buffer[at]!] === 1;
+
+/** The word ends with `suffix`. */
+function endsWith(suffix: string): boolean {
+  const start = length - suffix.length;
+  if (start < 0) return false;
+  for (let i = 0; i < suffix.length; i++) if (buffer[start + i] !== suffix.charCodeAt(i)) return false;
+  return true;
+}
+
+/** Replaces the last `count` letters by `replacement`. */
+function replaceEnd(count: number, replacement: string): void {
+  length -= count;
+  for (let i = 0; i < replacement.length; i++) buffer[length++] = replacement.charCodeAt(i);
+}
+
 type Rule = readonly [suffix: string, replacement: string];
-type RuleTable = ReadonlyMap<string, readonly Rule[]>;
+/** Rules by the code of their suffix's last letter, longest suffix first (Snowball `among`). */
+type RuleTable = readonly (readonly Rule[] | undefined)[];
+
 const STEP_2 = byLastLetter([
   ['tional', 'tion'],
   ['enci', 'ence'],
@@ -119,66 +146,62 @@ const STEP_4 = byLastLetter(
   ].map((suffix): Rule => [suffix, '']),
 );
 const STEP_1B = ['eedly', 'ingly', 'edly', 'eed', 'ing', 'ed'];
-const DOUBLES = new Set(['bb', 'dd', 'ff', 'gg', 'mm', 'nn', 'pp', 'rr', 'tt']);
-const VALID_LI = 'cdeghkmnrt';
+const DOUBLES = new Uint8Array(128);
+for (const char of 'bdfgmnprt') DOUBLES[code(char)] = 1;
+const VALID_LI = new Uint8Array(128);
+for (const char of 'cdeghkmnrt') VALID_LI[code(char)] = 1;
 
 function byLastLetter(rules: Rule[]): RuleTable {
-  const table = new Map<string, Rule[]>();
+  const table: Rule[][] = [];
   for (const rule of rules.sort((a, b) => b[0].length - a[0].length)) {
-    const last = rule[0].slice(-1);
-    table.set(last, [...(table.get(last) ?? []), rule]);
+    const last = rule[0].charCodeAt(rule[0].length - 1);
+    const rules = table[last] ?? [];
+    rules.push(rule);
+    table[last] = rules;
   }
   return table;
 }
 
-function longestRule(word: string, table: RuleTable): Rule | undefined {
-  const rules = table.get(word[word.length - 1] ?? '');
+function longestRule(table: RuleTable): Rule | undefined {
+  const rules = length > 0 ? table[buffer[length - 1]!] : undefined;
   if (rules === undefined) return undefined;
-  for (const rule of rules) if (word.endsWith(rule[0])) return rule;
+  for (const rule of rules) if (endsWith(rule[0])) return rule;
   return undefined;
 }
 
-// `y` is a vowel; a `Y` (a consonant y, marked by the prelude) is not.
-function isVowel(char: string | undefined): boolean {
-  return char === 'a' || char === 'e' || char === 'i' || char === 'o' || char === 'u' || char === 'y';
-}
-
-function hasVowel(word: string, end: number): boolean {
-  for (let i = 0; i < end; i++) if (isVowel(word[i])) return true;
+function hasVowel(end: number): boolean {
+  for (let i = 0; i < end; i++) if (isVowel(i)) return true;
   return false;
 }
 
-/** Ends in a short syllable: consonant-vowel-consonant (last not w, x or Y), or vowel-consonant as the whole word. */
-function endsShort(word: string): boolean {
-  const n = word.length;
-  const last = word[n - 1];
-  if (n >= 3) {
+/** The first `end` letters end in a short syllable: consonant-vowel-consonant (last not w, x or Y), or vowel-consonant as the whole word. */
+function endsShort(end: number): boolean {
+  const last = buffer[end - 1]!;
+  if (end >= 3) {
     return (
-      !isVowel(last) &&
-      last !== 'w' &&
-      last !== 'x' &&
-      last !== 'Y' &&
-      isVowel(word[n - 2]) &&
-      !isVowel(word[n - 3])
+      !isVowel(end - 1) &&
+      last !== code('w') &&
+      last !== code('x') &&
+      last !== Y_CONSONANT &&
+      isVowel(end - 2) &&
+      !isVowel(end - 3)
     );
   }
-  return n === 2 && !isVowel(last) && isVowel(word[0]);
+  return end === 2 && !isVowel(1) && isVowel(0);
 }
 
-/** R1 and R2 starts: after the first non-vowel that follows a vowel, once and twice. */
-function regions(word: string): [number, number] {
-  const n = word.length;
-  const after = (from: number): number => {
-    let i = from;
-    while (i < n && !isVowel(word[i])) i++;
-    while (i < n && isVowel(word[i])) i++;
-    return i < n ? i + 1 : n;
-  };
-  let p1: number;
-  if (word.startsWith('gener') || word.startsWith('arsen')) p1 = 5;
-  else if (word.startsWith('commun')) p1 = 6;
-  else p1 = after(0);
-  return [p1, p1 < n ? after(p1) : n];
+/** Where the region after the first non-vowel following a vowel, from `from`, starts. */
+function regionAfter(from: number): number {
+  let i = from;
+  while (i < length && !isVowel(i)) i++;
+  while (i < length && isVowel(i)) i++;
+  return i < length ? i + 1 : length;
+}
+
+function startsWith(prefix: string): boolean {
+  if (length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (buffer[i] !== prefix.charCodeAt(i)) return false;
+  return true;
 }
 
 /** The stem of a lower-case ASCII word, computed afresh (see {@link stem} for the memoised one). */
@@ -187,91 +210,116 @@ export function stemWord(input: string): string {
   if (exception !== undefined) return exception;
   if (input.length < 3) return input;
 
+  if (input.length > buffer.length) buffer = new Uint8Array(input.length * 2);
+  length = input.length;
   // Prelude: a y at the start or after a vowel is a consonant, marked Y until the end.
-  let word = input;
-  if (word.includes('y')) {
-    let marked = '';
-    for (let i = 0; i < word.length; i++) {
-      const char = word[i]!;
-      marked += char === 'y' && (i === 0 || isVowel(marked[i - 1])) ? 'Y' : char;
-    }
-    word = marked;
+  for (let i = 0; i < length; i++) {
+    const char = input.charCodeAt(i);
+    buffer[i] = char === Y_VOWEL && (i === 0 || isVowel(i - 1)) ? Y_CONSONANT : char;
   }
-  const [p1, p2] = regions(word);
+  // R1 and R2: after the first non-vowel that follows a vowel, once and twice.
+  let p1: number;
+  if (startsWith('gener') || startsWith('arsen')) p1 = 5;
+  else if (startsWith('commun')) p1 = 6;
+  else p1 = regionAfter(0);
+  const p2 = p1 < length ? regionAfter(p1) : length;
 
-  word = step1a(word);
-  if (!AFTER_STEP_1A.has(word)) {
-    word = step1b(word, p1);
-    word = step1c(word);
-    word = stepR1(word, STEP_2, p1, p2);
-    word = stepR1(word, STEP_3, p1, p2);
-    word = step4(word, p2);
-    word = step5(word, p1, p2);
+  step1a();
+  if (!isInvariantAfterStep1a()) {
+    step1b(p1);
+    step1c();
+    stepR1(STEP_2, p1, p2);
+    stepR1(STEP_3, p1, p2);
+    step4(p2);
+    step5(p1, p2);
   }
-  return word.replaceAll('Y', 'y');
+  return result(input);
 }
 
-function step1a(word: string): string {
-  const n = word.length;
-  if (word.endsWith('sses')) return word.slice(0, -2);
-  if (word.endsWith('ied') || word.endsWith('ies'))
-    return n - 3 >= 2 ? `${word.slice(0, -3)}i` : word.slice(0, -1);
-  if (word.endsWith('us') || word.endsWith('ss')) return word;
-  // Drop a plural s when a vowel comes before the letter preceding it (`gaps` → `gap`, not `gas`).
-  if (word.endsWith('s') && hasVowel(word, n - 2)) return word.slice(0, -1);
+/** The stem as a string: a prefix of the input when it is one (most stems), so nothing is copied. */
+function result(input: string): string {
+  let prefix = true;
+  for (let i = 0; i < length && prefix; i++) {
+    const char = buffer[i] === Y_CONSONANT ? Y_VOWEL : buffer[i]!;
+    prefix = char === input.charCodeAt(i);
+  }
+  if (prefix) return length === input.length ? input : input.slice(0, length);
+  let word = '';
+  for (let i = 0; i < length; i++)
+    word += String.fromCharCode(buffer[i] === Y_CONSONANT ? Y_VOWEL : buffer[i]!);
   return word;
 }
 
-function step1b(word: string, p1: number): string {
-  const last = word[word.length - 1];
-  if (last !== 'y' && last !== 'g' && last !== 'd') return word;
-  const suffix = STEP_1B.find((candidate) => word.endsWith(candidate));
-  if (suffix === undefined) return word;
-  const start = word.length - suffix.length;
-  if (suffix === 'eed' || suffix === 'eedly') return start >= p1 ? `${word.slice(0, start)}ee` : word;
-  if (!hasVowel(word, start)) return word;
-  const rest = word.slice(0, start);
-  if (rest.endsWith('at') || rest.endsWith('bl') || rest.endsWith('iz')) return `${rest}e`;
-  if (DOUBLES.has(rest.slice(-2))) return rest.slice(0, -1);
-  if (rest.length === p1 && endsShort(rest)) return `${rest}e`;
-  return rest;
+function isInvariantAfterStep1a(): boolean {
+  if (length !== 6 && length !== 7) return false;
+  for (const word of AFTER_STEP_1A) if (word.length === length && startsWith(word)) return true;
+  return false;
 }
 
-function step1c(word: string): string {
-  const n = word.length;
-  const last = word[n - 1];
-  if ((last === 'y' || last === 'Y') && n >= 3 && !isVowel(word[n - 2])) return `${word.slice(0, -1)}i`;
-  return word;
+function step1a(): void {
+  if (endsWith('sses')) {
+    length -= 2;
+  } else if (endsWith('ied') || endsWith('ies')) {
+    if (length - 3 >= 2) replaceEnd(3, 'i');
+    else length -= 1;
+  } else if (endsWith('us') || endsWith('ss')) {
+    // unchanged
+  } else if (endsWith('s') && hasVowel(length - 2)) {
+    // Drop a plural s when a vowel comes before the letter preceding it (`gaps` → `gap`, not `gas`).
+    length -= 1;
+  }
+}
+
+function step1b(p1: number): void {
+  const last = buffer[length - 1];
+  if (last !== Y_VOWEL && last !== code('g') && last !== code('d')) return;
+  const suffix = STEP_1B.find((candidate) => endsWith(candidate));
+  if (suffix === undefined) return;
+  const start = length - suffix.length;
+  if (suffix === 'eed' || suffix === 'eedly') {
+    if (start >= p1) length = start + 2;
+    return;
+  }
+  if (!hasVowel(start)) return;
+  length = start;
+  if (endsWith('at') || endsWith('bl') || endsWith('iz')) replaceEnd(0, 'e');
+  else if (start >= 2 && buffer[start - 1] === buffer[start - 2] && DOUBLES[buffer[start - 1]!] === 1)
+    length -= 1;
+  else if (start === p1 && endsShort(start)) replaceEnd(0, 'e');
+}
+
+function step1c(): void {
+  const last = buffer[length - 1];
+  if ((last === Y_VOWEL || last === Y_CONSONANT) && length >= 3 && !isVowel(length - 2))
+    buffer[length - 1] = code('i');
 }
 
 /** Steps 2 and 3: the longest listed suffix, replaced when it lies in R1. */
-function stepR1(word: string, table: RuleTable, p1: number, p2: number): string {
-  const rule = longestRule(word, table);
-  if (rule === undefined) return word;
+function stepR1(table: RuleTable, p1: number, p2: number): void {
+  const rule = longestRule(table);
+  if (rule === undefined) return;
   const [suffix, replacement] = rule;
-  const start = word.length - suffix.length;
-  if (start < p1) return word;
-  const before = word[start - 1];
-  if (suffix === 'ogi' && before !== 'l') return word;
-  if (suffix === 'li' && (before === undefined || !VALID_LI.includes(before))) return word;
-  if (suffix === 'ative' && start < p2) return word;
-  return word.slice(0, start) + replacement;
+  const start = length - suffix.length;
+  if (start < p1) return;
+  const before = start > 0 ? buffer[start - 1]! : 0;
+  if (suffix === 'ogi' && before !== code('l')) return;
+  if (suffix === 'li' && VALID_LI[before] !== 1) return;
+  if (suffix === 'ative' && start < p2) return;
+  replaceEnd(suffix.length, replacement);
 }
 
-function step4(word: string, p2: number): string {
-  const rule = longestRule(word, STEP_4);
-  if (rule === undefined) return word;
-  const start = word.length - rule[0].length;
-  if (start < p2) return word;
-  if (rule[0] === 'ion' && word[start - 1] !== 's' && word[start - 1] !== 't') return word;
-  return word.slice(0, start);
+function step4(p2: number): void {
+  const rule = longestRule(STEP_4);
+  if (rule === undefined) return;
+  const start = length - rule[0].length;
+  if (start < p2) return;
+  if (rule[0] === 'ion' && buffer[start - 1] !== code('s') && buffer[start - 1] !== code('t')) return;
+  length = start;
 }
 
-function step5(word: string, p1: number, p2: number): string {
-  const start = word.length - 1;
-  const last = word[start];
-  if (last === 'e' && (start >= p2 || (start >= p1 && !endsShort(word.slice(0, start)))))
-    return word.slice(0, start);
-  if (last === 'l' && start >= p2 && word[start - 1] === 'l') return word.slice(0, start);
-  return word;
+function step5(p1: number, p2: number): void {
+  const start = length - 1;
+  const last = buffer[start];
+  if (last === code('e') && (start >= p2 || (start >= p1 && !endsShort(start)))) length = start;
+  else if (last === code('l') && start >= p2 && buffer[start - 1] === code('l')) length = start;
 }

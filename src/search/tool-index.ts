@@ -1,19 +1,18 @@
 import { ToolbridgeError } from '../base/errors.js';
-import { type Bm25Index, Bm25IndexBuilder, ScoreAccumulator } from './bm25-index.js';
-import { type QueryPlan, QueryReader, type QueryTerm } from './query-plan.js';
+import { ScoreAccumulator } from './bm25-index.js';
+import { type QueryPlan, QueryReader, type QueryReaderSettings, type QueryTerm } from './query-plan.js';
 import { SERVICE_NAMES } from './service-names.js';
-import { sharedStemCache } from './stem-cache.js';
 import { stem } from './stemmer.js';
 import { type TokenizerOptions, tokenize } from './tokenizer.js';
-import { toolDocumentText } from './tool-document.js';
+import { type CorpusSettings, FIELDS, ToolCorpus } from './tool-corpus.js';
 import { type Ranked, TopK } from './top-k.js';
 import type {
+  ExtendableToolIndex,
   IndexEntry,
   MatchExplanation,
   SearchExplanation,
   SearchOptions,
   SearchResult,
-  ToolIndex,
 } from './types.js';
 
 /** How much one occurrence of a word counts in each part of a tool (1 everywhere = plain BM25). */
@@ -208,109 +207,56 @@ export function resolveToolIndexOptions(input: ToolIndexOptionsInput = {}): Read
   return Object.freeze(options);
 }
 
-/** Builds a searchable index over `entries`, kept in the given (catalog) order for ties. */
-export function createToolIndex(entries: readonly IndexEntry[], options?: ToolIndexOptionsInput): ToolIndex {
+/**
+ * Builds a searchable index over `entries`, kept in the given (catalog) order for ties. The
+ * index can be extended with more tools (`extend`) at a cost that follows their number.
+ */
+export function createToolIndex(
+  entries: readonly IndexEntry[],
+  options?: ToolIndexOptionsInput,
+): ExtendableToolIndex {
   if (!Array.isArray(entries))
     invalid('entries must be an array of { name, description?, inputSchema?, server? }');
-  return new Bm25ToolIndex(entries, resolveToolIndexOptions(options));
+  const context = indexContext(resolveToolIndexOptions(options));
+  const corpus = ToolCorpus.build(entries, context.corpus);
+  return new Bm25ToolIndex(
+    corpus,
+    context,
+    context.options.lengthNormalization === 'field' ? [...entries] : undefined,
+  );
 }
 
-const FIELDS: readonly (keyof FieldWeights)[] = [
-  'name',
-  'server',
-  'description',
-  'parameters',
-  'parameterDescriptions',
-  'keywords',
-];
-const NAME_FIELD = 0;
 // How many of the best BM25 candidates the name-match boost re-ranks.
 const NAME_BOOST_POOL = 20;
 
-class Bm25ToolIndex implements ToolIndex {
-  private readonly names: string[];
-  private readonly exactNames = new Map<string, number[]>();
-  private readonly bm25: Bm25Index;
-  private readonly accumulator: ScoreAccumulator;
-  private readonly tokenizer: TokenizerOptions;
-  private readonly reader: QueryReader;
-  // Each tool's distinct name terms: nameTerms[nameStarts[doc] .. nameStarts[doc + 1]).
-  private readonly nameStarts: Uint32Array;
-  private readonly nameTerms: Uint32Array;
+/** What an index shares with the indexes extended from it: settings and search scratch space. */
+interface IndexContext {
+  readonly options: Readonly<ToolIndexOptions>;
+  readonly tokenizer: Readonly<TokenizerOptions>;
+  readonly corpus: CorpusSettings;
+  readonly reader: QueryReaderSettings;
+  // Searches are synchronous, so one accumulator serves them all; it grows to the largest index.
+  readonly accumulator: ScoreAccumulator;
+}
 
-  constructor(
-    entries: readonly IndexEntry[],
-    private readonly options: Readonly<ToolIndexOptions>,
-  ) {
-    this.tokenizer = { splitCamelCase: options.splitCamelCase, splitLetterDigit: options.splitLetterDigit };
-    const builder = new Bm25IndexBuilder(FIELDS.length);
-    const weights = options.fieldWeights;
-    const vocabulary: string[] = [];
-    const nameStarts = new Uint32Array(entries.length + 1);
-    const nameTerms: number[] = [];
-
-    // Texts become word ids through the shared stem cache, then this index's term ids through
-    // typed arrays: no string made and no map looked up per word occurrence.
-    const stems = sharedStemCache();
-    let wordTerms: Int32Array = new Int32Array(stems.wordCount + 1024).fill(-1);
-    let stemTerms: Int32Array = new Int32Array(stems.stemCount + 1024).fill(-1);
-    let nameStart = 0;
-    const termOf = (word: number): number => {
-      if (word >= wordTerms.length) wordTerms = grow(wordTerms, word);
-      let termId = wordTerms[word]!;
-      if (termId < 0) {
-        const stemId = stems.stemIdOf(word);
-        if (stemId >= stemTerms.length) stemTerms = grow(stemTerms, stemId);
-        termId = stemTerms[stemId]!;
-        if (termId < 0) {
-          termId = builder.termId(stems.stem(stemId));
-          stemTerms[stemId] = termId;
-        }
-        wordTerms[word] = termId;
-        vocabulary.push(stems.word(word));
-      }
-      return termId;
-    };
-    const addField = (value: string, name: keyof FieldWeights): void => {
-      if (weights[name] === 0 || value === '') return;
-      const field = FIELDS.indexOf(name);
-      for (const word of stems.wordsOf(value, this.tokenizer)) {
-        const termId = termOf(word);
-        builder.add(termId, field);
-        if (field === NAME_FIELD && nameTerms.indexOf(termId, nameStart) < 0) nameTerms.push(termId);
-      }
-    };
-
-    this.names = entries.map((entry, index) => {
-      if (typeof entry?.name !== 'string' || entry.name.trim() === '') {
-        invalid(`entries[${index}].name must be a non-empty string (the tool's full agent-facing name)`);
-      }
-      const text = toolDocumentText(entry, weights.parameterDescriptions > 0);
-      nameStart = nameTerms.length;
-      addField(text.name, 'name');
-      addField(text.server, 'server');
-      addField(text.description, 'description');
-      for (const parameter of text.parameters) addField(parameter, 'parameters');
-      addField(text.parameterDescriptions, 'parameterDescriptions');
-      addField(text.keywords, 'keywords');
-      builder.endDocument();
-      nameStarts[index + 1] = nameTerms.length;
-      const key = entry.name.trim().toLowerCase();
-      const same = this.exactNames.get(key);
-      if (same === undefined) this.exactNames.set(key, [index]);
-      else same.push(index);
-      return entry.name;
-    });
-    this.nameStarts = nameStarts;
-    this.nameTerms = Uint32Array.from(nameTerms);
-    this.bm25 = builder.build({
-      k1: options.k1,
-      b: options.b,
-      fieldWeights: FIELDS.map((name) => weights[name]),
-      lengthNormalization: options.lengthNormalization,
-    });
-    this.accumulator = new ScoreAccumulator(this.names.length);
-    this.reader = new QueryReader(this.bm25, vocabulary, {
+function indexContext(options: Readonly<ToolIndexOptions>): IndexContext {
+  const tokenizer = Object.freeze({
+    splitCamelCase: options.splitCamelCase,
+    splitLetterDigit: options.splitLetterDigit,
+  });
+  return {
+    options,
+    tokenizer,
+    corpus: {
+      tokenizer,
+      bm25: Object.freeze({
+        k1: options.k1,
+        b: options.b,
+        fieldWeights: Object.freeze(FIELDS.map((name) => options.fieldWeights[name])),
+        lengthNormalization: options.lengthNormalization,
+      }),
+    },
+    reader: {
       gate: options.gate,
       serviceNames: new Set(options.serviceNames.map((name) => name.toLowerCase())),
       unknownNameMaxQueryWords: options.unknownNameMaxQueryWords,
@@ -318,35 +264,64 @@ class Bm25ToolIndex implements ToolIndex {
       typoCorrection: options.typoCorrection,
       typoMinLength: options.typoMinLength,
       maxQueryTerms: options.maxQueryTerms,
-      synonyms: this.synonymStems(options.synonyms),
+      synonyms: synonymStems(options.synonyms, tokenizer),
       synonymWeight: options.synonymWeight,
-    });
+    },
+    accumulator: new ScoreAccumulator(0),
+  };
+}
+
+class Bm25ToolIndex implements ExtendableToolIndex {
+  private readonly reader: QueryReader;
+
+  constructor(
+    private readonly corpus: ToolCorpus,
+    private readonly context: IndexContext,
+    /** Under BM25F only: every entry so far, since an extension there is a rebuild. */
+    private readonly entries?: readonly IndexEntry[],
+  ) {
+    this.reader = new QueryReader(corpus, context.reader);
   }
 
   get size(): number {
-    return this.names.length;
+    return this.corpus.size;
+  }
+
+  extend(extra: readonly IndexEntry[]): ExtendableToolIndex {
+    if (!Array.isArray(extra)) {
+      throw new ToolbridgeError(
+        'INVALID_ARGUMENT',
+        'extend: extra must be an array of { name, description?, inputSchema?, server? }.',
+      );
+    }
+    if (this.entries !== undefined) {
+      // BM25F folds each field's average length into every stored frequency: new tools change them all.
+      const all = [...this.entries, ...extra];
+      return new Bm25ToolIndex(ToolCorpus.build(all, this.context.corpus), this.context, all);
+    }
+    return new Bm25ToolIndex(this.corpus.extend(extra), this.context);
   }
 
   search(query: string, searchOptions: SearchOptions = {}): SearchResult {
     const limit = this.limitOf(searchOptions.limit);
     const text = typeof query === 'string' ? query : '';
-    const words = tokenize(text, this.tokenizer);
+    const words = tokenize(text, this.context.tokenizer);
     if (words.length === 0 || this.size === 0 || limit <= 0) {
       return searchOptions.explain ? { matches: [], explanation: emptyExplanation(text) } : { matches: [] };
     }
     const plan = this.reader.read(words);
-    const exact = this.exactNames.get(text.trim().toLowerCase()) ?? [];
+    const exact = this.corpus.exactMatches(text.trim().toLowerCase());
     const required = this.requiredCoverage(plan.answerable.length);
     const blocked = plan.unknownWords.length > 0 || (plan.gateToken !== undefined && plan.gateTermId < 0);
     const ranked = this.rank(plan, required, blocked ? [] : plan.terms, exact, limit);
-    const result: SearchResult = { matches: ranked.docs.map((doc) => this.names[doc]!) };
+    const result: SearchResult = { matches: ranked.docs.map((doc) => this.corpus.name(doc)) };
     if (plan.corrections.length > 0) result.corrections = plan.corrections;
     if (plan.unknownWords.length > 0) {
       result.unknownWords = plan.unknownWords;
       if (result.matches.length === 0) {
         // What the query would find without the unknown words: a guess, never a match.
         const guess = this.rank(plan, required, plan.terms, [], limit);
-        if (guess.docs.length > 0) result.didYouMean = guess.docs.map((doc) => this.names[doc]!);
+        if (guess.docs.length > 0) result.didYouMean = guess.docs.map((doc) => this.corpus.name(doc));
       }
     }
     if (searchOptions.explain) result.explanation = this.explain(text, plan, required, ranked, exact);
@@ -354,7 +329,7 @@ class Bm25ToolIndex implements ToolIndex {
   }
 
   private limitOf(limit: number | undefined): number {
-    if (limit === undefined || limit === null) return this.options.defaultLimit;
+    if (limit === undefined || limit === null) return this.context.options.defaultLimit;
     if (typeof limit !== 'number' || Number.isNaN(limit)) {
       throw new ToolbridgeError(
         'INVALID_ARGUMENT',
@@ -365,7 +340,7 @@ class Bm25ToolIndex implements ToolIndex {
   }
 
   private requiredCoverage(answerable: number): number {
-    const floor = this.options.relevanceFloor;
+    const floor = this.context.options.relevanceFloor;
     if (floor === null || answerable < floor.fromTerms) return 1;
     return Math.ceil(answerable * floor.fraction);
   }
@@ -378,10 +353,10 @@ class Bm25ToolIndex implements ToolIndex {
     exact: readonly number[],
     limit: number,
   ): Ranked {
-    const boost = this.options.nameMatchBoost;
+    const boost = this.context.options.nameMatchBoost;
     const pool = boost > 0 ? Math.max(limit, NAME_BOOST_POOL) : limit;
-    this.accumulate(plan, terms, pool);
-    const acc = this.accumulator;
+    this.accumulate(plan, terms, pool, required);
+    const acc = this.context.accumulator;
     const gated = plan.gateToken !== undefined;
     const candidates = new TopK(pool);
     for (let i = 0; i < acc.touchedCount; i++) {
@@ -396,7 +371,7 @@ class Bm25ToolIndex implements ToolIndex {
       const pooled = candidates.ranked();
       top = new TopK(limit);
       pooled.docs.forEach((doc, i) => {
-        top.offer(doc, pooled.scores[i]! * (1 + boost * this.nameMatch(doc, queried)));
+        top.offer(doc, pooled.scores[i]! * (1 + boost * this.corpus.nameMatch(doc, queried)));
       });
     }
     for (const doc of exact) top.offer(doc, Number.POSITIVE_INFINITY);
@@ -404,30 +379,38 @@ class Bm25ToolIndex implements ToolIndex {
   }
 
   /**
-   * Scores the terms into the accumulator. Under the reference's rarest-term gate, every term in
-   * query order over all its postings, as the reference sums them. Otherwise with MaxScore
-   * pruning, which keeps the best `pool` exact: terms go from the highest possible contribution
-   * down, and once all remaining terms together could not lift an unseen tool past the current
-   * `pool`-th best score, they only re-score the tools already found, by lookup. On long queries
-   * this skips walking the postings of words like `the` and `a`.
+   * Scores the terms into the accumulator. Under the reference's rarest-term gate or a relevance
+   * floor, every term in query order over all its postings, as the reference sums them.
+   * Otherwise with MaxScore pruning, which keeps the best `pool` exact: terms go from the highest
+   * possible contribution down, and once all remaining terms together could not lift an unseen
+   * tool past the current `pool`-th best score, they only re-score the tools already found, by
+   * lookup. On long queries this skips walking the postings of words like `the` and `a`.
    */
-  private accumulate(plan: QueryPlan, terms: readonly QueryTerm[], pool: number): void {
-    const acc = this.accumulator;
-    acc.reset();
+  private accumulate(plan: QueryPlan, terms: readonly QueryTerm[], pool: number, required: number): void {
+    const acc = this.context.accumulator;
+    const bm25 = this.corpus.bm25;
+    acc.reset(this.size);
     const flagsOf = (term: QueryTerm) => ({
       countsForCoverage: term.countsForCoverage,
       isGate: term.termId === plan.gateTermId,
     });
-    if (plan.gateToken !== undefined) {
-      for (const term of terms) this.bm25.accumulate(term.termId, term.boost, acc, flagsOf(term));
+    // The pool-th best score bounds unseen tools only if every scored tool can be admitted.
+    if (plan.gateToken !== undefined || required > 1) {
+      for (const term of terms) bm25.accumulate(term.termId, term.boost, acc, flagsOf(term));
       return;
     }
-    const bound = (term: QueryTerm) => this.bm25.maxContribution(term.termId) * term.boost;
-    const order = [...terms].sort((a, b) => bound(b) - bound(a));
-    let remaining = order.reduce((sum, term) => sum + bound(term), 0);
-    let remainingPostings = order.reduce((sum, term) => sum + this.bm25.documentFrequency(term.termId), 0);
+    const bound = terms.map((term) => bm25.maxContribution(term.termId) * term.boost);
+    // Highest possible contribution first; a stable sort keeps query order between equals.
+    const order = terms.map((_, i) => i).sort((a, b) => bound[b]! - bound[a]!);
+    let remaining = 0;
+    let remainingPostings = 0;
+    for (const i of order) {
+      remaining += bound[i]!;
+      remainingPostings += bm25.documentFrequency(terms[i]!.termId);
+    }
     let lookupOnly = false;
-    for (const term of order) {
+    for (const i of order) {
+      const term = terms[i]!;
       // Worth checking only when the postings left to walk outweigh looking up the tools found.
       if (
         !lookupOnly &&
@@ -437,28 +420,18 @@ class Bm25ToolIndex implements ToolIndex {
       ) {
         lookupOnly = remaining < this.kthBestScore(pool);
       }
-      if (lookupOnly) this.bm25.accumulateTouched(term.termId, term.boost, acc, flagsOf(term));
-      else this.bm25.accumulate(term.termId, term.boost, acc, flagsOf(term));
-      remaining -= bound(term);
-      remainingPostings -= this.bm25.documentFrequency(term.termId);
+      if (lookupOnly) bm25.accumulateTouched(term.termId, term.boost, acc, flagsOf(term));
+      else bm25.accumulate(term.termId, term.boost, acc, flagsOf(term));
+      remaining -= bound[i]!;
+      remainingPostings -= bm25.documentFrequency(term.termId);
     }
   }
 
   private kthBestScore(k: number): number {
-    const acc = this.accumulator;
+    const acc = this.context.accumulator;
     const best = new TopK(k);
     for (let i = 0; i < acc.touchedCount; i++) best.offer(acc.touched[i]!, acc.scores[acc.touched[i]!]!);
     return best.threshold;
-  }
-
-  /** Share of the tool's distinct name terms that the query holds. */
-  private nameMatch(doc: number, queried: ReadonlySet<number>): number {
-    const start = this.nameStarts[doc]!;
-    const end = this.nameStarts[doc + 1]!;
-    if (end === start) return 0;
-    let found = 0;
-    for (let i = start; i < end; i++) if (queried.has(this.nameTerms[i]!)) found += 1;
-    return found / (end - start);
   }
 
   private explain(
@@ -468,23 +441,24 @@ class Bm25ToolIndex implements ToolIndex {
     ranked: Ranked,
     exact: readonly number[],
   ): SearchExplanation {
+    const bm25 = this.corpus.bm25;
     const queried = new Set(plan.terms.filter((term) => term.boost === 1).map((term) => term.termId));
     const matches = ranked.docs.map((doc, rank): MatchExplanation => {
       const terms: Record<string, number> = {};
       let coverage = 0;
       for (const term of plan.terms) {
-        const share = this.bm25.contribution(term.termId, doc, term.boost);
+        const share = bm25.contribution(term.termId, doc, term.boost);
         if (share === 0) continue;
         terms[term.stem] = (terms[term.stem] ?? 0) + share;
         if (term.countsForCoverage) coverage += 1;
       }
       const exactName = exact.includes(doc);
-      const bm25 = Object.values(terms).reduce((sum, value) => sum + value, 0);
+      const score = Object.values(terms).reduce((sum, value) => sum + value, 0);
       return {
-        name: this.names[doc]!,
-        score: exactName ? bm25 : ranked.scores[rank]!,
-        bm25,
-        nameMatch: this.nameMatch(doc, queried),
+        name: this.corpus.name(doc),
+        score: exactName ? score : ranked.scores[rank]!,
+        bm25: score,
+        nameMatch: this.corpus.nameMatch(doc, queried),
         exactName,
         coverage,
         terms,
@@ -504,26 +478,22 @@ class Bm25ToolIndex implements ToolIndex {
     if (plan.gateToken !== undefined) explanation.gateToken = plan.gateToken;
     return explanation;
   }
-
-  /** Each synonym group as stems: stem → the other stems of its groups. */
-  private synonymStems(groups: readonly (readonly string[])[]): Map<string, string[]> {
-    const synonyms = new Map<string, string[]>();
-    for (const group of groups) {
-      const stems = [...new Set(group.flatMap((word) => tokenize(word, this.tokenizer)).map(stem))];
-      for (const one of stems) {
-        const others = stems.filter((other) => other !== one);
-        synonyms.set(one, [...new Set([...(synonyms.get(one) ?? []), ...others])]);
-      }
-    }
-    return synonyms;
-  }
 }
 
-/** A copy of `array` with room for index `needed`, new slots -1. */
-function grow(array: Int32Array, needed: number): Int32Array {
-  const grown = new Int32Array(Math.max(needed + 1, array.length * 2)).fill(-1);
-  grown.set(array);
-  return grown;
+/** Each synonym group as stems: stem → the other stems of its groups. */
+function synonymStems(
+  groups: readonly (readonly string[])[],
+  tokenizer: Readonly<TokenizerOptions>,
+): Map<string, string[]> {
+  const synonyms = new Map<string, string[]>();
+  for (const group of groups) {
+    const stems = [...new Set(group.flatMap((word) => tokenize(word, tokenizer)).map(stem))];
+    for (const one of stems) {
+      const others = stems.filter((other) => other !== one);
+      synonyms.set(one, [...new Set([...(synonyms.get(one) ?? []), ...others])]);
+    }
+  }
+  return synonyms;
 }
 
 function emptyExplanation(query: string): SearchExplanation {

@@ -79,4 +79,17 @@ export interface SearchResult {
 export interface ToolIndex {
   readonly size: number;
   search(query: string, options?: SearchOptions): SearchResult;
+  /**
+   * This index plus `extra` tools, ranked as one corpus: tool count, average length and every
+   * word's document frequency include them; ties keep this index's order, then `extra`'s; the
+   * options are this index's. Costs about as much as indexing `extra` alone; this index is left
+   * as it is. Every index from `createToolIndex` has it; optional so that hand-made indexes
+   * (test doubles, adapters) need not implement it.
+   */
+  extend?(extra: readonly IndexEntry[]): ToolIndex;
+}
+
+/** What `createToolIndex` returns: an index that can always be extended. */
+export interface ExtendableToolIndex extends ToolIndex {
+  extend(extra: readonly IndexEntry[]): ExtendableToolIndex;
 }

@@ -30,7 +30,7 @@ export function editsKeepingFirstLetter(word: string): Set<string> {
  */
 export function correctWord(
   word: string,
-  vocabulary: ReadonlySet<string>,
+  vocabulary: { has(word: string): boolean },
   preference: (candidate: string) => number,
 ): string | undefined {
   let best: string | undefined;

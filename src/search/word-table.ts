@@ -7,8 +7,15 @@
 export class WordTable {
   /** The words, lower-cased, in order of first sight; a word's id is its index here. */
   readonly words: string[] = [];
-  private hashes = new Int32Array(1024);
-  private slots = new Int32Array(2048).fill(-1);
+  private hashes: Int32Array;
+  private slots: Int32Array;
+
+  constructor(expectedWords = 1024) {
+    let size = 2;
+    while (size < expectedWords * 2) size *= 2;
+    this.hashes = new Int32Array(expectedWords);
+    this.slots = new Int32Array(size).fill(-1);
+  }
 
   get size(): number {
     return this.words.length;

@@ -1,0 +1,35 @@
+// One fresh process's first build (run by speed.bench.js): node bench/tools/cold-build.js <engine>.
+// Loads the catalogs untimed, then times importing the engine, its first build and first queries,
+// and prints one JSON line. `engine` is `default`, `hermes` or `minisearch`.
+import { loadCatalogEntries } from '../fixtures.js';
+
+const engine = process.argv[2] ?? 'default';
+const entries = loadCatalogEntries();
+const cpuMs = () => {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+};
+const time = async (fn) => {
+  const wall = performance.now();
+  const cpu = cpuMs();
+  const value = await fn();
+  return { value, wallMs: performance.now() - wall, cpuMs: cpuMs() - cpu };
+};
+
+const result = {};
+if (engine === 'minisearch') {
+  const load = await time(() => import('../minisearch-engine.js'));
+  const build = await time(() => load.value.createMiniSearchIndex(entries));
+  Object.assign(result, { importMs: load.wallMs, buildMs: build.wallMs, buildCpuMs: build.cpuMs });
+  result.firstQueryMs = (await time(() => build.value.search('list files in a directory'))).wallMs;
+} else {
+  const load = await time(() => import('../../dist/search/index.js'));
+  const { createToolIndex, HERMES_OPTIONS } = load.value;
+  const build = await time(() => createToolIndex(entries, engine === 'hermes' ? HERMES_OPTIONS : undefined));
+  Object.assign(result, { importMs: load.wallMs, buildMs: build.wallMs, buildCpuMs: build.cpuMs });
+  const index = build.value;
+  result.firstQueryMs = (await time(() => index.search('list files in a directory'))).wallMs;
+  // `tomorrow` is in no tool: reading it needs the English word lists, loaded on first use.
+  result.englishQueryMs = (await time(() => index.search('list files tomorrow'))).wallMs;
+}
+console.log(JSON.stringify(result));

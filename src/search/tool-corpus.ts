@@ -1,0 +1,337 @@
+import { ToolbridgeError } from '../base/errors.js';
+import { Bm25Index, type Bm25Parameters, SegmentBuilder } from './bm25-index.js';
+import type { QueryLexicon } from './query-plan.js';
+import { growInt32, type StemCache, sharedStemCache } from './stem-cache.js';
+import { hashRange, type TokenizerOptions } from './tokenizer.js';
+import { PARAMETER_DESCRIPTIONS, toolWordsMemo } from './tool-words.js';
+import type { IndexEntry } from './types.js';
+
+/** The parts of a tool that are indexed, in field-number order. */
+export const FIELDS = [
+  'name',
+  'server',
+  'description',
+  'parameters',
+  'parameterDescriptions',
+  'keywords',
+] as const;
+export type FieldName = (typeof FIELDS)[number];
+
+export interface CorpusSettings {
+  tokenizer: Readonly<TokenizerOptions>;
+  /** BM25 parameters; `fieldWeights` in {@link FIELDS} order. */
+  bm25: Readonly<Bm25Parameters>;
+}
+
+/**
+ * How a corpus numbers its terms (stems), index-wide, and which words it holds. A build numbers
+ * through typed arrays over the stem cache's ids; an extension keeps its new words and stems in
+ * small maps and asks the corpus it extends about the rest.
+ */
+interface TermTable {
+  readonly termCount: number;
+  /** The term of a stem (stem-cache id), or -1 when no tool holds it. */
+  termOfStemId(stemId: number): number;
+  /** Whether some tool holds this word (stem-cache id) as written. */
+  holdsWordId(wordId: number): boolean;
+  stemOf(termId: number): string;
+}
+
+/** Terms of a corpus built from scratch; a segment's local term ids are these ids. */
+class BuiltTerms implements TermTable {
+  private wordTerms: Int32Array;
+  private stemTerms: Int32Array;
+  private readonly stems: string[] = [];
+
+  constructor(private readonly cache: StemCache) {
+    this.wordTerms = new Int32Array(cache.wordCount + 1024).fill(-1);
+    this.stemTerms = new Int32Array(cache.stemCount + 1024).fill(-1);
+  }
+
+  get termCount(): number {
+    return this.stems.length;
+  }
+
+  /** The term of a word, numbered on first sight. */
+  termOfWord(wordId: number): number {
+    if (wordId >= this.wordTerms.length) this.wordTerms = growFilled(this.wordTerms, wordId + 1);
+    let term = this.wordTerms[wordId]!;
+    if (term < 0) {
+      const stemId = this.cache.stemIdOf(wordId);
+      if (stemId >= this.stemTerms.length) this.stemTerms = growFilled(this.stemTerms, stemId + 1);
+      term = this.stemTerms[stemId]!;
+      if (term < 0) {
+        term = this.stems.length;
+        this.stems.push(this.cache.stem(stemId));
+        this.stemTerms[stemId] = term;
+      }
+      this.wordTerms[wordId] = term;
+    }
+    return term;
+  }
+
+  termOfStemId(stemId: number): number {
+    return stemId >= 0 && stemId < this.stemTerms.length ? this.stemTerms[stemId]! : -1;
+  }
+
+  holdsWordId(wordId: number): boolean {
+    return wordId >= 0 && wordId < this.wordTerms.length && this.wordTerms[wordId]! >= 0;
+  }
+
+  stemOf(termId: number): string {
+    return this.stems[termId] ?? '';
+  }
+}
+
+/** Terms of an extension: its new words and stems, then the extended corpus's. */
+class ExtendedTerms implements TermTable {
+  private readonly words = new Map<number, number>();
+  private readonly stems = new Map<number, number>();
+  private readonly newStems: string[] = [];
+  /** Index-wide term id → the extension segment's local id, and back. */
+  readonly localOf = new Map<number, number>();
+  private readonly globals: number[] = [];
+
+  constructor(
+    private readonly cache: StemCache,
+    private readonly base: TermTable,
+  ) {}
+
+  get termCount(): number {
+    return this.base.termCount + this.newStems.length;
+  }
+
+  /** The segment-local term of a word. */
+  termOfWord(wordId: number): number {
+    let term = this.words.get(wordId);
+    if (term === undefined) {
+      const stemId = this.cache.stemIdOf(wordId);
+      term = this.termOfStemId(stemId);
+      if (term < 0) {
+        term = this.termCount;
+        this.newStems.push(this.cache.stem(stemId));
+        this.stems.set(stemId, term);
+      }
+      this.words.set(wordId, term);
+    }
+    let local = this.localOf.get(term);
+    if (local === undefined) {
+      local = this.globals.length;
+      this.globals.push(term);
+      this.localOf.set(term, local);
+    }
+    return local;
+  }
+
+  globalOf(local: number): number {
+    return this.globals[local]!;
+  }
+
+  termOfStemId(stemId: number): number {
+    return this.stems.get(stemId) ?? this.base.termOfStemId(stemId);
+  }
+
+  holdsWordId(wordId: number): boolean {
+    return this.words.has(wordId) || this.base.holdsWordId(wordId);
+  }
+
+  stemOf(termId: number): string {
+    const own = termId - this.base.termCount;
+    return own >= 0 ? (this.newStems[own] ?? '') : this.base.stemOf(termId);
+  }
+}
+
+/** The tools of one build or extension: names, and each tool's distinct name terms. */
+class CorpusPart {
+  private exactNames: Map<string, number[]> | undefined;
+
+  constructor(
+    readonly firstDoc: number,
+    readonly names: readonly string[],
+    /** Tool d's name terms are nameTerms[nameStarts[d − firstDoc] .. nameStarts[d − firstDoc + 1]). */
+    readonly nameStarts: Uint32Array,
+    readonly nameTerms: Uint32Array,
+  ) {}
+
+  holds(doc: number): boolean {
+    return doc >= this.firstDoc && doc < this.firstDoc + this.names.length;
+  }
+
+  /** Tools whose trimmed, lower-cased name is `key` (built on first use). */
+  exact(key: string): readonly number[] {
+    if (this.exactNames === undefined) {
+      this.exactNames = new Map();
+      this.names.forEach((name, i) => {
+        const own = name.trim().toLowerCase();
+        const same = this.exactNames!.get(own);
+        if (same === undefined) this.exactNames!.set(own, [this.firstDoc + i]);
+        else same.push(this.firstDoc + i);
+      });
+    }
+    return this.exactNames.get(key) ?? [];
+  }
+}
+
+/** Reads entries into a segment builder; shared by a build and an extension. */
+function readEntries(
+  entries: readonly IndexEntry[],
+  settings: CorpusSettings,
+  cache: StemCache,
+  termOfWord: (wordId: number) => number,
+  globalOf: (local: number) => number,
+  builder: SegmentBuilder,
+  where: string,
+): { names: string[]; nameStarts: Uint32Array; nameTerms: Uint32Array } {
+  const weights = settings.bm25.fieldWeights;
+  const memo = toolWordsMemo(cache, settings.tokenizer, weights[PARAMETER_DESCRIPTIONS] !== 0);
+  memo.startReading();
+  const names = new Array<string>(entries.length);
+  const nameStarts = new Uint32Array(entries.length + 1);
+  let nameTerms = new Uint32Array(entries.length * 4 + 16);
+  let nameCount = 0;
+  for (let doc = 0; doc < entries.length; doc++) {
+    const entry = entries[doc]!;
+    const name = entry?.name;
+    if (typeof name !== 'string' || name.trim() === '') {
+      throw new ToolbridgeError(
+        'INVALID_ARGUMENT',
+        `${where}[${doc}].name must be a non-empty string (the tool's full agent-facing name).`,
+      );
+    }
+    names[doc] = name;
+    const tool = memo.wordsOf(entry);
+    const { words } = memo;
+    const nameStart = nameCount;
+    for (let i = tool.start; i < tool.end; i += 3) {
+      const field = words[i + 1]!;
+      // A field of weight 0 has no say at all: its words are not even the index's words.
+      if (weights[field] === 0) continue;
+      const local = termOfWord(words[i]!);
+      builder.add(local, field, words[i + 2]!);
+      if (i >= tool.nameEnd) continue;
+      // The tool's distinct name terms, for the name-match boost.
+      const term = globalOf(local);
+      let seen = false;
+      for (let j = nameStart; j < nameCount && !seen; j++) seen = nameTerms[j] === term;
+      if (seen) continue;
+      if (nameCount === nameTerms.length) {
+        const grown = new Uint32Array(nameTerms.length * 2);
+        grown.set(nameTerms);
+        nameTerms = grown;
+      }
+      nameTerms[nameCount++] = term;
+    }
+    nameStarts[doc + 1] = nameCount;
+    builder.endDocument();
+  }
+  return { names, nameStarts, nameTerms: nameTerms.slice(0, nameCount) };
+}
+
+/**
+ * Everything an index knows about its tools: their BM25 postings and statistics, their names and
+ * name terms, and the words and stems they hold. `extend` adds tools as a new part, leaving this
+ * one as it is, so its cost follows the number of tools added.
+ */
+export class ToolCorpus implements QueryLexicon {
+  private constructor(
+    private readonly cache: StemCache,
+    private readonly settings: CorpusSettings,
+    private readonly terms: TermTable,
+    private readonly parts: readonly CorpusPart[],
+    readonly bm25: Bm25Index,
+  ) {}
+
+  static build(entries: readonly IndexEntry[], settings: CorpusSettings): ToolCorpus {
+    const cache = sharedStemCache();
+    const terms = new BuiltTerms(cache);
+    const builder = new SegmentBuilder(FIELDS.length, settings.bm25, entries.length);
+    const read = readEntries(
+      entries,
+      settings,
+      cache,
+      (word) => terms.termOfWord(word),
+      (local) => local,
+      builder,
+      'createToolIndex: entries',
+    );
+    const segment = builder.build(0, null);
+    const part = new CorpusPart(0, read.names, read.nameStarts, read.nameTerms);
+    return new ToolCorpus(cache, settings, terms, [part], new Bm25Index([segment], settings.bm25));
+  }
+
+  /** This corpus followed by `entries`, ranked as one (N, average length and df include them). */
+  extend(entries: readonly IndexEntry[]): ToolCorpus {
+    const terms = new ExtendedTerms(this.cache, this.terms);
+    const builder = new SegmentBuilder(FIELDS.length, this.settings.bm25, entries.length);
+    const read = readEntries(
+      entries,
+      this.settings,
+      this.cache,
+      (word) => terms.termOfWord(word),
+      (local) => terms.globalOf(local),
+      builder,
+      'extend: extra',
+    );
+    const segment = builder.build(this.size, terms.localOf);
+    const part = new CorpusPart(this.size, read.names, read.nameStarts, read.nameTerms);
+    return new ToolCorpus(this.cache, this.settings, terms, [...this.parts, part], this.bm25.extend(segment));
+  }
+
+  get size(): number {
+    return this.bm25.documentCount;
+  }
+
+  name(doc: number): string {
+    const part = this.partOf(doc);
+    return part.names[doc - part.firstDoc]!;
+  }
+
+  /** Tools whose whole name, trimmed and lower-cased, is `key`, in catalog order. */
+  exactMatches(key: string): number[] {
+    const found: number[] = [];
+    for (const part of this.parts) found.push(...part.exact(key));
+    return found;
+  }
+
+  /** Share of the tool's distinct name terms that are in `queried`. */
+  nameMatch(doc: number, queried: ReadonlySet<number>): number {
+    const part = this.partOf(doc);
+    const start = part.nameStarts[doc - part.firstDoc]!;
+    const end = part.nameStarts[doc - part.firstDoc + 1]!;
+    if (end === start) return 0;
+    let found = 0;
+    for (let i = start; i < end; i++) if (queried.has(part.nameTerms[i]!)) found += 1;
+    return found / (end - start);
+  }
+
+  /** The term id of a stem, or -1 when no tool holds it. */
+  termId(stem: string): number {
+    return this.terms.termOfStemId(this.cache.findStem(stem));
+  }
+
+  documentFrequency(termId: number): number {
+    return this.bm25.documentFrequency(termId);
+  }
+
+  /** The stem of a term id. */
+  term(termId: number): string {
+    return this.terms.stemOf(termId);
+  }
+
+  /** Whether some tool holds this lower-case word exactly as written (not just its stem). */
+  holdsWord(word: string): boolean {
+    return this.terms.holdsWordId(this.cache.findWord(word, hashRange(word, 0, word.length)));
+  }
+
+  private partOf(doc: number): CorpusPart {
+    for (let i = this.parts.length - 1; i > 0; i--) if (this.parts[i]!.holds(doc)) return this.parts[i]!;
+    return this.parts[0]!;
+  }
+}
+
+/** A copy of `array` with room for index `needed`, new slots -1. */
+function growFilled(array: Int32Array, size: number): Int32Array {
+  const grown = growInt32(array, size);
+  grown.fill(-1, array.length);
+  return grown;
+}

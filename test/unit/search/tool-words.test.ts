@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { StemCache } from '../../../src/search/stem-cache.js';
+import {
+  DESCRIPTION,
+  KEYWORDS,
+  NAME,
+  PARAMETER_DESCRIPTIONS,
+  PARAMETERS,
+  SERVER,
+  type ToolWords,
+  ToolWordsMemo,
+} from '../../../src/search/tool-words.js';
+import type { IndexEntry } from '../../../src/search/types.js';
+
+const SPLIT = { splitCamelCase: true, splitLetterDigit: false };
+
+/** A tool's triples as [word, field, count]. */
+function triples(cache: StemCache, memo: ToolWordsMemo, tool: ToolWords): Array<[string, number, number]> {
+  const out: Array<[string, number, number]> = [];
+  for (let i = tool.start; i < tool.end; i += 3) {
+    out.push([cache.word(memo.words[i]!), memo.words[i + 1]!, memo.words[i + 2]!]);
+  }
+  return out;
+}
+
+const ENTRY: IndexEntry = {
+  name: 'mcp__github__create_issue',
+  server: 'github',
+  description: 'Create an issue. An issue tracks work.',
+  inputSchema: { type: 'object', properties: { repo: { description: 'Repository name' }, issueTitle: {} } },
+  keywords: ['ticket'],
+};
+
+describe('ToolWordsMemo', () => {
+  it('reads every field of a tool, name words first', () => {
+    const cache = new StemCache();
+    const memo = new ToolWordsMemo(cache, SPLIT, true);
+    const tool = memo.wordsOf({ ...ENTRY, server: 'gh' });
+    expect(triples(cache, memo, tool)).toEqual([
+      ['github', NAME, 1],
+      ['create', NAME, 1],
+      ['issue', NAME, 1],
+      ['gh', SERVER, 1],
+      ['create', DESCRIPTION, 1],
+      ['an', DESCRIPTION, 2],
+      ['issue', DESCRIPTION, 2],
+      ['tracks', DESCRIPTION, 1],
+      ['work', DESCRIPTION, 1],
+      ['repo', PARAMETERS, 1],
+      ['issue', PARAMETERS, 1],
+      ['title', PARAMETERS, 1],
+      ['issuetitle', PARAMETERS, 1],
+      ['repository', PARAMETER_DESCRIPTIONS, 1],
+      ['name', PARAMETER_DESCRIPTIONS, 1],
+      ['ticket', KEYWORDS, 1],
+    ]);
+    expect((tool.nameEnd - tool.start) / 3).toBe(3);
+  });
+
+  it('leaves out a server label that is already a name word', () => {
+    const cache = new StemCache();
+    const memo = new ToolWordsMemo(cache, SPLIT, false);
+    const fields = triples(cache, memo, memo.wordsOf(ENTRY)).map(([, field]) => field);
+    expect(fields).not.toContain(SERVER);
+    expect(fields).not.toContain(PARAMETER_DESCRIPTIONS);
+  });
+
+  it('reuses a remembered tool while every text it was read from is unchanged', () => {
+    const memo = new ToolWordsMemo(new StemCache(), SPLIT, true);
+    const first = memo.wordsOf(ENTRY);
+    expect(memo.wordsOf({ ...ENTRY, inputSchema: structuredClone(ENTRY.inputSchema) })).toBe(first);
+  });
+
+  it('reads a tool again when any of its texts changed', () => {
+    const memo = new ToolWordsMemo(new StemCache(), SPLIT, true);
+    const first = memo.wordsOf(ENTRY);
+    const changes: IndexEntry[] = [
+      { ...ENTRY, description: 'Open an issue.' },
+      { ...ENTRY, server: 'other' },
+      { ...ENTRY, inputSchema: { properties: { repo: {} } } },
+      { ...ENTRY, inputSchema: { properties: { issueTitle: {}, repo: { description: 'Repository name' } } } },
+      { ...ENTRY, inputSchema: { properties: { repo: { description: 'Repo' }, issueTitle: {} } } },
+      { ...ENTRY, keywords: ['bug'] },
+      { ...ENTRY, keywords: undefined },
+    ];
+    for (const changed of changes) {
+      expect(memo.wordsOf(changed)).not.toBe(first);
+      expect(memo.wordsOf(ENTRY)).not.toBe(first);
+    }
+  });
+});

@@ -109,7 +109,7 @@ export function createBridgeScope(options: BridgeScopeOptions): BridgeScope {
       return index;
     },
     indexWith(extra) {
-      return options.createIndex([...localEntries(), ...extra]);
+      return this.index().extend?.(extra) ?? options.createIndex([...localEntries(), ...extra]);
     },
     directName(name) {
       if (direct === undefined) {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -102,11 +102,21 @@ describe('toolbridge search', () => {
       .split('\n')
       .map((line) => JSON.parse(line));
     expect(lines.map((line) => line.id)).toEqual(['q1', 'q2', 'q3', 'q4', 'q5']);
-    expect(lines[0]).toEqual({
-      id: 'q1',
-      matches: ['mcp__github__create_issue', 'mcp__github__create_pull_request'],
-    });
-    expect(lines[3]).toEqual({ id: 'q4', matches: ['mcp__files__read.file'] });
+    // Each line holds the agent's tool_search answer for that query alone, without the fields
+    // that only make sense inside one answer (the query itself, sources, hint).
+    const queries = readFileSync(SMALL_QUERIES, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string; query: string });
+    for (const [i, line] of lines.entries()) {
+      const answer = JSON.parse(await agentAnswer(SMALL, { queries: [queries[i]!.query], limit: 2 }));
+      const group = Object.entries(answer.results[0] as Record<string, unknown>).filter(
+        ([key]) => !['query', 'available_sources', 'hint'].includes(key),
+      );
+      expect(line).toEqual({ id: queries[i]!.id, ...Object.fromEntries(group) });
+    }
+    expect(lines[0].matches[0]).toBe('mcp__github__create_issue');
+    expect(lines[3].matches[0]).toBe('mcp__files__read.file');
     for (const line of lines) expect(Object.keys(line)).not.toContain('hint');
   });
 

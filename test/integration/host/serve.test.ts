@@ -12,7 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 // Inside the repo so the compiled files resolve node_modules like dist/ does.
-const OUT = path.join(ROOT, 'node_modules', '.cache', 'toolbridge-serve-test');
+// A private build beside dist/ (same depth, so paths such as ../../resources resolve alike) that
+// no other test rebuilds while this one runs.
+const OUT = path.join(ROOT, 'dist-serve-test');
 const MAIN = path.join(OUT, 'cli', 'main.js');
 const TOKEN = 'given-token-for-this-run-0123456789';
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'servers');

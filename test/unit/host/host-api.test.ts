@@ -74,9 +74,11 @@ afterEach(async () => {
 });
 
 describe('HostApi', () => {
-  it('implements exactly UI_METHODS, plus on()', () => {
+  it("implements exactly UI_METHODS, plus on() and the transports' attachUi()", () => {
     const own = Object.getOwnPropertyNames(HostApi.prototype).filter((name) => name !== 'constructor');
-    expect(own.sort()).toEqual([...UI_METHODS, 'on'].sort());
+    // attachUi is for the transports (a page or window is open), never forwarded by name: not in UI_METHODS.
+    expect((UI_METHODS as readonly string[]).includes('attachUi')).toBe(false);
+    expect(own.sort()).toEqual([...UI_METHODS, 'on', 'attachUi'].sort());
     for (const method of UI_METHODS) expect(typeof HostApi.prototype[method]).toBe('function');
   });
 

@@ -1,10 +1,13 @@
-// `npm run bench`: speed on the real catalogs, scale on a synthetic one, and the search-quality table.
+// `npm run bench`: speed on the real catalogs, scale on a synthetic one, the search-quality table,
+// then the host: tool_call overhead against a direct SDK client, and `serve` start-up.
 import { cpus, loadavg } from 'node:os';
+import { runHostOverheadBench } from './host-overhead.bench.js';
 import { runQualityBench } from './quality.bench.js';
 import { runScaleBench } from './scale.bench.js';
+import { runServeStartupBench } from './serve-startup.bench.js';
 import { runSpeedBench } from './speed.bench.js';
 
-const sections = [runSpeedBench, runScaleBench, runQualityBench];
+const sections = [runSpeedBench, runScaleBench, runQualityBench, runHostOverheadBench, runServeStartupBench];
 
 console.log(
   `# Toolbridge engine bench — node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ` +
@@ -14,6 +17,6 @@ console.log(
 );
 console.log('Timings are wall-clock; on a busy machine compare the ratios, measured in the same run.\n');
 for (const section of sections) {
-  console.log(section());
+  console.log(await section());
   console.log('');
 }

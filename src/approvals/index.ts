@@ -68,10 +68,8 @@ export {
 } from './redaction.js';
 export {
   agentFacingName,
-  type KnownTool,
   nameMatchesKey,
   nameSkeleton,
   type ToolKey,
   type ToolKind,
-  ToolNameResolver,
 } from './tool-key.js';

@@ -9,7 +9,6 @@ import { ApprovalGate, type GateRequest, INTERRUPTED_MESSAGE } from '../../../sr
 import { ToolCallHooks } from '../../../src/approvals/hooks.js';
 import type { PolicyConfig, PolicyRule } from '../../../src/approvals/policy.js';
 import { createRedactor, REDACTED } from '../../../src/approvals/redaction.js';
-import { ToolNameResolver } from '../../../src/approvals/tool-key.js';
 import { ToolbridgeError } from '../../../src/base/errors.js';
 import type { JsonObject } from '../../../src/base/json.js';
 import type { ApprovalCardView } from '../../../src/host/api.js';
@@ -177,23 +176,23 @@ describe('ApprovalGate.call: policy', () => {
     expect(audit.every((entry) => entry.decision === 'deny' && entry.decidedBy === 'system')).toBe(true);
   });
 
-  it('bypass corpus: whatever the resolver makes of a name, the denied tool is never sent', async () => {
+  it('bypass corpus: the denied key under any other spelling is refused, identically on 3 runs', async () => {
     const { gate, server } = setup(policies);
-    const resolver = new ToolNameResolver([
-      { name: DENIED_NAME, serverId: 'files', toolName: 'delete_file' },
-      { name: 'mcp__files__read_file', serverId: 'files', toolName: 'read_file' },
-    ]);
+    const runs: Array<Array<string | undefined>> = [];
     for (let run = 0; run < 3; run++) {
+      const codes: Array<string | undefined> = [];
       for (const name of BYPASS_CORPUS) {
-        const resolved = resolver.resolve(name);
-        // The raw name with the denied key: refused as not the key, or denied when it is.
-        const raw = await gate.call(request('delete_file', {}, { name }), server.run);
-        expect(['DENIED', 'NOT_FOUND']).toContain(errorOf(raw)?.code);
-        if (resolved === undefined) continue;
-        const result = await gate.call(request(resolved.toolName, {}, { name: resolved.name }), server.run);
-        expect(errorOf(result)?.code).toBe('DENIED');
+        const result = await gate.call(request('delete_file', {}, { name }), server.run);
+        codes.push(errorOf(result)?.code);
       }
+      runs.push(codes);
     }
+    // Policy decides only for the key's exact names (the MCP one and its connector twin); every
+    // other spelling is not the key, so NOT_FOUND.
+    const exact = new Set([DENIED_NAME, 'connectors__files__delete_file']);
+    expect(runs[0]).toEqual(BYPASS_CORPUS.map((name) => (exact.has(name) ? 'DENIED' : 'NOT_FOUND')));
+    expect(runs[1]).toEqual(runs[0]);
+    expect(runs[2]).toEqual(runs[0]);
     expect(server.calls).toEqual([]);
   });
 

@@ -1,4 +1,5 @@
 // Shared bench data, loaded once: the real catalogs, the dev queries and a synthetic large catalog.
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,7 +39,9 @@ const KNOWN_ITEM_SCOPES = new Set(['github', 'cloudflare-api', 'notion']);
 
 /**
  * The dev queries as evaluation queries. `relevant` ids `server/tool` become agent-facing names;
- * `known` marks the known-item rows (scope github, cloudflare-api or notion).
+ * `known` marks the known-item rows (scope github, cloudflare-api or notion); `half` ('A' or 'B')
+ * splits them in two by a hash of each query's group, so a natural query and its keyword form
+ * fall in the same half: tune on one, confirm on the other.
  */
 export function loadDevQueries(file = join(sharedDataDir(), 'eval', 'dev.jsonl')) {
   return readFileSync(file, 'utf8')
@@ -50,6 +53,12 @@ export function loadDevQueries(file = join(sharedDataDir(), 'eval', 'dev.jsonl')
       query: row.query,
       style: row.style,
       known: KNOWN_ITEM_SCOPES.has(row.scope),
+      half:
+        createHash('sha1')
+          .update(row.group ?? row.id)
+          .digest()[0] & 1
+          ? 'B'
+          : 'A',
       relevant: row.relevant.map((id) => {
         const slash = id.indexOf('/');
         return mcpToolName(id.slice(0, slash), id.slice(slash + 1));

@@ -3,7 +3,11 @@
 //   should match (relevant: []).
 // - typo-queries.jsonl: dev keyword queries with a one-letter typo (not the first letter) in one
 //   word of five letters or more; the relevant tools stay the same.
-// Both are derived mechanically with a seeded generator, so the files are reproducible.
+// - negative-queries-heldout-1.jsonl, negative-queries-heldout-2.jsonl: more services that are not
+//   installed, with other actions and templates (the second adds `in my {s} account`, `log into
+//   {s}`, `connect to {s}`), written after the engine's rules to check them on phrasings they
+//   were not made from. `kind` says whether the service's name is an everyday English word.
+// All are derived mechanically with seeded generators, so the files are reproducible.
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -215,7 +219,67 @@ for (const row of loadDevQueries()) {
   });
 }
 
+/** Absent-service queries: each service no tool mentions, three times, in random templates. */
+function heldOutNegatives(seed, prefix, groups, actions, templates) {
+  const draw = random(seed);
+  const choose = (list) => list[Math.floor(draw() * list.length)];
+  const rows = [];
+  for (const [kind, services] of groups) {
+    for (const service of services) {
+      if (catalogWords.has(service)) continue;
+      for (let i = 0; i < 3; i++) {
+        const query = choose(templates).replace('{s}', service).replace('{a}', choose(actions));
+        rows.push({ id: `${prefix}-${service}-${i}`, query, style: 'negative', service, kind, relevant: [] });
+      }
+    }
+  }
+  return rows;
+}
+
+const heldOut1 = heldOutNegatives(
+  424242,
+  'heldout-neg',
+  [
+    [
+      'english-word',
+      // biome-ignore format: a word list
+      ['lark', 'drip', 'ghost', 'bubble', 'glide', 'deputy', 'doodle', 'crisp', 'drift', 'nutshell', 'copper', 'streak', 'folk', 'affinity', 'hunter', 'spark', 'timely', 'bandwidth', 'homebase', 'apollo', 'woodpecker', 'harbor', 'compass', 'anchor', 'beacon', 'pulse', 'canopy', 'lattice', 'mosaic', 'ripple'],
+    ],
+    [
+      'other',
+      // biome-ignore format: a word list
+      ['zulip', 'dingtalk', 'feishu', 'kajabi', 'thinkific', 'convertkit', 'activecampaign', 'brevo', 'omnisend', 'mailerlite', 'beehiiv', 'webflow', 'retool', 'appsmith', 'nocodb', 'baserow', 'logseq', 'ticktick', 'omnifocus', 'habitica', 'hubstaff', 'cronofy', 'nylas', 'mailjet', 'sparkpost', 'plivo', 'ringcentral', 'dialpad', 'aircall', 'talkdesk', 'olark', 'insightly', 'salesloft', 'lusha', 'clearbit', 'mixmax', 'tutanota', 'fastmail', 'savvycal', 'teamgantt'],
+    ],
+  ],
+  // biome-ignore format: a word list
+  ['send an invoice', 'list contacts', 'create a task', 'add a subscriber', 'start a call', 'export leads', 'book a meeting', 'archive emails', 'post a status update', 'sync my calendar', 'delete a workspace', 'get billing history', 'create a form', 'publish a page', 'track time', 'assign a ticket', 'import customers', 'send a newsletter', 'find a document', 'update a deal'],
+  // biome-ignore format: a word list
+  ['{s} {a}', '{a} in {s}', '{a} on {s}', 'use {s} to {a}', '{a} with {s}', '{a} via {s}', '{a} using {s}', 'open {s} and {a}', 'can you {a} in {s}', '{a} from {s}', 'how do i {a} in {s}', '{s}: {a}'],
+);
+
+const heldOut2 = heldOutNegatives(
+  99173,
+  'heldout2',
+  [
+    // biome-ignore format: a word list
+    ['well-known', ['telegram', 'whatsapp', 'gmail', 'outlook', 'jira', 'trello', 'asana', 'salesforce', 'zendesk', 'shopify', 'stripe', 'dropbox', 'spotify', 'zoom', 'teams', 'monday', 'signal', 'box', 'square', 'wechat']],
+    // biome-ignore format: a word list
+    ['english-word', ['badger', 'beam', 'bolt', 'cobalt', 'ember', 'falcon', 'garnet', 'juniper', 'maple', 'orbit', 'prism', 'quartz', 'sable', 'tundra', 'willow']],
+    // biome-ignore format: a word list
+    ['other', ['flowla', 'taskade', 'pumble', 'rocketlane', 'hiveage', 'zenkit', 'quire', 'paymo', 'bonsai', 'fibery', 'nuclino', 'slab', 'tettra', 'clickdesk', 'userlike']],
+  ],
+  // biome-ignore format: a word list
+  ['create a ticket', 'send a reminder', 'list open tasks', 'upload a photo', 'delete old messages', 'add a new member', 'get the latest report', 'schedule a post', 'update my profile', 'search for invoices', 'export all contacts', 'start a new project'],
+  // biome-ignore format: a word list
+  ['{s} {a}', '{a} in {s}', '{a} on {s}', 'please {a} in {s}', '{a} through {s}', 'connect to {s} and {a}', 'i want to {a} with {s}', '{a} in my {s} account', 'log into {s} and {a}', '{s} - {a}'],
+);
+
 const jsonl = (rows) => `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`;
 writeFileSync(join(out, 'negative-queries.jsonl'), jsonl(negatives));
 writeFileSync(join(out, 'typo-queries.jsonl'), jsonl(typos));
-console.log(`negative-queries.jsonl: ${negatives.length} rows; typo-queries.jsonl: ${typos.length} rows`);
+writeFileSync(join(out, 'negative-queries-heldout-1.jsonl'), jsonl(heldOut1));
+writeFileSync(join(out, 'negative-queries-heldout-2.jsonl'), jsonl(heldOut2));
+console.log(
+  `negative-queries.jsonl: ${negatives.length} rows; typo-queries.jsonl: ${typos.length} rows; ` +
+    `held-out negatives: ${heldOut1.length} + ${heldOut2.length} rows`,
+);

@@ -34,7 +34,8 @@ export class PostingSegment {
     readonly firstDoc: number,
     /** Per local document, its weighted length (0 under BM25F, where lengths are folded into tf). */
     readonly documentLengths: Float64Array,
-    private readonly starts: Uint32Array,
+    /** Local term t's postings are docs/frequencies[starts[t] .. starts[t + 1]). */
+    readonly starts: Uint32Array,
     readonly docs: Uint32Array,
     readonly frequencies: Float64Array,
     private readonly termIndex: ReadonlyMap<number, number> | null,
@@ -44,22 +45,12 @@ export class PostingSegment {
     return this.documentLengths.length;
   }
 
-  /** Where the term's postings lie in `docs`/`frequencies`: [start, end), empty when absent. */
-  start(termId: number): number {
-    const local = this.local(termId);
-    return local < 0 ? 0 : this.starts[local]!;
-  }
-
-  end(termId: number): number {
-    const local = this.local(termId);
-    return local < 0 ? 0 : this.starts[local + 1]!;
-  }
-
   holds(doc: number): boolean {
     return doc >= this.firstDoc && doc < this.firstDoc + this.documentLengths.length;
   }
 
-  private local(termId: number): number {
+  /** The segment's own number for an index-wide term id, or -1 when none of its documents holds it. */
+  local(termId: number): number {
     if (termId < 0) return -1;
     if (this.termIndex === null) return termId < this.starts.length - 1 ? termId : -1;
     return this.termIndex.get(termId) ?? -1;
@@ -398,7 +389,10 @@ export class Bm25Index {
   /** Number of documents holding the term (0 for -1). */
   documentFrequency(termId: number): number {
     let df = 0;
-    for (const segment of this.segments) df += segment.end(termId) - segment.start(termId);
+    for (const segment of this.segments) {
+      const local = segment.local(termId);
+      if (local >= 0) df += segment.starts[local + 1]! - segment.starts[local]!;
+    }
     return df;
   }
 
@@ -416,8 +410,10 @@ export class Bm25Index {
       best = 0;
       const idf = this.idf(termId);
       for (const segment of this.segments) {
-        const end = segment.end(termId);
-        for (let p = segment.start(termId); p < end; p++) {
+        const local = segment.local(termId);
+        if (local < 0) continue;
+        const end = segment.starts[local + 1]!;
+        for (let p = segment.starts[local]!; p < end; p++) {
           const doc = segment.docs[p]! - segment.firstDoc;
           best = Math.max(best, this.score(idf, segment.frequencies[p]!, segment.documentLengths[doc]!));
         }
@@ -431,7 +427,9 @@ export class Bm25Index {
   termFrequency(termId: number, doc: number): number {
     for (const segment of this.segments) {
       if (!segment.holds(doc)) continue;
-      const at = findPosting(segment.docs, segment.start(termId), segment.end(termId), doc);
+      const local = segment.local(termId);
+      if (local < 0) return 0;
+      const at = findPosting(segment.docs, segment.starts[local]!, segment.starts[local + 1]!, doc);
       return at < 0 ? 0 : segment.frequencies[at]!;
     }
     return 0;
@@ -453,9 +451,11 @@ export class Bm25Index {
     const lengthScale = this.lengthScale;
     let maxScore = into.maxScore;
     for (const segment of this.segments) {
+      const local = segment.local(termId);
+      if (local < 0) continue;
       const { docs, frequencies, documentLengths, firstDoc } = segment;
-      const end = segment.end(termId);
-      for (let p = segment.start(termId); p < end; p++) {
+      const end = segment.starts[local + 1]!;
+      for (let p = segment.starts[local]!; p < end; p++) {
         const doc = docs[p]!;
         const tf = frequencies[p]!;
         if (!into.isTouched(doc)) into.touch(doc);
@@ -480,9 +480,10 @@ export class Bm25Index {
     const idf = this.idf(termId) * boost;
     const { scores, coverage, touched } = into;
     for (const segment of this.segments) {
-      const start = segment.start(termId);
-      const end = segment.end(termId);
-      if (start === end) continue;
+      const local = segment.local(termId);
+      if (local < 0) continue;
+      const start = segment.starts[local]!;
+      const end = segment.starts[local + 1]!;
       const { docs, frequencies, documentLengths, firstDoc } = segment;
       const last = firstDoc + documentLengths.length;
       for (let i = 0; i < into.touchedCount; i++) {

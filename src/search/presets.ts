@@ -24,6 +24,8 @@ export const HERMES_OPTIONS: Readonly<ToolIndexOptions> = Object.freeze({
   unknownNameMaxWords: 2,
   relevanceFloor: Object.freeze({ fromTerms: 4, fraction: 0.5 }),
   maxQueryTerms: 0,
+  countRepeatedTerms: true,
+  maxPerServer: 0,
   nameMatchBoost: 0,
   typoCorrection: false,
   typoMinLength: 5,

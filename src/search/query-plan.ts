@@ -44,6 +44,8 @@ export interface QueryReaderSettings {
   typoMinLength: number;
   /** Score at most this many distinct answerable stems, the rarest; 0 = all. */
   maxQueryTerms: number;
+  /** A stem said twice (`customer customers`) scores twice; else each distinct stem once. */
+  countRepeatedTerms: boolean;
   /** Stem → stems of its synonyms. */
   synonyms: ReadonlyMap<string, readonly string[]>;
   synonymWeight: number;
@@ -57,21 +59,55 @@ export interface QueryLexicon {
   documentFrequency(termId: number): number;
   /** Whether some tool holds this lower-case word exactly as written. */
   holdsWord(word: string): boolean;
+  /** How many tools' descriptions start with the term (`Create …`, `List …`). */
+  descriptionLeads(termId: number): number;
+  /** Held words that could be one edit from `word` (same first letter, length within one); more is fine. */
+  wordsNear(word: string): Iterable<string>;
 }
+
+/** A query's words and where each stands (see `tokenizeRuns`). */
+export interface QueryWords {
+  words: readonly string[];
+  /** Each word's run (maximal stretch of letters and digits) in `runs`. */
+  runOf: readonly number[];
+  runs: readonly string[];
+}
+
+/**
+ * Where a service or app is named, besides anywhere for a listed one: the query's first word
+ * (`hubspot create contact`, `Zoho: list leads`), its last word after one of these
+ * (`create an invoice in zoho`), or any word after one of the tool verbs (`use zoho to …`,
+ * `open zoho and …`).
+ */
+const CHANNELS = new Set(['in', 'on', 'with', 'via', 'using', 'through', 'from', 'into']);
+const TOOL_VERBS = new Set(['use', 'using', 'via', 'through', 'open']);
+/** Before a word no dictionary knows, these mark it as a name too (`my zoho account`, `log into zoho`). */
+const NAME_MARKERS = new Set(['my', 'our', 'your', 'into']);
+/**
+ * An everyday English word (`harvest`, `front`) is read as a name less readily: first only in a
+ * query of at most this many words whose next word is an action (`harvest archive project`).
+ */
+const MAX_WORDS_FOR_ENGLISH_FIRST = 5;
+/** An action word starts at least this many tool descriptions, and this share of those holding it. */
+const MIN_ACTION_LEADS = 2;
+const MIN_ACTION_SHARE = 0.02;
+
+/** How a word no tool holds was read. */
+type Missing =
+  | { kind: 'filler' }
+  | { kind: 'english' }
+  | { kind: 'name' }
+  | { kind: 'typo'; correction: string };
 
 /** Reads queries against one index: its terms, its words and the gate settings. */
 export class QueryReader {
-  // The lexicon as the set interface typo correction asks for.
-  private readonly vocabulary: { has(word: string): boolean };
-
   constructor(
     private readonly lexicon: QueryLexicon,
     private readonly settings: QueryReaderSettings,
-  ) {
-    this.vocabulary = { has: (word) => lexicon.holdsWord(word) };
-  }
+  ) {}
 
-  read(words: readonly string[]): QueryPlan {
+  read(query: QueryWords): QueryPlan {
+    const { words } = query;
     const plan: QueryPlan = {
       stems: [],
       terms: [],
@@ -83,23 +119,31 @@ export class QueryReader {
       ignoredWords: [],
       unknownWords: [],
     };
-    const { gate } = this.settings;
+    const { gate, serviceNames } = this.settings;
+    const readsNames = gate === 'unknown-name';
     const seen = new Set<string>();
+    // Unlisted names standing where a service is named: they empty the result unless the query
+    // reads as a task description (see `looksLikeData`).
+    const placedNames: string[] = [];
     let namesServices = false;
-    for (const word of words) {
+    for (let i = 0; i < words.length; i++) {
+      const word = words[i]!;
       let term = stem(word);
       let termId = this.lexicon.termId(term);
-      // A service name counts only as written: `canva` is not a form of `canvas`.
-      if (termId >= 0 && this.settings.serviceNames.has(word) && !this.knows(word)) termId = -1;
-      if (termId < 0 && (gate === 'unknown-name' || this.settings.typoCorrection)) {
-        const reading = this.readMissingWord(word);
-        if (reading.correction !== undefined) {
+      if (termId >= 0 && this.isNameHeldOnlyByStem(query, i)) termId = -1;
+      if (termId < 0 && (readsNames || this.settings.typoCorrection)) {
+        const reading = this.readMissing(word);
+        if (reading.kind === 'typo') {
           plan.corrections.push({ from: word, to: reading.correction });
           term = stem(reading.correction);
           termId = this.lexicon.termId(term);
-        } else if (gate === 'unknown-name') {
-          (reading.filler ? plan.ignoredWords : plan.unknownWords).push(word);
-          namesServices ||= this.settings.serviceNames.has(word);
+        } else if (readsNames) {
+          const listed = serviceNames.has(word);
+          namesServices ||= listed;
+          if (listed) plan.unknownWords.push(word);
+          else if (reading.kind === 'name' && this.isServicePlace(query, i, false)) placedNames.push(word);
+          else if (reading.kind === 'english' && this.isServicePlace(query, i, true)) placedNames.push(word);
+          else plan.ignoredWords.push(word);
         }
       }
       plan.stems.push(term);
@@ -112,20 +156,59 @@ export class QueryReader {
       const first = !seen.has(term);
       seen.add(term);
       if (first) plan.answerable.push(term);
-      plan.terms.push({ stem: term, termId, boost: 1, countsForCoverage: first, source: term });
+      if (first || this.settings.countRepeatedTerms) {
+        plan.terms.push({ stem: term, termId, boost: 1, countsForCoverage: first, source: term });
+      }
       if (first) this.addSynonyms(term, plan);
     }
     if (
-      gate === 'unknown-name' &&
+      readsNames &&
       !namesServices &&
-      this.looksLikeData(words.length, plan.unknownWords.length)
+      this.looksLikeData(words.length, plan.unknownWords.length + placedNames.length)
     ) {
-      plan.ignoredWords.push(...plan.unknownWords);
+      plan.ignoredWords.push(...plan.unknownWords, ...placedNames);
       plan.unknownWords = [];
+    } else {
+      plan.unknownWords.push(...placedNames);
     }
     this.keepRarest(plan);
     if (gate === 'rarest-term') this.setRarestGate(plan);
     return plan;
+  }
+
+  /**
+   * A word some tool holds only through its stem, not as written, counts as a name when it is a
+   * listed service (`canva` is not a form of `canvas`) or a name in a service's place (`recurly`
+   * is not `recur`).
+   */
+  private isNameHeldOnlyByStem(query: QueryWords, i: number): boolean {
+    const word = query.words[i]!;
+    const listed = this.settings.serviceNames.has(word);
+    const placed = !listed && this.settings.gate === 'unknown-name' && this.isServicePlace(query, i, false);
+    if ((!listed && !placed) || this.knows(word)) return false;
+    return listed || this.readMissing(word).kind === 'name';
+  }
+
+  /**
+   * Whether word `i` stands where a service is named (see {@link CHANNELS}). An English word
+   * (`harvest`, `london`) needs more: first only in a short query whose next word is an action.
+   */
+  private isServicePlace(query: QueryWords, i: number, english: boolean): boolean {
+    const run = query.runOf[i]!;
+    const runs = query.runs;
+    const before = run > 0 ? runs[run - 1]! : '';
+    if (TOOL_VERBS.has(before) || (!english && NAME_MARKERS.has(before))) return true;
+    if (run === runs.length - 1 && CHANNELS.has(before)) return true;
+    if (run !== 0 || runs.length < 2) return false;
+    return !english || (runs.length <= MAX_WORDS_FOR_ENGLISH_FIRST && this.isAction(runs[1]!));
+  }
+
+  /** Whether the word is one of the catalog's actions: a word many tool descriptions start with. */
+  private isAction(word: string): boolean {
+    const termId = this.lexicon.termId(stem(word));
+    if (termId < 0) return false;
+    const leads = this.lexicon.descriptionLeads(termId);
+    return leads >= MIN_ACTION_LEADS && leads >= MIN_ACTION_SHARE * this.lexicon.documentFrequency(termId);
   }
 
   /** Leaves the most common answerable stems of a long query out of scoring. */
@@ -151,21 +234,21 @@ export class QueryReader {
   }
 
   /**
-   * What a query word that no tool holds is: filler (English, a number, a word of one or two
-   * letters), a typo of a catalog word, or a name — a known service or an unknown word.
+   * What a query word that no tool holds is: filler (a number, a word of one or two letters), an
+   * English word, a typo of a catalog word, or a name — a listed service or an unknown word.
    */
-  private readMissingWord(word: string): { filler: boolean; correction?: string } {
-    if (word.length <= 2 || /[0-9]/.test(word)) return { filler: true };
-    if (this.settings.serviceNames.has(word)) return { filler: false };
-    if (isEnglishWord(word)) return { filler: true };
+  private readMissing(word: string): Missing {
+    if (word.length <= 2 || /[0-9]/.test(word)) return { kind: 'filler' };
+    if (this.settings.serviceNames.has(word)) return { kind: 'name' };
+    if (isEnglishWord(word)) return { kind: 'english' };
     const { typoCorrection, typoMinLength } = this.settings;
     if (typoCorrection && word.length >= typoMinLength - 1 && word.length <= MAX_TYPO_LENGTH) {
-      const correction = correctWord(word, this.vocabulary, (candidate) =>
+      const correction = correctWord(word, this.lexicon.wordsNear(word), (candidate) =>
         candidate.length < typoMinLength ? Number.NEGATIVE_INFINITY : this.documentFrequency(candidate),
       );
-      if (correction !== undefined) return { filler: false, correction };
+      if (correction !== undefined) return { kind: 'typo', correction };
     }
-    return { filler: false };
+    return { kind: 'name' };
   }
 
   private addSynonyms(term: string, plan: QueryPlan): void {

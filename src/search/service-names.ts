@@ -15,6 +15,7 @@ export const SERVICE_NAMES: readonly string[] = Object.freeze([
   'rocketchat',
   'wechat',
   'viber',
+  'github',
   'gmail',
   'outlook',
   'hotmail',

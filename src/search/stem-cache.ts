@@ -25,6 +25,8 @@ export class StemCache {
   /** The last bag read by {@link readBag}: `[wordId, count, …]` in its first `bagLength` slots. */
   bag: Int32Array<ArrayBuffer> = new Int32Array(4096);
   bagLength = 0;
+  /** Per bag word (at half its bag index): 1 when it came only as a split run given whole (`pagerduty`). */
+  bagWhole: Uint8Array<ArrayBuffer> = new Uint8Array(2048);
 
   get wordCount(): number {
     return this.table.size;
@@ -52,19 +54,26 @@ export class StemCache {
   readBag(text: string, from: number, options: Readonly<TokenizerOptions>): void {
     const spans = this.spans;
     scanWords(text, from, options, spans);
-    if (2 * spans.count > this.bag.length) this.bag = new Int32Array(2 * spans.count);
-    const bag = this.bag;
+    if (2 * spans.count > this.bag.length) {
+      this.bag = new Int32Array(2 * spans.count);
+      this.bagWhole = new Uint8Array(spans.count);
+    }
+    const { bag, bagWhole } = this;
     const stamp = ++this.stamp;
     let length = 0;
     for (let i = 0; i < spans.count; i++) {
       const word = this.wordId(text, spans.starts[i]!, spans.ends[i]!, spans.hashes[i]!);
+      const whole = spans.whole[i]!;
       if (this.stampOf[word] === stamp) {
-        bag[this.slotOf[word]! + 1]! += 1;
+        const slot = this.slotOf[word]!;
+        bag[slot + 1]! += 1;
+        bagWhole[slot >> 1] = bagWhole[slot >> 1]! & whole;
       } else {
         this.stampOf[word] = stamp;
         this.slotOf[word] = length;
         bag[length] = word;
         bag[length + 1] = 1;
+        bagWhole[length >> 1] = whole;
         length += 2;
       }
     }

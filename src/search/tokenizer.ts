@@ -42,26 +42,36 @@ export class WordSpans {
   starts = new Int32Array(2048);
   ends = new Int32Array(2048);
   hashes = new Int32Array(2048);
+  /** Which run (maximal stretch of letters and digits) each word comes from: parts share their run's. */
+  runs = new Int32Array(2048);
+  runCount = 0;
+  /** 1 where the word is a split run given whole after its parts (`pagerduty` after `pager`, `duty`). */
+  whole = new Uint8Array(2048);
 
-  push(start: number, end: number, hash: number): void {
+  push(start: number, end: number, hash: number, whole = 0): void {
     if (this.count === this.starts.length) this.grow();
     this.starts[this.count] = start;
     this.ends[this.count] = end;
     this.hashes[this.count] = hash;
+    this.runs[this.count] = this.runCount;
+    this.whole[this.count] = whole;
     this.count += 1;
   }
 
   private grow(): void {
     const size = this.starts.length * 2;
-    const starts = new Int32Array(size);
-    const ends = new Int32Array(size);
-    const hashes = new Int32Array(size);
-    starts.set(this.starts);
-    ends.set(this.ends);
-    hashes.set(this.hashes);
-    this.starts = starts;
-    this.ends = ends;
-    this.hashes = hashes;
+    const grown = (from: Int32Array) => {
+      const to = new Int32Array(size);
+      to.set(from);
+      return to;
+    };
+    this.starts = grown(this.starts);
+    this.ends = grown(this.ends);
+    this.hashes = grown(this.hashes);
+    this.runs = grown(this.runs);
+    const whole = new Uint8Array(size);
+    whole.set(this.whole);
+    this.whole = whole;
   }
 }
 
@@ -78,6 +88,7 @@ export function scanWords(
   spans: WordSpans,
 ): void {
   spans.count = 0;
+  spans.runCount = 0;
   const n = text.length;
   const camel = options.splitCamelCase;
   const digits = options.splitLetterDigit;
@@ -92,7 +103,8 @@ export function scanWords(
     if (kind === OTHER) {
       if (start >= 0) {
         spans.push(start, i, hash);
-        if (start !== runStart) spans.push(runStart, i, runHash);
+        if (start !== runStart) spans.push(runStart, i, runHash, 1);
+        spans.runCount += 1;
         start = -1;
       }
     } else {
@@ -121,7 +133,8 @@ export function scanWords(
   }
   if (start >= 0) {
     spans.push(start, n, hash);
-    if (start !== runStart) spans.push(runStart, n, runHash);
+    if (start !== runStart) spans.push(runStart, n, runHash, 1);
+    spans.runCount += 1;
   }
 }
 
@@ -139,10 +152,30 @@ const querySpans = new WordSpans();
 
 /** Lower-cased words of `text`, in order, repeats kept. */
 export function tokenize(text: string, options: Readonly<TokenizerOptions> = PLAIN_TOKENIZER): string[] {
+  return tokenizeRuns(text, options).words;
+}
+
+/** A text's words, and where each stands: the run it comes from, and each run as one word. */
+export interface TextWords {
+  /** Lower-cased words, in order, repeats kept (as {@link tokenize}). */
+  words: string[];
+  /** For each word, the index of its run in `runs`. */
+  runOf: number[];
+  /** Each run (maximal stretch of letters and digits) lower-cased, unsplit: `createIssue` → `createissue`. */
+  runs: string[];
+}
+
+export function tokenizeRuns(text: string, options: Readonly<TokenizerOptions> = PLAIN_TOKENIZER): TextWords {
   scanWords(text, 0, options, querySpans);
-  const words = new Array<string>(querySpans.count);
-  for (let i = 0; i < querySpans.count; i++) {
+  const count = querySpans.count;
+  const words = new Array<string>(count);
+  const runOf = new Array<number>(count);
+  const runs = new Array<string>(querySpans.runCount);
+  for (let i = 0; i < count; i++) {
     words[i] = text.slice(querySpans.starts[i], querySpans.ends[i]).toLowerCase();
+    runOf[i] = querySpans.runs[i]!;
+    // A run's last word is the run itself: unsplit, or given whole after its parts.
+    runs[runOf[i]!] = words[i]!;
   }
-  return words;
+  return { words, runOf, runs };
 }

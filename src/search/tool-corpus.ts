@@ -3,7 +3,7 @@ import { Bm25Index, type Bm25Parameters, SegmentBuilder } from './bm25-index.js'
 import type { QueryLexicon } from './query-plan.js';
 import { growInt32, type StemCache, sharedStemCache } from './stem-cache.js';
 import { hashRange, type TokenizerOptions } from './tokenizer.js';
-import { PARAMETER_DESCRIPTIONS, toolWordsMemo } from './tool-words.js';
+import { DESCRIPTION, FIELD_OF, PARAMETER_DESCRIPTIONS, toolWordsMemo, WHOLE_RUN } from './tool-words.js';
 import type { IndexEntry } from './types.js';
 
 /** The parts of a tool that are indexed, in field-number order. */
@@ -35,6 +35,8 @@ interface TermTable {
   /** Whether some tool holds this word (stem-cache id) as written. */
   holdsWordId(wordId: number): boolean;
   stemOf(termId: number): string;
+  /** Calls `visit` with the id of every word the corpus holds (words of an extension repeat none of its base's). */
+  forEachWord(visit: (wordId: number) => void): void;
 }
 
 /** Terms of a corpus built from scratch; a segment's local term ids are these ids. */
@@ -76,6 +78,11 @@ class BuiltTerms implements TermTable {
 
   holdsWordId(wordId: number): boolean {
     return wordId >= 0 && wordId < this.wordTerms.length && this.wordTerms[wordId]! >= 0;
+  }
+
+  forEachWord(visit: (wordId: number) => void): void {
+    for (let wordId = 0; wordId < this.wordTerms.length; wordId++)
+      if (this.wordTerms[wordId]! >= 0) visit(wordId);
   }
 
   stemOf(termId: number): string {
@@ -135,23 +142,47 @@ class ExtendedTerms implements TermTable {
     return this.words.has(wordId) || this.base.holdsWordId(wordId);
   }
 
+  forEachWord(visit: (wordId: number) => void): void {
+    this.base.forEachWord(visit);
+    for (const wordId of this.words.keys()) if (!this.base.holdsWordId(wordId)) visit(wordId);
+  }
+
   stemOf(termId: number): string {
     const own = termId - this.base.termCount;
     return own >= 0 ? (this.newStems[own] ?? '') : this.base.stemOf(termId);
   }
 }
 
-/** The tools of one build or extension: names, and each tool's distinct name terms. */
-class CorpusPart {
-  private exactNames: Map<string, number[]> | undefined;
+interface CorpusPartData {
+  firstDoc: number;
+  names: readonly string[];
+  /** Each tool's server id ('' when it has none). */
+  servers: readonly string[];
+  /** Term → how many of these tools' descriptions start with it. */
+  leads: ReadonlyMap<number, number>;
+  /** Tool d's name terms are nameTerms[nameStarts[d − firstDoc] .. nameStarts[d − firstDoc + 1]). */
+  nameStarts: Uint32Array;
+  nameTerms: Uint32Array;
+}
 
-  constructor(
-    readonly firstDoc: number,
-    readonly names: readonly string[],
-    /** Tool d's name terms are nameTerms[nameStarts[d − firstDoc] .. nameStarts[d − firstDoc + 1]). */
-    readonly nameStarts: Uint32Array,
-    readonly nameTerms: Uint32Array,
-  ) {}
+/** The tools of one build or extension: names, servers, and each tool's distinct name terms. */
+class CorpusPart implements CorpusPartData {
+  private exactNames: Map<string, number[]> | undefined;
+  readonly firstDoc: number;
+  readonly names: readonly string[];
+  readonly servers: readonly string[];
+  readonly leads: ReadonlyMap<number, number>;
+  readonly nameStarts: Uint32Array;
+  readonly nameTerms: Uint32Array;
+
+  constructor(data: CorpusPartData) {
+    this.firstDoc = data.firstDoc;
+    this.names = data.names;
+    this.servers = data.servers;
+    this.leads = data.leads;
+    this.nameStarts = data.nameStarts;
+    this.nameTerms = data.nameTerms;
+  }
 
   holds(doc: number): boolean {
     return doc >= this.firstDoc && doc < this.firstDoc + this.names.length;
@@ -181,11 +212,13 @@ function readEntries(
   globalOf: (local: number) => number,
   builder: SegmentBuilder,
   where: string,
-): { names: string[]; nameStarts: Uint32Array; nameTerms: Uint32Array } {
+): Omit<CorpusPartData, 'firstDoc'> {
   const weights = settings.bm25.fieldWeights;
   const memo = toolWordsMemo(cache, settings.tokenizer, weights[PARAMETER_DESCRIPTIONS] !== 0);
   memo.startReading();
   const names = new Array<string>(entries.length);
+  const servers = new Array<string>(entries.length);
+  const leads = new Map<number, number>();
   const nameStarts = new Uint32Array(entries.length + 1);
   let nameTerms = new Uint32Array(entries.length * 4 + 16);
   let nameCount = 0;
@@ -199,16 +232,26 @@ function readEntries(
       );
     }
     names[doc] = name;
+    servers[doc] = typeof entry.server === 'string' ? entry.server : '';
     const tool = memo.wordsOf(entry);
     const { words } = memo;
     const nameStart = nameCount;
+    let leadCounted = false;
     for (let i = tool.start; i < tool.end; i += 3) {
-      const field = words[i + 1]!;
+      const field = words[i + 1]! & FIELD_OF;
       // A field of weight 0 has no say at all: its words are not even the index's words.
       if (weights[field] === 0) continue;
       const local = termOfWord(words[i]!);
       builder.add(local, field, words[i + 2]!);
-      if (i >= tool.nameEnd) continue;
+      if (field === DESCRIPTION && !leadCounted) {
+        // A description's first word: mostly the tool's action (`Create`, `List`, `Send`).
+        leadCounted = true;
+        const term = globalOf(local);
+        leads.set(term, (leads.get(term) ?? 0) + 1);
+      }
+      // A split name given whole (`newstool` after `news`, `tool`) repeats the name's words: it
+      // would only dilute how much of the name a query says.
+      if (i >= tool.nameEnd || (words[i + 1]! & WHOLE_RUN) !== 0) continue;
       // The tool's distinct name terms, for the name-match boost.
       const term = globalOf(local);
       let seen = false;
@@ -224,7 +267,7 @@ function readEntries(
     nameStarts[doc + 1] = nameCount;
     builder.endDocument();
   }
-  return { names, nameStarts, nameTerms: nameTerms.slice(0, nameCount) };
+  return { names, servers, leads, nameStarts, nameTerms: nameTerms.slice(0, nameCount) };
 }
 
 /**
@@ -233,6 +276,9 @@ function readEntries(
  * one as it is, so its cost follows the number of tools added.
  */
 export class ToolCorpus implements QueryLexicon {
+  // The corpus's words by first letter and length, for typo correction (built on first use).
+  private wordGroups: Map<string, string[]> | undefined;
+
   private constructor(
     private readonly cache: StemCache,
     private readonly settings: CorpusSettings,
@@ -255,7 +301,7 @@ export class ToolCorpus implements QueryLexicon {
       'createToolIndex: entries',
     );
     const segment = builder.build(0, null);
-    const part = new CorpusPart(0, read.names, read.nameStarts, read.nameTerms);
+    const part = new CorpusPart({ firstDoc: 0, ...read });
     return new ToolCorpus(cache, settings, terms, [part], new Bm25Index([segment], settings.bm25));
   }
 
@@ -273,7 +319,7 @@ export class ToolCorpus implements QueryLexicon {
       'extend: extra',
     );
     const segment = builder.build(this.size, terms.localOf);
-    const part = new CorpusPart(this.size, read.names, read.nameStarts, read.nameTerms);
+    const part = new CorpusPart({ firstDoc: this.size, ...read });
     return new ToolCorpus(this.cache, this.settings, terms, [...this.parts, part], this.bm25.extend(segment));
   }
 
@@ -286,11 +332,23 @@ export class ToolCorpus implements QueryLexicon {
     return part.names[doc - part.firstDoc]!;
   }
 
+  /** The tool's server id ('' when it has none). */
+  server(doc: number): string {
+    const part = this.partOf(doc);
+    return part.servers[doc - part.firstDoc]!;
+  }
+
+  /** How many tools' descriptions start with this term: the catalog's action words lead many. */
+  descriptionLeads(termId: number): number {
+    let count = 0;
+    for (const part of this.parts) count += part.leads.get(termId) ?? 0;
+    return count;
+  }
+
   /** Tools whose whole name, trimmed and lower-cased, is `key`, in catalog order. */
-  exactMatches(key: string): number[] {
-    const found: number[] = [];
-    for (const part of this.parts) found.push(...part.exact(key));
-    return found;
+  exactMatches(key: string): readonly number[] {
+    if (this.parts.length === 1) return this.parts[0]!.exact(key);
+    return this.parts.flatMap((part) => part.exact(key));
   }
 
   /** Share of the tool's distinct name terms that are in `queried`. */
@@ -318,14 +376,36 @@ export class ToolCorpus implements QueryLexicon {
     return this.terms.stemOf(termId);
   }
 
+  /**
+   * The corpus's words that could be one edit from `word`: same first letter, length within one
+   * (grouped on first use, so a typo is checked against a few hundred words, not all of them).
+   */
+  *wordsNear(word: string): Iterable<string> {
+    if (this.wordGroups === undefined) {
+      const groups = new Map<string, string[]>();
+      this.terms.forEachWord((wordId) => {
+        const held = this.cache.word(wordId);
+        const key = `${held[0]}${held.length}`;
+        const group = groups.get(key);
+        if (group === undefined) groups.set(key, [held]);
+        else group.push(held);
+      });
+      this.wordGroups = groups;
+    }
+    for (let length = word.length - 1; length <= word.length + 1; length++) {
+      yield* this.wordGroups.get(`${word[0]}${length}`) ?? [];
+    }
+  }
+
   /** Whether some tool holds this lower-case word exactly as written (not just its stem). */
   holdsWord(word: string): boolean {
     return this.terms.holdsWordId(this.cache.findWord(word, hashRange(word, 0, word.length)));
   }
 
   private partOf(doc: number): CorpusPart {
-    for (let i = this.parts.length - 1; i > 0; i--) if (this.parts[i]!.holds(doc)) return this.parts[i]!;
-    return this.parts[0]!;
+    const parts = this.parts;
+    for (let i = parts.length - 1; i > 0; i--) if (doc >= parts[i]!.firstDoc) return parts[i]!;
+    return parts[0]!;
   }
 }
 

@@ -3,9 +3,9 @@ import { ScoreAccumulator } from './bm25-index.js';
 import { type QueryPlan, QueryReader, type QueryReaderSettings, type QueryTerm } from './query-plan.js';
 import { SERVICE_NAMES } from './service-names.js';
 import { stem } from './stemmer.js';
-import { type TokenizerOptions, tokenize } from './tokenizer.js';
+import { type TokenizerOptions, tokenize, tokenizeRuns } from './tokenizer.js';
 import { type CorpusSettings, FIELDS, ToolCorpus } from './tool-corpus.js';
-import { type Ranked, TopK } from './top-k.js';
+import { type Ranked, sortRanked, TopK } from './top-k.js';
 import type {
   ExtendableToolIndex,
   IndexEntry,
@@ -121,6 +121,21 @@ export interface ToolIndexOptions {
    */
   maxQueryTerms: number;
   /**
+   * Score a stem as often as the query says it (`customer … customers` twice), as the reference
+   * does. Off, each distinct stem counts once: keyword lists often repeat a word in two forms,
+   * and doubling it let one common word outweigh the rest of the query.
+   * @defaultValue false
+   */
+  countRepeatedTerms: boolean;
+  /**
+   * At most this many of the best matches come from one server (by `server`), unless the query
+   * says that server's id (`github …`, `cloudflare api …`): near-variants of one API (per-account
+   * and per-zone twins) then leave room for other servers' tools. Further matches from a capped
+   * server follow only when nothing else is left. 0 turns it off.
+   * @defaultValue 3
+   */
+  maxPerServer: number;
+  /**
    * Re-ranks the best 20 candidates by how much of the tool's own name the query says:
    * score × (1 + nameMatchBoost × share of the name's words found in the query). Helps a query that
    * names a tool (`github list issues`) pick it over near-duplicates with longer descriptions.
@@ -185,6 +200,8 @@ export const DEFAULT_TOOL_INDEX_OPTIONS: Readonly<ToolIndexOptions> = Object.fre
   unknownNameMaxWords: 2,
   relevanceFloor: null,
   maxQueryTerms: 10,
+  countRepeatedTerms: false,
+  maxPerServer: 3,
   nameMatchBoost: 1,
   typoCorrection: true,
   typoMinLength: 5,
@@ -226,8 +243,8 @@ export function createToolIndex(
   );
 }
 
-// How many of the best BM25 candidates the name-match boost re-ranks.
-const NAME_BOOST_POOL = 20;
+// How many of the best BM25 candidates the name-match boost and the server cap re-rank.
+const RERANK_POOL = 20;
 
 /** What an index shares with the indexes extended from it: settings and search scratch space. */
 interface IndexContext {
@@ -264,6 +281,7 @@ function indexContext(options: Readonly<ToolIndexOptions>): IndexContext {
       typoCorrection: options.typoCorrection,
       typoMinLength: options.typoMinLength,
       maxQueryTerms: options.maxQueryTerms,
+      countRepeatedTerms: options.countRepeatedTerms,
       synonyms: synonymStems(options.synonyms, tokenizer),
       synonymWeight: options.synonymWeight,
     },
@@ -305,22 +323,22 @@ class Bm25ToolIndex implements ExtendableToolIndex {
   search(query: string, searchOptions: SearchOptions = {}): SearchResult {
     const limit = this.limitOf(searchOptions.limit);
     const text = typeof query === 'string' ? query : '';
-    const words = tokenize(text, this.context.tokenizer);
-    if (words.length === 0 || this.size === 0 || limit <= 0) {
+    const words = tokenizeRuns(text, this.context.tokenizer);
+    if (words.words.length === 0 || this.size === 0 || limit <= 0) {
       return searchOptions.explain ? { matches: [], explanation: emptyExplanation(text) } : { matches: [] };
     }
     const plan = this.reader.read(words);
     const exact = this.corpus.exactMatches(text.trim().toLowerCase());
     const required = this.requiredCoverage(plan.answerable.length);
     const blocked = plan.unknownWords.length > 0 || (plan.gateToken !== undefined && plan.gateTermId < 0);
-    const ranked = this.rank(plan, required, blocked ? [] : plan.terms, exact, limit);
+    const ranked = this.rank(plan, required, blocked ? [] : plan.terms, exact, limit, words.runs);
     const result: SearchResult = { matches: ranked.docs.map((doc) => this.corpus.name(doc)) };
     if (plan.corrections.length > 0) result.corrections = plan.corrections;
     if (plan.unknownWords.length > 0) {
       result.unknownWords = plan.unknownWords;
       if (result.matches.length === 0) {
         // What the query would find without the unknown words: a guess, never a match.
-        const guess = this.rank(plan, required, plan.terms, [], limit);
+        const guess = this.rank(plan, required, plan.terms, [], limit, words.runs);
         if (guess.docs.length > 0) result.didYouMean = guess.docs.map((doc) => this.corpus.name(doc));
       }
     }
@@ -352,9 +370,11 @@ class Bm25ToolIndex implements ExtendableToolIndex {
     terms: readonly QueryTerm[],
     exact: readonly number[],
     limit: number,
+    queryRuns: readonly string[],
   ): Ranked {
-    const boost = this.context.options.nameMatchBoost;
-    const pool = boost > 0 ? Math.max(limit, NAME_BOOST_POOL) : limit;
+    const { nameMatchBoost: boost, maxPerServer } = this.context.options;
+    // The name-match boost and the server cap choose among the best `pool` by BM25.
+    const pool = boost > 0 || maxPerServer > 0 ? Math.max(limit, RERANK_POOL) : limit;
     this.accumulate(plan, terms, pool, required);
     const acc = this.context.accumulator;
     const gated = plan.gateToken !== undefined;
@@ -365,17 +385,50 @@ class Bm25ToolIndex implements ExtendableToolIndex {
       if (exact.length > 0 && exact.includes(doc)) continue;
       candidates.offer(doc, acc.scores[doc]!);
     }
-    let top = candidates;
+    let ranked = candidates.ranked();
     if (boost > 0) {
       const queried = new Set(terms.filter((term) => term.boost === 1).map((term) => term.termId));
-      const pooled = candidates.ranked();
-      top = new TopK(limit);
-      pooled.docs.forEach((doc, i) => {
-        top.offer(doc, pooled.scores[i]! * (1 + boost * this.corpus.nameMatch(doc, queried)));
-      });
+      for (let i = 0; i < ranked.docs.length; i++) {
+        ranked.scores[i] = ranked.scores[i]! * (1 + boost * this.corpus.nameMatch(ranked.docs[i]!, queried));
+      }
+      ranked = sortRanked(ranked);
     }
-    for (const doc of exact) top.offer(doc, Number.POSITIVE_INFINITY);
-    return top.ranked();
+    if (maxPerServer > 0) ranked = this.capPerServer(ranked, maxPerServer, queryRuns);
+    // An exact full-name match comes first, whatever it scored.
+    const docs = [...exact, ...ranked.docs].slice(0, limit);
+    const scores = [...exact.map(() => Number.POSITIVE_INFINITY), ...ranked.scores].slice(0, limit);
+    return { docs, scores };
+  }
+
+  /**
+   * Keeps at most `cap` tools of one server among the first, in rank order; the rest of that
+   * server follows everything else. A server the query names is not capped.
+   */
+  private capPerServer(ranked: Ranked, cap: number, queryRuns: readonly string[]): Ranked {
+    // A few dozen documents: parallel arrays beat a map here.
+    const servers: string[] = [];
+    const counts: number[] = [];
+    const first: Ranked = { docs: [], scores: [] };
+    let later: Ranked | undefined;
+    for (let i = 0; i < ranked.docs.length; i++) {
+      const doc = ranked.docs[i]!;
+      const server = this.corpus.server(doc);
+      let at = servers.indexOf(server);
+      if (at < 0) at = servers.push(server) - 1;
+      const count = (counts[at] ?? 0) + 1;
+      counts[at] = count;
+      // Checked only once a server is over its cap: most queries never need to.
+      let capped = count > cap;
+      if (count === cap + 1 && (server === '' || namesServer(server, queryRuns))) {
+        capped = false;
+        counts[at] = Number.NEGATIVE_INFINITY;
+      }
+      const into = capped ? (later ??= { docs: [], scores: [] }) : first;
+      into.docs.push(doc);
+      into.scores.push(ranked.scores[i]!);
+    }
+    if (later === undefined) return first;
+    return { docs: [...first.docs, ...later.docs], scores: [...first.scores, ...later.scores] };
   }
 
   /**
@@ -480,6 +533,25 @@ class Bm25ToolIndex implements ExtendableToolIndex {
   }
 }
 
+// Each server id's words, split once.
+const serverIdWords = new Map<string, string[]>();
+
+/** Whether the query says a server's id: its words in order (`github`, `cloudflare api`). */
+function namesServer(server: string, queryRuns: readonly string[]): boolean {
+  let id = serverIdWords.get(server);
+  if (id === undefined) {
+    id = server.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+    if (serverIdWords.size > 10_000) serverIdWords.clear();
+    serverIdWords.set(server, id);
+  }
+  const [head] = id;
+  if (head === undefined) return false;
+  for (let at = queryRuns.indexOf(head); at >= 0; at = queryRuns.indexOf(head, at + 1)) {
+    if (id.every((word, i) => queryRuns[at + i] === word)) return true;
+  }
+  return false;
+}
+
 /** Each synonym group as stems: stem → the other stems of its groups. */
 function synonymStems(
   groups: readonly (readonly string[])[],
@@ -539,6 +611,9 @@ function validate(options: ToolIndexOptions): void {
       invalid('option "relevanceFloor.fraction" must be in (0, 1]');
   }
   integerAtLeast('maxQueryTerms', options.maxQueryTerms, 0);
+  if (typeof options.countRepeatedTerms !== 'boolean')
+    invalid('option "countRepeatedTerms" must be true or false');
+  integerAtLeast('maxPerServer', options.maxPerServer, 0);
   if (!(options.nameMatchBoost >= 0 && Number.isFinite(options.nameMatchBoost))) {
     invalid('option "nameMatchBoost" must be a number ≥ 0');
   }

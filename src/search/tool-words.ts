@@ -16,6 +16,9 @@ export const DESCRIPTION = 2;
 export const PARAMETERS = 3;
 export const PARAMETER_DESCRIPTIONS = 4;
 export const KEYWORDS = 5;
+/** Added to a name word's field when it is a split run given whole (`pagerduty`): not one of the name's own words. */
+export const WHOLE_RUN = 8;
+export const FIELD_OF = 7;
 
 /** One tool's words: what it was read from, and where its `[wordId, field, count]` triples are. */
 export interface ToolWords {
@@ -123,7 +126,7 @@ export class ToolWordsMemo {
     if (text.length <= from) return;
     const cache = this.cache;
     cache.readBag(text, from, this.tokenizer);
-    const { bag, bagLength } = cache;
+    const { bag, bagLength, bagWhole } = cache;
     const needed = this.length + (bagLength / 2) * 3;
     if (needed > this.words.length) {
       const grown = new Int32Array(Math.max(needed, this.words.length * 2));
@@ -134,7 +137,7 @@ export class ToolWordsMemo {
     let at = this.length;
     for (let i = 0; i < bagLength; i += 2) {
       words[at] = bag[i]!;
-      words[at + 1] = field;
+      words[at + 1] = field === NAME && bagWhole[i >> 1] === 1 ? field | WHOLE_RUN : field;
       words[at + 2] = bag[i + 1]!;
       at += 3;
     }

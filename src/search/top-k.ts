@@ -41,11 +41,7 @@ export class TopK {
 
   /** The kept documents, best first. */
   ranked(): Ranked {
-    const order = this.heapDocs.map((_, i) => i);
-    order.sort((a, b) =>
-      ranksBefore(this.heapScores[a]!, this.heapDocs[a]!, this.heapScores[b]!, this.heapDocs[b]!) ? -1 : 1,
-    );
-    return { docs: order.map((i) => this.heapDocs[i]!), scores: order.map((i) => this.heapScores[i]!) };
+    return sortRanked({ docs: [...this.heapDocs], scores: [...this.heapScores] });
   }
 
   // The root is the document every other one ranks before.
@@ -88,6 +84,27 @@ export class TopK {
     docs[j] = doc;
     scores[j] = score;
   }
+}
+
+/**
+ * Sorts documents best first in place (higher score, then lower document id). An insertion sort:
+ * the lists sorted here hold a few dozen documents at most.
+ */
+export function sortRanked(ranked: Ranked): Ranked {
+  const { docs, scores } = ranked;
+  for (let i = 1; i < docs.length; i++) {
+    const doc = docs[i]!;
+    const score = scores[i]!;
+    let j = i - 1;
+    while (j >= 0 && ranksBefore(score, doc, scores[j]!, docs[j]!)) {
+      docs[j + 1] = docs[j]!;
+      scores[j + 1] = scores[j]!;
+      j -= 1;
+    }
+    docs[j + 1] = doc;
+    scores[j + 1] = score;
+  }
+  return ranked;
 }
 
 function ranksBefore(score: number, doc: number, otherScore: number, otherDoc: number): boolean {

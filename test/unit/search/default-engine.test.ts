@@ -26,6 +26,7 @@ const CATALOG: IndexEntry[] = [
   tool('weather', 'get_forecast', 'Weather forecast for a city', 'city'),
   tool('designer', 'canvas_draw', 'Draw shapes on a canvas', 'shape'),
   tool('pager', 'notify', 'Send an alert through PagerDuty', 'message'),
+  tool('billing', 'create_charge', 'Create a recurring charge for a customer', 'amount'),
 ];
 const index = createToolIndex(CATALOG);
 
@@ -54,16 +55,60 @@ describe('default engine', () => {
       expect(result.explanation?.ignoredWords).toEqual(expect.arrayContaining(['please', 'tomorrow']));
     });
 
-    it('treats names in a long sentence as what the task is about, not as missing services', () => {
-      const long =
-        'I am travelling next week and would like to know the weather forecast in Zhongguancun please';
-      expect(index.search(long).matches[0]).toBe('mcp__weather__get_forecast');
-      expect(index.search('weather forecast zhongguancun').matches).toEqual([]);
+    it('stops on an unknown name only where a service is named: first, after in/on/with/…, after use/open, after my/into', () => {
+      for (const query of [
+        'zorblat create issue',
+        'Zorblat: list issues',
+        'create an issue in zorblat',
+        'post a message on zorblat',
+        'send an alert via zorblat',
+        'use zorblat to post a message',
+        'open zorblat and list issues',
+        'list issues in my zorblat account',
+        'log into zorblat and list issues',
+      ]) {
+        expect(index.search(query).unknownWords, query).toEqual(['zorblat']);
+      }
     });
 
-    it('treats many unknown words at once as data, not names', () => {
-      expect(index.search('weather forecast qzxv wbbrt plokj').matches[0]).toBe('mcp__weather__get_forecast');
-      expect(index.search('weather forecast qzxv wbbrt').matches).toEqual([]);
+    it('reads an unknown name anywhere else as what the task is about (a place, a product, a typo)', () => {
+      const result = index.search('weather forecast zhongguancun', { explain: true });
+      expect(result.matches[0]).toBe('mcp__weather__get_forecast');
+      expect(result.explanation?.ignoredWords).toEqual(['zhongguancun']);
+      expect(index.search('create zorblat issue').matches[0]).toBe('mcp__github__create_issue');
+    });
+
+    it('treats names in a long sentence as what the task is about, not as missing services', () => {
+      const long = 'I am travelling next week and would like to know the weather forecast in Zhongguancun';
+      expect(index.search(long).matches[0]).toBe('mcp__weather__get_forecast');
+      expect(index.search('weather forecast in zhongguancun').matches).toEqual([]);
+    });
+
+    it('treats many names at once as data, not services', () => {
+      expect(index.search('qzxv weather forecast via wbbrt in plokj').matches[0]).toBe(
+        'mcp__weather__get_forecast',
+      );
+      expect(index.search('qzxv weather forecast via wbbrt').matches).toEqual([]);
+    });
+
+    it('reads an everyday English word as a name only after use/open, last after in/on/…, or first before an action', () => {
+      // `List` starts two descriptions: an action of this catalog. `Weather` starts one.
+      for (const query of ['harvest list issues', 'use harvest to list issues', 'list issues in harvest']) {
+        expect(index.search(query).unknownWords, query).toEqual(['harvest']);
+      }
+      for (const query of [
+        'harvest weather forecast',
+        'list issues for my harvest',
+        'weather forecast harvest',
+      ]) {
+        expect(index.search(query).matches, query).not.toEqual([]);
+      }
+    });
+
+    it('reads an unknown word held only through its stem as a name where a service is named', () => {
+      // `recurly` stems like `recurring`, but no tool says it, and it is no typo of a tool's word.
+      expect(index.search('use recurly to create a charge').unknownWords).toEqual(['recurly']);
+      expect(index.search('create a recurly charge').matches[0]).toBe('mcp__billing__create_charge');
     });
   });
 
@@ -76,7 +121,9 @@ describe('default engine', () => {
     });
 
     it('never changes the first letter, nor produces a word shorter than five letters', () => {
-      expect(index.search('github create xssue').matches).toEqual([]);
+      const result = index.search('github create xssue', { explain: true });
+      expect(result.corrections).toBeUndefined();
+      expect(result.explanation?.ignoredWords).toEqual(['xssue']);
       expect(index.search('weather forecast cty').corrections).toBeUndefined();
     });
 
@@ -111,6 +158,49 @@ describe('default engine', () => {
         for (const term of Object.keys(match.terms)) expect(unscored).not.toContain(term);
       }
       expect(unscored).toContain('a');
+    });
+
+    it('scores a stem once however often the query says it, unless asked to count repeats', () => {
+      const once = index.search('github issue issues', { explain: true }).explanation!;
+      const plain = index.search('github issue', { explain: true }).explanation!;
+      expect(once.matches[0]!.bm25).toBe(plain.matches[0]!.bm25);
+      const counted = createToolIndex(CATALOG, { countRepeatedTerms: true }).search('github issue issues', {
+        explain: true,
+      }).explanation!;
+      expect(counted.matches[0]!.bm25).toBeGreaterThan(plain.matches[0]!.bm25);
+    });
+
+    it('does not count a split name given whole as one of its words', () => {
+      const tools = createToolIndex([
+        tool('x', 'NewsTool', 'Stay up to date'),
+        tool('x', 'news_tool', 'Stay'),
+      ]);
+      const matches = tools.search('news', { explain: true }).explanation!.matches;
+      // `NewsTool` is `news` + `tool` (+ `newstool` for search), as `news_tool` is: with the server
+      // `x`, the query says a third of either name.
+      expect(matches.map((match) => match.nameMatch)).toEqual([1 / 3, 1 / 3]);
+    });
+
+    it('keeps at most three tools of one server first, unless the query says the server', () => {
+      const entries = [
+        tool('api', 'issue_one', 'issue issue'),
+        tool('api', 'issue_two', 'issue issue'),
+        tool('api', 'issue_three', 'issue issue'),
+        tool('api', 'issue_four', 'issue issue'),
+        tool('other', 'tracker', 'Track an issue'),
+      ];
+      const many = createToolIndex(entries);
+      expect(many.search('issue', { limit: 5 }).matches).toEqual([
+        'mcp__api__issue_one',
+        'mcp__api__issue_two',
+        'mcp__api__issue_three',
+        'mcp__other__tracker',
+        'mcp__api__issue_four',
+      ]);
+      expect(many.search('api issue', { limit: 4 }).matches).not.toContain('mcp__other__tracker');
+      expect(createToolIndex(entries, { maxPerServer: 0 }).search('issue', { limit: 5 }).matches[3]).toBe(
+        'mcp__api__issue_four',
+      );
     });
 
     it('adds synonyms at a lower weight when asked', () => {

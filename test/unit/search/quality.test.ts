@@ -23,6 +23,8 @@ interface Row {
   knownItem: number;
   negativeWellKnown: number;
   negativeAll: number;
+  negativeHeldOut1: number;
+  negativeHeldOut2: number;
   typo: number;
   typoCorrected: number;
 }
@@ -71,6 +73,8 @@ describe('search quality, all shared catalogs, limit 5', () => {
     const entries = loadEntries();
     const dev = loadDev();
     const negatives = readJsonl<EvalQuery & { tier: string }>(fixture('negative-queries.jsonl'));
+    const heldOut1 = readJsonl<EvalQuery>(fixture('negative-queries-heldout-1.jsonl'));
+    const heldOut2 = readJsonl<EvalQuery>(fixture('negative-queries-heldout-2.jsonl'));
     const typos = readJsonl<TypoQuery>(fixture('typo-queries.jsonl'));
     const measure = (options?: ToolIndexOptionsInput): Row => {
       const index = createToolIndex(entries, options);
@@ -83,6 +87,8 @@ describe('search quality, all shared catalogs, limit 5', () => {
         knownItem: hit(dev.filter((q) => q.known)),
         negativeWellKnown: empty(negatives.filter((q) => q.tier === 'well-known')),
         negativeAll: empty(negatives),
+        negativeHeldOut1: empty(heldOut1),
+        negativeHeldOut2: empty(heldOut2),
         typo: typo.hitRate,
         typoCorrected: typo.correctedRate,
       };
@@ -92,18 +98,20 @@ describe('search quality, all shared catalogs, limit 5', () => {
     rows.plain = measure(PLAIN_BM25_OPTIONS);
   }, 120_000);
 
-  it('meets the issue-7 targets it reaches (natural ≥ 0.35, known items ≥ 0.97, typos ≥ 0.8, well-known absent services ≥ 0.95)', () => {
+  it('meets the issue-7 targets (keyword ≥ 0.65, natural ≥ 0.35, known items ≥ 0.97, typos ≥ 0.8, absent services ≥ 0.95)', () => {
+    expect(rows.default.keyword).toBeGreaterThanOrEqual(0.65);
     expect(rows.default.natural).toBeGreaterThanOrEqual(0.35);
     expect(rows.default.knownItem).toBeGreaterThanOrEqual(0.97);
     expect(rows.default.typo).toBeGreaterThanOrEqual(0.8);
     expect(rows.default.typoCorrected).toBeGreaterThanOrEqual(0.75);
     expect(rows.default.negativeWellKnown).toBeGreaterThanOrEqual(0.95);
+    expect(rows.default.negativeAll).toBeGreaterThanOrEqual(0.95);
   });
 
-  it('holds the levels measured where the issue target is not reached (keyword 0.65, all absent services 0.95)', () => {
-    // Measured 0.624 and 0.916: see docs/readme/engine.md, "Where it falls short".
-    expect(rows.default.keyword).toBeGreaterThanOrEqual(0.6);
-    expect(rows.default.negativeAll).toBeGreaterThanOrEqual(0.9);
+  it('holds the levels measured on phrasings the rules were not made from (held-out absent services)', () => {
+    // Measured 0.964 and 0.792: see docs/readme/engine.md, "Where it falls short".
+    expect(rows.default.negativeHeldOut1).toBeGreaterThanOrEqual(0.95);
+    expect(rows.default.negativeHeldOut2).toBeGreaterThanOrEqual(0.75);
   });
 
   it('beats the reference and plain BM25 on keyword, natural, known-item and typo queries', () => {

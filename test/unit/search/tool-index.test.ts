@@ -257,6 +257,8 @@ describe('options', () => {
     [{ synonyms: ['open'] }, 'synonyms'],
     [{ synonymWeight: 2 }, 'synonymWeight'],
     [{ defaultLimit: 0 }, 'defaultLimit'],
+    [{ countRepeatedTerms: 'yes' }, 'countRepeatedTerms'],
+    [{ maxPerServer: -1 }, 'maxPerServer'],
   ])('rejects %j with INVALID_ARGUMENT', (options, message) => {
     let thrown: unknown;
     try {

@@ -409,7 +409,7 @@ class Bm25ToolIndex implements ExtendableToolIndex {
     const servers: string[] = [];
     const counts: number[] = [];
     const first: Ranked = { docs: [], scores: [] };
-    let later: Ranked | undefined;
+    const later: Ranked = { docs: [], scores: [] };
     for (let i = 0; i < ranked.docs.length; i++) {
       const doc = ranked.docs[i]!;
       const server = this.corpus.server(doc);
@@ -423,11 +423,11 @@ class Bm25ToolIndex implements ExtendableToolIndex {
         capped = false;
         counts[at] = Number.NEGATIVE_INFINITY;
       }
-      const into = capped ? (later ??= { docs: [], scores: [] }) : first;
+      const into = capped ? later : first;
       into.docs.push(doc);
       into.scores.push(ranked.scores[i]!);
     }
-    if (later === undefined) return first;
+    if (later.docs.length === 0) return first;
     return { docs: [...first.docs, ...later.docs], scores: [...first.scores, ...later.scores] };
   }
 

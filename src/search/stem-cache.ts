@@ -18,15 +18,10 @@ export class StemCache {
   private readonly stemIds = new Map<string, number>();
   private readonly stems: string[] = [];
   private readonly spans = new WordSpans();
-  // Scratch for counting a text's words: the bag slot of each word id, valid while its stamp is current.
+  // Scratch for counting a text's words: where each word id's triple is, valid while its stamp is current.
   private slotOf: Int32Array<ArrayBuffer> = new Int32Array(INITIAL_WORDS);
   private stampOf: Int32Array<ArrayBuffer> = new Int32Array(INITIAL_WORDS);
   private stamp = 0;
-  /** The last bag read by {@link readBag}: `[wordId, count, …]` in its first `bagLength` slots. */
-  bag: Int32Array<ArrayBuffer> = new Int32Array(4096);
-  bagLength = 0;
-  /** Per bag word (at half its bag index): 1 when it came only as a split run given whole (`pagerduty`). */
-  bagWhole: Uint8Array<ArrayBuffer> = new Uint8Array(2048);
 
   get wordCount(): number {
     return this.table.size;
@@ -47,37 +42,39 @@ export class StemCache {
     return this.table.find(word, 0, word.length, hash);
   }
 
+  /** Finds the words of `text` from position `from`; returns how many (repeats counted). */
+  scan(text: string, from: number, options: Readonly<TokenizerOptions>): number {
+    scanWords(text, from, options, this.spans);
+    return this.spans.count;
+  }
+
   /**
-   * Reads the words of `text` from position `from` into {@link bag}: each distinct word once with
-   * its count, in order of first appearance. The bag is overwritten by the next read.
+   * Writes the words last scanned in `text` as a bag of `[wordId, field, count]` triples into
+   * `out` from `at`: each distinct word once, in order of first appearance. A word that came only
+   * as a split run given whole (`pagerduty` after `pager`, `duty`) gets `field | wholeFlag`.
+   * Room for three slots per scanned word must be there. Returns where the triples end.
    */
-  readBag(text: string, from: number, options: Readonly<TokenizerOptions>): void {
+  writeBag(text: string, field: number, wholeFlag: number, out: Int32Array, at: number): number {
     const spans = this.spans;
-    scanWords(text, from, options, spans);
-    if (2 * spans.count > this.bag.length) {
-      this.bag = new Int32Array(2 * spans.count);
-      this.bagWhole = new Uint8Array(spans.count);
-    }
-    const { bag, bagWhole } = this;
     const stamp = ++this.stamp;
-    let length = 0;
+    let end = at;
     for (let i = 0; i < spans.count; i++) {
       const word = this.wordId(text, spans.starts[i]!, spans.ends[i]!, spans.hashes[i]!);
-      const whole = spans.whole[i]!;
+      const whole = spans.whole[i] === 1 ? wholeFlag : 0;
       if (this.stampOf[word] === stamp) {
         const slot = this.slotOf[word]!;
-        bag[slot + 1]! += 1;
-        bagWhole[slot >> 1] = bagWhole[slot >> 1]! & whole;
+        out[slot + 1] = out[slot + 1]! & (field | whole);
+        out[slot + 2]! += 1;
       } else {
         this.stampOf[word] = stamp;
-        this.slotOf[word] = length;
-        bag[length] = word;
-        bag[length + 1] = 1;
-        bagWhole[length >> 1] = whole;
-        length += 2;
+        this.slotOf[word] = end;
+        out[end] = word;
+        out[end + 1] = field | whole;
+        out[end + 2] = 1;
+        end += 3;
       }
     }
-    this.bagLength = length;
+    return end;
   }
 
   word(wordId: number): string {

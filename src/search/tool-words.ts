@@ -124,24 +124,14 @@ export class ToolWordsMemo {
   /** Appends the triples of one text's words. */
   private add(text: string, from: number, field: number): void {
     if (text.length <= from) return;
-    const cache = this.cache;
-    cache.readBag(text, from, this.tokenizer);
-    const { bag, bagLength, bagWhole } = cache;
-    const needed = this.length + (bagLength / 2) * 3;
+    const count = this.cache.scan(text, from, this.tokenizer);
+    const needed = this.length + 3 * count;
     if (needed > this.words.length) {
       const grown = new Int32Array(Math.max(needed, this.words.length * 2));
       grown.set(this.words.subarray(0, this.length));
       this.words = grown;
     }
-    const words = this.words;
-    let at = this.length;
-    for (let i = 0; i < bagLength; i += 2) {
-      words[at] = bag[i]!;
-      words[at + 1] = field === NAME && bagWhole[i >> 1] === 1 ? field | WHOLE_RUN : field;
-      words[at + 2] = bag[i + 1]!;
-      at += 3;
-    }
-    this.length = at;
+    this.length = this.cache.writeBag(text, field, field === NAME ? WHOLE_RUN : 0, this.words, this.length);
   }
 }
 

@@ -5,11 +5,19 @@ import { hashRange, PLAIN_TOKENIZER } from '../../../src/search/tokenizer.js';
 
 const SPLIT = { splitCamelCase: true, splitLetterDigit: false };
 
-/** The last bag read, as words and counts. */
-function bagOf(cache: StemCache): Array<[string, number]> {
-  const pairs: Array<[string, number]> = [];
-  for (let i = 0; i < cache.bagLength; i += 2) pairs.push([cache.word(cache.bag[i]!), cache.bag[i + 1]!]);
-  return pairs;
+/** `text` read from `from` as a bag of [word, field, count] (field 5), written after two slots of padding. */
+function bagOf(
+  cache: StemCache,
+  text: string,
+  options = SPLIT,
+  from = 0,
+  wholeFlag = 0,
+): Array<[string, number, number]> {
+  const out = new Int32Array(2 + 3 * cache.scan(text, from, options));
+  const end = cache.writeBag(text, 5, wholeFlag, out, 2);
+  const triples: Array<[string, number, number]> = [];
+  for (let i = 2; i < end; i += 3) triples.push([cache.word(out[i]!), out[i + 1]!, out[i + 2]!]);
+  return triples;
 }
 
 describe('StemCache', () => {
@@ -30,34 +38,44 @@ describe('StemCache', () => {
     expect(cache.findStem('walk')).toBe(-1);
   });
 
-  it('reads a text as a bag: each word once with its count, in order of first appearance', () => {
+  it('reads a text as a bag: each word once with its field and count, in order of first appearance', () => {
     const cache = new StemCache();
-    cache.readBag('Create an issue, then createIssue again: issue!', 0, SPLIT);
-    expect(bagOf(cache)).toEqual([
-      ['create', 2],
-      ['an', 1],
-      ['issue', 3],
-      ['then', 1],
-      ['createissue', 1],
-      ['again', 1],
+    expect(bagOf(cache, 'Create an issue, then createIssue again: issue!')).toEqual([
+      ['create', 5, 2],
+      ['an', 5, 1],
+      ['issue', 5, 3],
+      ['then', 5, 1],
+      ['createissue', 5, 1],
+      ['again', 5, 1],
     ]);
-    cache.readBag('createIssue now', 0, PLAIN_TOKENIZER);
-    expect(bagOf(cache)).toEqual([
-      ['createissue', 1],
-      ['now', 1],
+    expect(bagOf(cache, 'createIssue now', PLAIN_TOKENIZER)).toEqual([
+      ['createissue', 5, 1],
+      ['now', 5, 1],
     ]);
+  });
+
+  it('flags a word that only came as a split run given whole', () => {
+    const cache = new StemCache();
+    expect(bagOf(cache, 'NewsTool', SPLIT, 0, 8)).toEqual([
+      ['news', 5, 1],
+      ['tool', 5, 1],
+      ['newstool', 5 | 8, 1],
+    ]);
+    expect(bagOf(cache, 'NewsTool newstool', SPLIT, 0, 8).at(-1)).toEqual(['newstool', 5, 2]);
   });
 
   it('reads from a position, so a name is read without its prefix', () => {
     const cache = new StemCache();
-    cache.readBag('mcp__github__list_issues', 5, SPLIT);
-    expect(bagOf(cache).map(([word]) => word)).toEqual(['github', 'list', 'issues']);
+    expect(bagOf(cache, 'mcp__github__list_issues', SPLIT, 5).map(([word]) => word)).toEqual([
+      'github',
+      'list',
+      'issues',
+    ]);
   });
 
   it('stems each distinct word once: shared stems share an id', () => {
     const cache = new StemCache();
-    cache.readBag('issue issues running runs', 0, PLAIN_TOKENIZER);
-    const stems = bagOf(cache).map(([word]) =>
+    const stems = bagOf(cache, 'issue issues running runs', PLAIN_TOKENIZER).map(([word]) =>
       cache.stemIdOf(cache.findWord(word, hashRange(word, 0, word.length))),
     );
     expect(stems[0]).toBe(stems[1]);

@@ -277,9 +277,12 @@ export class ScoreAccumulator {
   touchedCount = 0;
   /** The highest score so far. */
   maxScore = 0;
-  private stamps: Uint32Array;
-  private gateStamps: Uint32Array;
-  private epoch = 0;
+  /** @internal A document is touched when its stamp is the current epoch (read by {@link Bm25Index.accumulate}). */
+  stamps: Uint32Array;
+  /** @internal */
+  gateStamps: Uint32Array;
+  /** @internal */
+  epoch = 0;
 
   constructor(documentCount: number) {
     this.scores = new Float64Array(documentCount);
@@ -444,12 +447,15 @@ export class Bm25Index {
   /** Adds the term's contribution, times `boost`, to every document holding it. */
   accumulate(termId: number, boost: number, into: ScoreAccumulator, flags: AccumulateFlags): void {
     const idf = this.idf(termId) * boost;
-    const { scores, coverage } = into;
-    // `score` written out, so the loop reads nothing but locals and arrays.
+    // The accumulator and `score` written out, so the loop reads nothing but locals and arrays.
+    const { scores, coverage, touched, stamps, gateStamps, epoch } = into;
     const k1Plus1 = this.parameters.k1 + 1;
     const lengthBase = this.lengthBase;
     const lengthScale = this.lengthScale;
+    const covers = flags.countsForCoverage ? 1 : 0;
+    const isGate = flags.isGate;
     let maxScore = into.maxScore;
+    let touchedCount = into.touchedCount;
     for (const segment of this.segments) {
       const local = segment.local(termId);
       if (local < 0) continue;
@@ -458,17 +464,23 @@ export class Bm25Index {
       for (let p = segment.starts[local]!; p < end; p++) {
         const doc = docs[p]!;
         const tf = frequencies[p]!;
-        if (!into.isTouched(doc)) into.touch(doc);
-        const score =
-          scores[doc]! +
-          (idf * tf * k1Plus1) / (tf + lengthBase + lengthScale * documentLengths[doc - firstDoc]!);
+        let score = 0;
+        if (stamps[doc] === epoch) {
+          score = scores[doc]!;
+          coverage[doc]! += covers;
+        } else {
+          stamps[doc] = epoch;
+          touched[touchedCount++] = doc;
+          coverage[doc] = covers;
+        }
+        score += (idf * tf * k1Plus1) / (tf + lengthBase + lengthScale * documentLengths[doc - firstDoc]!);
         scores[doc] = score;
         if (score > maxScore) maxScore = score;
-        if (flags.countsForCoverage) coverage[doc]! += 1;
-        if (flags.isGate) into.markGate(doc);
+        if (isGate) gateStamps[doc] = epoch;
       }
     }
     into.maxScore = maxScore;
+    into.touchedCount = touchedCount;
   }
 
   /**

@@ -55,6 +55,8 @@ export interface QueryReaderSettings {
 export interface QueryLexicon {
   /** The term id of a stem, or -1 when no tool holds it. */
   termId(stem: string): number;
+  /** A lower-case word's stem and the stem's term id (-1 when no tool holds it). */
+  lookUp(word: string): { stem: string; termId: number };
   /** Number of tools holding the term (0 for -1). */
   documentFrequency(termId: number): number;
   /** Whether some tool holds this lower-case word exactly as written. */
@@ -128,8 +130,9 @@ export class QueryReader {
     let namesServices = false;
     for (let i = 0; i < words.length; i++) {
       const word = words[i]!;
-      let term = stem(word);
-      let termId = this.lexicon.termId(term);
+      const found = this.lexicon.lookUp(word);
+      let term = found.stem;
+      let termId = found.termId;
       if (termId >= 0 && this.isNameHeldOnlyByStem(query, i)) termId = -1;
       if (termId < 0 && (readsNames || this.settings.typoCorrection)) {
         const reading = this.readMissing(word);

@@ -2,6 +2,7 @@ import { ToolbridgeError } from '../base/errors.js';
 import { Bm25Index, type Bm25Parameters, SegmentBuilder } from './bm25-index.js';
 import type { QueryLexicon } from './query-plan.js';
 import { growInt32, type StemCache, sharedStemCache } from './stem-cache.js';
+import { stem } from './stemmer.js';
 import { hashRange, type TokenizerOptions } from './tokenizer.js';
 import { DESCRIPTION, FIELD_OF, PARAMETER_DESCRIPTIONS, toolWordsMemo, WHOLE_RUN } from './tool-words.js';
 import type { IndexEntry } from './types.js';
@@ -365,6 +366,17 @@ export class ToolCorpus implements QueryLexicon {
   /** The term id of a stem, or -1 when no tool holds it. */
   termId(stem: string): number {
     return this.terms.termOfStemId(this.cache.findStem(stem));
+  }
+
+  lookUp(word: string): { stem: string; termId: number } {
+    // A word indexed before (by any index) has its stem in the word table: no stemming, no map.
+    const wordId = this.cache.findWord(word, hashRange(word, 0, word.length));
+    if (wordId >= 0) {
+      const stemId = this.cache.stemIdOf(wordId);
+      return { stem: this.cache.stem(stemId), termId: this.terms.termOfStemId(stemId) };
+    }
+    const stemmed = stem(word);
+    return { stem: stemmed, termId: this.termId(stemmed) };
   }
 
   documentFrequency(termId: number): number {

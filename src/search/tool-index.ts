@@ -381,9 +381,12 @@ class Bm25ToolIndex implements ExtendableToolIndex {
     const candidates = new TopK(pool);
     for (let i = 0; i < acc.touchedCount; i++) {
       const doc = acc.touched[i]!;
+      const score = acc.scores[doc]!;
+      // Most tools fall below the current pool-th best: skip them before anything else.
+      if (score < candidates.threshold) continue;
       if (acc.coverage[doc]! < required || (gated && !acc.holdsGate(doc))) continue;
       if (exact.length > 0 && exact.includes(doc)) continue;
-      candidates.offer(doc, acc.scores[doc]!);
+      candidates.offer(doc, score);
     }
     let ranked = candidates.ranked();
     if (boost > 0) {

@@ -76,6 +76,9 @@ export class SegmentBuilder {
   private docStarts: Uint32Array;
   private documentCount = 0;
   private documentLengths: Float64Array;
+  // The open document: where its keys start, and its weighted length so far.
+  private openStart = 0;
+  private openLength = 0;
   /** BM25F only: words per field per document (document d, field f at d × fieldCount + f). */
   private fieldLengths: Float64Array;
   // Where each key's frequency is in the open document (valid while it is ≥ the document's start).
@@ -109,25 +112,28 @@ export class SegmentBuilder {
     const weight = this.weights[field]!;
     if (weight === 0) return;
     if (term >= this.termCount) this.reserveTerms(term + 1);
-    let key = term;
-    let frequency = weight * count;
     if (this.perField) {
-      key = (term << FIELD_BITS) | field;
-      frequency = count;
+      this.addKey((term << FIELD_BITS) | field, count);
     } else {
-      this.documentLengths[this.documentCount]! += frequency;
+      const frequency = weight * count;
+      this.openLength += frequency;
+      if (this.addKey(term, frequency)) this.postingCounts[term]! += 1;
     }
+  }
+
+  /** Adds to the open document's count for `key`; true when the key is new to it. */
+  private addKey(key: number, frequency: number): boolean {
     const at = this.slots[key]!;
-    if (at >= this.docStarts[this.documentCount]! && this.keys[at] === key) {
+    if (at >= this.openStart && this.keys[at] === key) {
       this.frequencies[at]! += frequency;
-      return;
+      return false;
     }
     if (this.keyCount === this.keys.length) this.reserveKeys();
     this.slots[key] = this.keyCount;
     this.keys[this.keyCount] = key;
     this.frequencies[this.keyCount] = frequency;
     this.keyCount += 1;
-    if (!this.perField) this.postingCounts[term]! += 1;
+    return true;
   }
 
   /** Closes the open document. */
@@ -135,13 +141,16 @@ export class SegmentBuilder {
     const doc = this.documentCount;
     if (this.perField) {
       const base = doc * this.fieldCount;
-      for (let k = this.docStarts[doc]!; k < this.keyCount; k++) {
+      for (let k = this.openStart; k < this.keyCount; k++) {
         this.fieldLengths[base + (this.keys[k]! & FIELD_MASK)]! += this.frequencies[k]!;
       }
     }
+    this.documentLengths[doc] = this.openLength;
+    this.openLength = 0;
     this.documentCount = doc + 1;
     if (this.documentCount === this.documentLengths.length) this.reserveDocuments();
     this.docStarts[this.documentCount] = this.keyCount;
+    this.openStart = this.keyCount;
   }
 
   /**

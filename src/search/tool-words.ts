@@ -79,14 +79,9 @@ export class ToolWordsMemo {
   ): boolean {
     if (known.description !== textOf(entry.description) || known.server !== textOf(entry.server))
       return false;
-    let count = 0;
-    if (properties !== undefined) {
-      // for…in walks the own keys in Object.keys order without making the array.
-      for (const key in properties) {
-        if (Object.hasOwn(properties, key) && known.parameters[count++] !== key) return false;
-      }
-    }
-    if (count !== known.parameters.length) return false;
+    const keys = properties === undefined ? NO_KEYS : Object.keys(properties);
+    if (keys.length !== known.parameters.length) return false;
+    for (let i = 0; i < keys.length; i++) if (keys[i] !== known.parameters[i]) return false;
     if (known.keywords !== (entry.keywords == null ? '' : keywordText(entry))) return false;
     return (
       !this.withParameterDescriptions ||
@@ -135,6 +130,7 @@ export class ToolWordsMemo {
   }
 }
 
+const NO_KEYS: readonly string[] = [];
 const textOf = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 const memos = new WeakMap<StemCache, Map<number, ToolWordsMemo>>();

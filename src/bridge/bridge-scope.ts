@@ -34,8 +34,8 @@ export interface BridgeScope {
   /** The search index over the deferred tools. */
   index(): ToolIndex;
   /**
-   * A fresh index over the deferred tools followed by `extra` (one query's connector documents),
-   * so both are ranked as one corpus (reference §4.3).
+   * The shared index extended by `extra` (one query's connector documents), so both are ranked as
+   * one corpus (reference §4.3) at a cost that follows the extras, not the catalog.
    */
   indexWith(extra: readonly IndexEntry[]): ToolIndex;
   /**

@@ -15,6 +15,7 @@ export function runQualityBench() {
   const negatives = loadQueryFixture('negative-queries.jsonl');
   const heldOut1 = loadQueryFixture('negative-queries-heldout-1.jsonl');
   const heldOut2 = loadQueryFixture('negative-queries-heldout-2.jsonl');
+  const heldOut3 = loadQueryFixture('negative-queries-heldout-3.jsonl');
   const typos = loadQueryFixture('typo-queries.jsonl');
   const engines = [
     ['reference (hermes preset)', HERMES_OPTIONS],
@@ -48,8 +49,9 @@ export function runQualityBench() {
         ),
     ],
     [`absent service, empty rate: all (${negatives.length})`, (index) => empty(index, negatives)],
-    [`absent service, held-out set 1 (${heldOut1.length})`, (index) => empty(index, heldOut1)],
-    [`absent service, held-out set 2 (${heldOut2.length})`, (index) => empty(index, heldOut2)],
+    [`absent service, phrasing set 1 (${heldOut1.length})`, (index) => empty(index, heldOut1)],
+    [`absent service, phrasing set 2 (${heldOut2.length})`, (index) => empty(index, heldOut2)],
+    [`absent service, phrasing set 3 (${heldOut3.length})`, (index) => empty(index, heldOut3)],
     [`typo hit@5 when the clean query hits (${typos.length} typo queries)`, (index) => typo(index, typos)],
   ];
 

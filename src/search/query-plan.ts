@@ -73,6 +73,8 @@ export interface QueryWords {
   /** Each word's run (maximal stretch of letters and digits) in `runs`. */
   runOf: readonly number[];
   runs: readonly string[];
+  /** The query opens with a one-word label (`Zoho: list leads`, `asana - search invoices`). */
+  labelled?: boolean;
 }
 
 /**
@@ -85,6 +87,32 @@ const CHANNELS = new Set(['in', 'on', 'with', 'via', 'using', 'through', 'from',
 const TOOL_VERBS = new Set(['use', 'using', 'via', 'through', 'open']);
 /** Before a word no dictionary knows, these mark it as a name too (`my zoho account`, `log into zoho`). */
 const NAME_MARKERS = new Set(['my', 'our', 'your', 'into']);
+/**
+ * Phrases that name what follows as an account even when it is also English: `connect to bolt`,
+ * `log into willow`, `sign in to quartz`.
+ */
+const SIGN_IN_PHRASES = [
+  ['connect', 'to'],
+  ['connecting', 'to'],
+  ['log', 'into'],
+  ['log', 'in', 'to'],
+  ['login', 'to'],
+  ['logged', 'into'],
+  ['sign', 'into'],
+  ['sign', 'in', 'to'],
+  ['signed', 'into'],
+] as const;
+/** `my willow account`: a word between an owner and one of these is an account's name. */
+const OWNERS = new Set(['my', 'our', 'your', 'their']);
+const ACCOUNT_NOUNS = new Set([
+  'account',
+  'accounts',
+  'workspace',
+  'workspaces',
+  'tenant',
+  'instance',
+  'org',
+]);
 /**
  * An everyday English word (`harvest`, `front`) is read as a name less readily: first only in a
  * query of at most this many words whose next word is an action (`harvest archive project`).
@@ -186,10 +214,22 @@ export class QueryReader {
    */
   private isNameHeldOnlyByStem(query: QueryWords, i: number): boolean {
     const word = query.words[i]!;
-    const listed = this.settings.serviceNames.has(word);
-    const placed = !listed && this.settings.gate === 'unknown-name' && this.isServicePlace(query, i, false);
-    if ((!listed && !placed) || this.knows(word)) return false;
-    return listed || this.readMissing(word).kind === 'name';
+    if (this.knows(word)) return false;
+    if (this.settings.serviceNames.has(word)) return true;
+    if (this.settings.gate !== 'unknown-name') return false;
+    const kind = this.readMissing(word).kind;
+    if (kind === 'name') return this.isServicePlace(query, i, false);
+    // An English word only longer forms of which some tool holds (`orbit` of `orbiting`) is a
+    // name where a service stands; an inflection of a held word (`folders` of `folder`) is not.
+    return kind === 'english' && !this.holdsShorterForm(word) && this.isServicePlace(query, i, true);
+  }
+
+  /** Whether some tool holds a shorter word of the same stem that `word` starts with. */
+  private holdsShorterForm(word: string): boolean {
+    for (let length = Math.min(stem(word).length, word.length - 1); length < word.length; length++) {
+      if (length > 0 && this.knows(word.slice(0, length))) return true;
+    }
+    return false;
   }
 
   /**
@@ -201,8 +241,10 @@ export class QueryReader {
     const runs = query.runs;
     const before = run > 0 ? runs[run - 1]! : '';
     if (TOOL_VERBS.has(before) || (!english && NAME_MARKERS.has(before))) return true;
+    if (isSignInObject(runs, run) || isAccountName(runs, run)) return true;
     if (run === runs.length - 1 && CHANNELS.has(before)) return true;
     if (run !== 0 || runs.length < 2) return false;
+    if (query.labelled) return true;
     return !english || (runs.length <= MAX_WORDS_FOR_ENGLISH_FIRST && this.isAction(runs[1]!));
   }
 
@@ -284,4 +326,14 @@ export class QueryReader {
   private knows(word: string): boolean {
     return this.lexicon.holdsWord(word);
   }
+}
+
+function isSignInObject(runs: readonly string[], run: number): boolean {
+  return SIGN_IN_PHRASES.some(
+    (phrase) => run >= phrase.length && phrase.every((word, k) => runs[run - phrase.length + k] === word),
+  );
+}
+
+function isAccountName(runs: readonly string[], run: number): boolean {
+  return run > 0 && OWNERS.has(runs[run - 1]!) && ACCOUNT_NOUNS.has(runs[run + 1] ?? '');
 }

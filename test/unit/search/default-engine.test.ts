@@ -105,6 +105,28 @@ describe('default engine', () => {
       }
     });
 
+    it('reads even an English word as a name after connect to / log into, between my and account, or as a label', () => {
+      for (const query of [
+        'connect to harvest and list issues',
+        'log into harvest and list issues',
+        'sign in to harvest and list issues',
+        'list issues in my harvest account',
+        'harvest: weather forecast for a city',
+        'harvest - weather forecast for a city',
+      ]) {
+        expect(index.search(query).unknownWords, query).toEqual(['harvest']);
+      }
+      for (const query of ['list issues for my harvest folder', 'harvest weather forecast for a city']) {
+        expect(index.search(query).matches, query).not.toEqual([]);
+      }
+    });
+
+    it('reads an English word that tools hold only in longer forms as a name where a service is named, not an inflection', () => {
+      // Tools say `recurring`, never `recur`; `messages` is only a plural of the held `message`.
+      expect(index.search('create a charge through recur').unknownWords).toEqual(['recur']);
+      expect(index.search('post an alert through messages').matches).toContain('mcp__slack__send_message');
+    });
+
     it('reads an unknown word held only through its stem as a name where a service is named', () => {
       // `recurly` stems like `recurring`, but no tool says it, and it is no typo of a tool's word.
       expect(index.search('use recurly to create a charge').unknownWords).toEqual(['recurly']);

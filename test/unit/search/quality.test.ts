@@ -25,6 +25,7 @@ interface Row {
   negativeAll: number;
   negativeHeldOut1: number;
   negativeHeldOut2: number;
+  negativeHeldOut3: number;
   typo: number;
   typoCorrected: number;
 }
@@ -75,6 +76,7 @@ describe('search quality, all shared catalogs, limit 5', () => {
     const negatives = readJsonl<EvalQuery & { tier: string }>(fixture('negative-queries.jsonl'));
     const heldOut1 = readJsonl<EvalQuery>(fixture('negative-queries-heldout-1.jsonl'));
     const heldOut2 = readJsonl<EvalQuery>(fixture('negative-queries-heldout-2.jsonl'));
+    const heldOut3 = readJsonl<EvalQuery>(fixture('negative-queries-heldout-3.jsonl'));
     const typos = readJsonl<TypoQuery>(fixture('typo-queries.jsonl'));
     const measure = (options?: ToolIndexOptionsInput): Row => {
       const index = createToolIndex(entries, options);
@@ -89,6 +91,7 @@ describe('search quality, all shared catalogs, limit 5', () => {
         negativeAll: empty(negatives),
         negativeHeldOut1: empty(heldOut1),
         negativeHeldOut2: empty(heldOut2),
+        negativeHeldOut3: empty(heldOut3),
         typo: typo.hitRate,
         typoCorrected: typo.correctedRate,
       };
@@ -108,10 +111,10 @@ describe('search quality, all shared catalogs, limit 5', () => {
     expect(rows.default.negativeAll).toBeGreaterThanOrEqual(0.95);
   });
 
-  it('holds the levels measured on phrasings the rules were not made from (held-out absent services)', () => {
-    // Measured 0.964 and 0.792: see docs/readme/engine.md, "Where it falls short".
+  it('keeps absent services out of matches on the later phrasing sets too (see docs/readme/engine.md)', () => {
     expect(rows.default.negativeHeldOut1).toBeGreaterThanOrEqual(0.95);
-    expect(rows.default.negativeHeldOut2).toBeGreaterThanOrEqual(0.75);
+    expect(rows.default.negativeHeldOut2).toBeGreaterThanOrEqual(0.95);
+    expect(rows.default.negativeHeldOut3).toBeGreaterThanOrEqual(0.95);
   });
 
   it('beats the reference and plain BM25 on keyword, natural, known-item and typo queries', () => {

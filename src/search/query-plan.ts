@@ -85,6 +85,11 @@ export interface QueryWords {
  */
 const CHANNELS = new Set(['in', 'on', 'with', 'via', 'using', 'through', 'from', 'into']);
 const TOOL_VERBS = new Set(['use', 'using', 'via', 'through', 'open']);
+/**
+ * After a tool verb an English word names a service only when its phrase ends there
+ * (`use harvest to …`, `… via pitch`), not when it is part of a longer noun (`through rough patch`).
+ */
+const PHRASE_ENDS = new Set(['and', 'to', 'for', 'then', 'or']);
 /** Before a word no dictionary knows, these mark it as a name too (`my zoho account`, `log into zoho`). */
 const NAME_MARKERS = new Set(['my', 'our', 'your', 'into']);
 /**
@@ -240,7 +245,8 @@ export class QueryReader {
     const run = query.runOf[i]!;
     const runs = query.runs;
     const before = run > 0 ? runs[run - 1]! : '';
-    if (TOOL_VERBS.has(before) || (!english && NAME_MARKERS.has(before))) return true;
+    if (TOOL_VERBS.has(before) && (!english || endsPhrase(runs, run))) return true;
+    if (!english && NAME_MARKERS.has(before)) return true;
     if (isSignInObject(runs, run) || isAccountName(runs, run)) return true;
     if (run === runs.length - 1 && CHANNELS.has(before)) return true;
     if (run !== 0 || runs.length < 2) return false;
@@ -336,4 +342,8 @@ function isSignInObject(runs: readonly string[], run: number): boolean {
 
 function isAccountName(runs: readonly string[], run: number): boolean {
   return run > 0 && OWNERS.has(runs[run - 1]!) && ACCOUNT_NOUNS.has(runs[run + 1] ?? '');
+}
+
+function endsPhrase(runs: readonly string[], run: number): boolean {
+  return run === runs.length - 1 || PHRASE_ENDS.has(runs[run + 1]!);
 }

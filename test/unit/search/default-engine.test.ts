@@ -100,6 +100,7 @@ describe('default engine', () => {
         'harvest weather forecast',
         'list issues for my harvest',
         'weather forecast harvest',
+        'weather forecast through harvest season',
       ]) {
         expect(index.search(query).matches, query).not.toEqual([]);
       }

@@ -2,12 +2,15 @@
  * SSRF guard for everything the OAuth flow fetches on a server's say-so (resource metadata,
  * authorization-server metadata, registration and token endpoints). Those URLs come from a
  * possibly hostile server, so they must be https and resolve only to public addresses, checked
- * after DNS and on every redirect hop. The one exception is the origin the user typed: a local
- * server the user chose may live on loopback over http.
+ * after DNS and on every redirect hop, and the request then connects to exactly the addresses
+ * that were checked (no second lookup a rebinding DNS server could answer differently). The one
+ * exception is the origin the user typed: a local server the user chose may live on loopback
+ * over http.
  */
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { errorMessage, ToolbridgeError } from '../../base/errors.js';
+import { type PinnedFetch, pinnedFetch } from './pinned-fetch.js';
 
 export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
@@ -67,6 +70,17 @@ function refuse(url: string, why: string): ToolbridgeError {
 
 /** Throws `DENIED` unless the URL may be fetched: https to public addresses only, or a trusted origin. */
 export async function checkFetchUrl(raw: string | URL, options: UrlGuardOptions = {}): Promise<URL> {
+  return (await checkTarget(raw, options)).url;
+}
+
+/**
+ * `checkFetchUrl`, also giving the addresses that were checked: the request must connect to
+ * those and no others. Undefined for a trusted origin, which may resolve anywhere.
+ */
+async function checkTarget(
+  raw: string | URL,
+  options: UrlGuardOptions,
+): Promise<{ url: URL; addresses?: string[] }> {
   let url: URL;
   try {
     url = new URL(String(raw));
@@ -75,7 +89,7 @@ export async function checkFetchUrl(raw: string | URL, options: UrlGuardOptions 
   }
   const shown = `${url.protocol}//${url.host}${url.pathname}`;
   if (url.username !== '' || url.password !== '') throw refuse(shown, 'it carries a user name or password');
-  if (options.trustedOrigins?.includes(url.origin)) return url;
+  if (options.trustedOrigins?.includes(url.origin)) return { url };
   if (url.protocol !== 'https:') throw refuse(shown, 'only https is allowed for URLs a server supplies');
   // The WHATWG parser has already normalised 2130706433, 0x7f.1 and friends to dotted form.
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
@@ -92,22 +106,27 @@ export async function checkFetchUrl(raw: string | URL, options: UrlGuardOptions 
   if (addresses.length === 0) throw refuse(shown, 'its host has no address');
   const bad = addresses.find(isNonPublicAddress);
   if (bad !== undefined) throw refuse(shown, `its host resolves to the non-public address ${bad}`);
-  return url;
+  return { url, addresses };
 }
 
-/** A fetch that checks the URL and every redirect hop with `checkFetchUrl`. */
-export function guardedFetch(options: UrlGuardOptions = {}, inner: FetchLike = fetch): FetchLike {
+/**
+ * A fetch that checks the URL and every redirect hop with `checkFetchUrl`, and connects each hop
+ * to the addresses its check resolved. `inner` sends one request (tests pass a recorder).
+ */
+export function guardedFetch(options: UrlGuardOptions = {}, inner: PinnedFetch = pinnedFetch): FetchLike {
   const maxRedirects = options.maxRedirects ?? 5;
   return async (input, init) => {
-    let url = await checkFetchUrl(input, options);
+    let target = await checkTarget(input, options);
+    let url = target.url;
     let request: RequestInit = { ...init, redirect: 'manual' };
     for (let hop = 0; ; hop++) {
-      const response = await inner(url, request);
+      const response = await inner(url, request, target.addresses);
       const location = response.headers.get('location');
       if (response.status < 300 || response.status >= 400 || location === null) return response;
       if (hop >= maxRedirects) throw refuse(url.href, `more than ${maxRedirects} redirects`);
       await response.body?.cancel();
-      const next = await checkFetchUrl(new URL(location, url), options);
+      target = await checkTarget(new URL(location, url), options);
+      const next = target.url;
       if (next.origin !== url.origin) {
         // Credentials meant for one origin never follow a redirect to another.
         const headers = new Headers(request.headers);

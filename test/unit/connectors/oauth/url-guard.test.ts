@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ToolbridgeError } from '../../../../src/base/errors.js';
+import type { PinnedFetch } from '../../../../src/connectors/oauth/pinned-fetch.js';
 import {
   checkFetchUrl,
   guardedFetch,
@@ -152,3 +153,145 @@ describe('guardedFetch', () => {
     await expect(loop(`${origin}/0`)).rejects.toThrow(/more than 2 redirects/);
   });
 });
+
+/** Stands in for the network: records where each request would connect, answers from `routes`. */
+function recorder(routes: Record<string, () => Response> = {}) {
+  const sent: Array<{ url: string; addresses: readonly string[] | undefined }> = [];
+  const inner: PinnedFetch = async (url, _init, addresses) => {
+    sent.push({ url: url.href, addresses });
+    return routes[url.href]?.() ?? new Response('ok');
+  };
+  return { sent, inner };
+}
+
+/** A DNS server that answers a public address first and loopback from then on (DNS rebinding). */
+function rebinding(): { resolveHost: ResolveHost; lookups: string[] } {
+  const lookups: string[] = [];
+  return {
+    lookups,
+    resolveHost: async (host) => {
+      lookups.push(host);
+      return lookups.filter((name) => name === host).length === 1 ? ['93.184.216.34'] : ['127.0.0.1'];
+    },
+  };
+}
+
+describe('guardedFetch pins every hop to the addresses it checked', () => {
+  it('a rebinding resolver cannot make it connect to loopback: it resolves once and connects there', async () => {
+    const dns = rebinding();
+    const { sent, inner } = recorder();
+    const guarded = guardedFetch({ resolveHost: dns.resolveHost }, inner);
+    await guarded('https://rebind.example/.well-known/oauth-authorization-server');
+    expect(dns.lookups).toEqual(['rebind.example']);
+    expect(sent).toEqual([
+      {
+        url: 'https://rebind.example/.well-known/oauth-authorization-server',
+        addresses: ['93.184.216.34'],
+      },
+    ]);
+    // A second fetch resolves again, gets loopback this time, and is refused before connecting.
+    await expect(guarded('https://rebind.example/token')).rejects.toMatchObject({ code: 'DENIED' });
+    expect(sent).toHaveLength(1);
+  });
+
+  it('re-checks and pins each redirect hop on its own', async () => {
+    const dns = rebinding();
+    const { sent, inner } = recorder({
+      'https://rebind.example/start': () =>
+        new Response(null, { status: 302, headers: { location: 'https://hop.example/next' } }),
+      'https://hop.example/next': () =>
+        new Response(null, { status: 302, headers: { location: 'https://rebind.example/again' } }),
+    });
+    const guarded = guardedFetch({ resolveHost: dns.resolveHost }, inner);
+    // The third hop returns to the first name, which now answers loopback: refused, never sent.
+    await expect(guarded('https://rebind.example/start')).rejects.toMatchObject({ code: 'DENIED' });
+    expect(sent).toEqual([
+      { url: 'https://rebind.example/start', addresses: ['93.184.216.34'] },
+      { url: 'https://hop.example/next', addresses: ['93.184.216.34'] },
+    ]);
+    expect(dns.lookups).toEqual(['rebind.example', 'hop.example', 'rebind.example']);
+  });
+
+  describe("the checklist's hostile targets are never fetched", () => {
+    let ui: Server | undefined;
+    let uiHits = 0;
+    let uiPort = 0;
+    afterEach(async () => {
+      await new Promise<void>((done) => (ui ? ui.close(() => done()) : done()));
+      ui = undefined;
+    });
+
+    async function startUi(): Promise<void> {
+      uiHits = 0;
+      ui = createServer((_req, res) => {
+        uiHits += 1;
+        res.end('the UI');
+      });
+      await new Promise<void>((done) => ui!.listen(0, '127.0.0.1', done));
+      uiPort = (ui.address() as AddressInfo).port;
+    }
+
+    const hostile = () => [
+      'https://169.254.169.254/latest/meta-data/',
+      'https://2130706433/',
+      'https://0x7f.1/',
+      'https://[::ffff:127.0.0.1]/',
+      `http://127.0.0.1:${uiPort}/api/approve`,
+      `https://127.0.0.1:${uiPort}/api/approve`,
+      `https://localhost:${uiPort}/`,
+      'https://10.0.0.1/internal',
+    ];
+    const hostileDns: ResolveHost = async (host) =>
+      host === 'localhost' ? ['127.0.0.1'] : ['93.184.216.34'];
+
+    it('asked for directly', async () => {
+      await startUi();
+      const { sent, inner } = recorder();
+      const guarded = guardedFetch({ resolveHost: hostileDns }, inner);
+      for (const url of hostile()) {
+        await expect(guarded(url), url).rejects.toMatchObject({ code: 'DENIED' });
+      }
+      expect(sent).toEqual([]);
+    });
+
+    it('reached through a redirect, from a public server or from the origin the user typed', async () => {
+      await startUi();
+      for (const target of hostile()) {
+        const { sent, inner } = recorder({
+          'https://public.example/start': () =>
+            new Response(null, { status: 302, headers: { location: target } }),
+        });
+        const guarded = guardedFetch({ resolveHost: hostileDns }, inner);
+        await expect(guarded('https://public.example/start'), target).rejects.toMatchObject({
+          code: 'DENIED',
+        });
+        expect(sent.map((entry) => entry.url)).toEqual(['https://public.example/start']);
+      }
+      // A real server on the typed origin redirects to our own UI port: the real fetch refuses.
+      const typed = await serveRedirects((req) => (req === '/a' ? '/b' : `http://127.0.0.1:${uiPort}/`));
+      try {
+        const guarded = guardedFetch({ resolveHost: hostileDns, trustedOrigins: [typed.origin] });
+        await expect(guarded(`${typed.origin}/a`)).rejects.toMatchObject({ code: 'DENIED' });
+        expect(typed.hits).toEqual(['/a', '/b']);
+      } finally {
+        await typed.close();
+      }
+      expect(uiHits).toBe(0);
+    });
+  });
+});
+
+/** A loopback server that redirects each path to `next(path)`. */
+async function serveRedirects(next: (path: string) => string) {
+  const hits: string[] = [];
+  const redirects = createServer((req, res) => {
+    hits.push(req.url ?? '');
+    res.writeHead(302, { location: next(req.url ?? '') }).end();
+  });
+  await new Promise<void>((done) => redirects.listen(0, '127.0.0.1', done));
+  return {
+    origin: `http://127.0.0.1:${(redirects.address() as AddressInfo).port}`,
+    hits,
+    close: () => new Promise<void>((done) => redirects.close(() => done())),
+  };
+}

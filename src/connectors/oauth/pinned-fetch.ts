@@ -1,0 +1,90 @@
+/**
+ * One HTTP request to addresses already checked, never resolving the host again: the SSRF guard
+ * resolves a name, checks every address, and this connects to exactly those (no DNS-rebinding
+ * window between the check and the connect). TLS still names the original host (SNI and the
+ * certificate check) and so does the Host header. Redirects are returned, never followed, so the
+ * guard can check each hop.
+ */
+import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { Readable } from 'node:stream';
+
+/**
+ * Sends one request for `url`, connecting only to `addresses` when given (else the system's DNS,
+ * for origins the user typed). Returns redirects as they are. Network failures reject with a
+ * `TypeError`, as `fetch` does.
+ */
+export type PinnedFetch = (
+  url: URL,
+  init: RequestInit,
+  addresses: readonly string[] | undefined,
+) => Promise<Response>;
+
+/** A socket that stays silent this long fails the request. */
+export const PINNED_FETCH_IDLE_TIMEOUT_MS = 30_000;
+
+/** Statuses whose responses never carry a body (the Response constructor refuses one). */
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+
+export const pinnedFetch: PinnedFetch = async (url, init, addresses) => {
+  const request = new Request(url, { ...init, redirect: 'manual' });
+  const body = request.body === null ? undefined : Buffer.from(await request.arrayBuffer());
+  const headers: Record<string, string> = Object.fromEntries(request.headers);
+  // We do not decompress: ask for the plain body.
+  headers['accept-encoding'] = 'identity';
+  if (body !== undefined) headers['content-length'] = String(body.length);
+  const options: RequestOptions = {
+    method: request.method,
+    hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+    port: url.port === '' ? undefined : Number(url.port),
+    path: `${url.pathname}${url.search}`,
+    headers,
+    ...(addresses === undefined ? {} : { lookup: pinnedLookup(addresses) }),
+    ...(init.signal ? { signal: init.signal } : {}),
+  };
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const response = await new Promise<IncomingMessage>((resolve, reject) => {
+    const req = send(options, resolve);
+    req.setTimeout(PINNED_FETCH_IDLE_TIMEOUT_MS, () =>
+      req.destroy(new Error(`no answer within ${PINNED_FETCH_IDLE_TIMEOUT_MS / 1000} s`)),
+    );
+    req.on('error', (error) =>
+      reject(init.signal?.aborted ? init.signal.reason : new TypeError('fetch failed', { cause: error })),
+    );
+    req.end(body);
+  });
+  const status = response.statusCode ?? 0;
+  if (status < 200 || status > 599) {
+    response.destroy();
+    throw new TypeError('fetch failed', { cause: new Error(`unexpected HTTP status ${status}`) });
+  }
+  const responseHeaders = new Headers();
+  for (const [name, value] of Object.entries(response.headers)) {
+    for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
+      responseHeaders.append(name, item);
+    }
+  }
+  const empty = NULL_BODY_STATUSES.has(status) || request.method === 'HEAD';
+  if (empty) response.resume();
+  return new Response(empty ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), {
+    status,
+    statusText: response.statusMessage ?? '',
+    headers: responseHeaders,
+  });
+};
+
+/** A `lookup` that answers with the checked addresses, whatever the name. */
+function pinnedLookup(addresses: readonly string[]): LookupFunction {
+  const entries = addresses.map((address) => ({ address, family: isIP(address) }));
+  return (_hostname, options, callback) => {
+    const first = entries[0];
+    if (first === undefined) {
+      callback(Object.assign(new Error('no checked address'), { code: 'ENOTFOUND' }), '', 0);
+    } else if ((options as { all?: boolean }).all === true) {
+      (callback as unknown as (error: null, all: typeof entries) => void)(null, entries);
+    } else {
+      callback(null, first.address, first.family);
+    }
+  };
+}

@@ -20,12 +20,19 @@ export interface AgentSurfaceOptions {
   settings: Pick<ToolSearchSettings, 'searchDefaultLimit' | 'maxSearchLimit'>;
   /** Runs real tools (wrapped by approvals and audit in the host). */
   executor: ToolExecutor;
-  /** `manage_connections`, when the session can connect apps; it also puts `connectors__` calls in scope. */
+  /** `manage_connections`, listed directly when given. */
   manageConnections?: DirectTool;
   /**
+   * Whether `connectors__` names are searched, described and called in this session (a
+   * connector gateway is configured). Kept apart from `manageConnections`, which the host lists
+   * even without a gateway for its MCP actions.
+   * @defaultValue `manageConnections !== undefined`
+   */
+  connectorsInScope?: boolean;
+  /**
    * The gateway legs of tool_search and tool_describe (`gatewayConnectorLegs(client)`). Used only
-   * when `manageConnections` is given too (connectors in scope); without them connector names
-   * are callable but never searched or described.
+   * while connectors are in scope; without them connector names are callable but never
+   * searched or described.
    */
   connectors?: ConnectorLegs;
   /** Declared servers that offer no tools right now: named in empty search results. */
@@ -70,6 +77,7 @@ let sharedValidator: ArgumentValidator | undefined;
  */
 export function createAgentSurface(options: AgentSurfaceOptions): BridgeSurface {
   const { plan, manageConnections } = options;
+  const connectorsInScope = options.connectorsInScope ?? manageConnections !== undefined;
   sharedValidator ??= createArgumentValidator();
   const scope = createBridgeScope({
     catalog: {
@@ -84,7 +92,7 @@ export function createAgentSurface(options: AgentSurfaceOptions): BridgeSurface 
     index: options.index,
     limits: { defaultLimit: options.settings.searchDefaultLimit, maxLimit: options.settings.maxSearchLimit },
     extraDirectNames: manageConnections === undefined ? [] : [manageConnections.tool.name],
-    connectorsInScope: manageConnections !== undefined,
+    connectorsInScope,
     connectors: options.connectors,
   });
 
@@ -97,7 +105,11 @@ export function createAgentSurface(options: AgentSurfaceOptions): BridgeSurface 
 
   return {
     listTools() {
-      tools ??= agentTools(plan, { settings: options.settings, manageConnections: manageConnections?.tool });
+      tools ??= agentTools(plan, {
+        settings: options.settings,
+        manageConnections: manageConnections?.tool,
+        connectorsInScope,
+      });
       return tools;
     },
 

@@ -27,7 +27,7 @@ export interface BridgeToolsOptions {
   form: ListingForm;
   /** The listing text (see catalog/listing.ts); null for none. */
   listingText: string | null;
-  /** `manage_connections` is in the session. */
+  /** Connector tools are in scope (a gateway is set; `manage_connections` links their apps). */
   manageConnections?: boolean;
   /** Shown in the `limit` parameter's description. @defaultValue 5 and 25 */
   searchDefaultLimit?: number;
@@ -141,6 +141,11 @@ export interface AgentToolsOptions {
   settings: Pick<ToolSearchSettings, 'searchDefaultLimit' | 'maxSearchLimit'>;
   /** The `manage_connections` definition when the session has it. */
   manageConnections?: Tool;
+  /**
+   * `connectors__` tools can be found in this session (a gateway is configured): tool_search
+   * says so. @defaultValue `manageConnections !== undefined`
+   */
+  connectorsInScope?: boolean;
 }
 
 /** The bridge tools for a plan: none when the bridge is not active. */
@@ -150,7 +155,7 @@ export function bridgeToolsForPlan(plan: ToolSurfacePlan, options: AgentToolsOpt
     deferredCount: plan.deferredCount,
     form: plan.form,
     listingText: plan.listing.text,
-    manageConnections: options.manageConnections !== undefined,
+    manageConnections: options.connectorsInScope ?? options.manageConnections !== undefined,
     searchDefaultLimit: options.settings.searchDefaultLimit,
     maxSearchLimit: options.settings.maxSearchLimit,
   });

@@ -15,7 +15,7 @@ import type { GatewayConnectionRow, GatewayConnectionStart } from './gateway-wir
 export const MANAGE_CONNECTIONS_TOOL: Tool = {
   name: 'manage_connections',
   description:
-    'Check or connect the remote apps (connectors) whose tools are named connectors__<app>__<tool>. ' +
+    'Check or connect the remote apps (connectors) whose tools are named connectors__<app>__<tool>, once the user has set up a connector gateway. ' +
     'action "status" lists each app and whether it is connected; "connect" links the apps named in ' +
     '`connectors` (the user approves in Toolbridge); "reconnect" re-links apps that stopped working ' +
     '(with force: true, even ones that look connected). Call it when a tool returns CONNECTION_REQUIRED. ' +
@@ -55,6 +55,18 @@ export const STATUS_HINT =
 export const CARD_RESULT_NOTE =
   'connected: its tools work now. skipped: the user chose not to connect it; do not ask again or work around it. ' +
   'not_connected: it was not linked in time; ask the user whether to try again.';
+export const NOT_SET_UP_HINT =
+  'Ask the user to set up a connector gateway in Toolbridge under Settings → Connectors (its URL, then Sign in). ' +
+  'Local MCP servers need no gateway: install, enable or authorize them with {"name": …, "mcp": true}.';
+const SIGN_IN_HINT =
+  'Ask the user to sign in to the connector gateway in Toolbridge under Settings → Connectors.';
+/** The hosted actions' answer while no connector gateway is configured (reference §4.3 `not_set_up`). */
+const NOT_SET_UP_PAYLOAD: Readonly<Record<string, unknown>> = Object.freeze({
+  status: 'not_set_up',
+  reason: 'not_set_up',
+  error: 'Connector accounts are not set up in this Toolbridge: no connector gateway is configured.',
+  hint: NOT_SET_UP_HINT,
+});
 export const LINK_RESULT_NOTE =
   'Show each connect_url to the user and wait until they say they are done, then call manage_connections with ' +
   'action "status". Do not call connect again for these apps.';
@@ -79,6 +91,7 @@ export interface ConnectionCardPort {
 }
 
 export interface ManageConnectionsOptions {
+  /** Without a base URL (no gateway configured) the hosted actions answer `not_set_up`. */
   client: GatewayClient;
   /** Where cards open; absent means "no card surface": answers carry the links instead. */
   cards?: ConnectionCardPort;
@@ -212,6 +225,7 @@ export class ConnectionManager {
   }
 
   async status(filter: readonly string[], signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
+    if (!this.options.client.configured) return NOT_SET_UP_PAYLOAD;
     const listed = await this.options.client.listConnections(signal === undefined ? {} : { signal });
     if (!listed.ok) return failurePayload(listed.failure);
     const rows =
@@ -225,6 +239,7 @@ export class ConnectionManager {
     request: Request,
     context: { agentId: string; signal?: AbortSignal },
   ): Promise<Record<string, unknown>> {
+    if (!this.options.client.configured) return NOT_SET_UP_PAYLOAD;
     const signal = context.signal === undefined ? {} : { signal: context.signal };
     let targets = request.connectors;
     const already: string[] = [];
@@ -466,10 +481,13 @@ function linkPayload(starts: GatewayConnectionStart[]): Record<string, unknown> 
   };
 }
 
-function failurePayload(failure: GatewayFailure): { error: string; reason: string } {
+function failurePayload(failure: GatewayFailure): Record<string, unknown> {
+  if (failure.kind === 'not_set_up') {
+    return { status: 'not_set_up', reason: failure.kind, error: failure.message, hint: SIGN_IN_HINT };
+  }
   const error =
     failure.kind === 'dark'
-      ? 'Connectors are not available: no connector gateway is configured in Toolbridge.'
+      ? `Connectors are not available: ${failure.message}`
       : `The connector gateway request failed: ${failure.message} The user can manage connections in Toolbridge.`;
   return { error, reason: failure.kind };
 }

@@ -17,8 +17,8 @@ import type { ConnectorParts } from './host-connectors.js';
 export interface CatalogInputs {
   servers: readonly ServerSnapshot[];
   settings: Settings;
-  /** Set up when the settings name a connector gateway: `manage_connections` and the search legs. */
-  connectors?: Pick<ConnectorParts, 'manageConnections' | 'legs'>;
+  /** `manage_connections`, plus the search legs while a connector gateway is configured. */
+  connectors?: ConnectorParts;
 }
 
 /**
@@ -88,19 +88,21 @@ export class HostCatalog {
     let found = built.contexts.get(contextLengthTokens);
     if (found === undefined) {
       const { settings, connectors } = built;
+      const gateway = connectors?.gateway;
       const plan = planToolSurface(built.classified, {
         settings: settings.toolSearch,
         contextLengthTokens,
         unavailable: built.unavailable,
-        manageConnections: connectors !== undefined,
+        // The bridge opens for connector tools alone only when a gateway can supply them.
+        manageConnections: gateway !== undefined,
       });
       const surface = createAgentSurface({
         plan,
         settings: settings.toolSearch,
         executor: this.executor,
-        ...(connectors === undefined
-          ? {}
-          : { manageConnections: connectors.manageConnections, connectors: connectors.legs }),
+        ...(connectors === undefined ? {} : { manageConnections: connectors.manageConnections }),
+        connectorsInScope: gateway !== undefined,
+        ...(gateway === undefined ? {} : { connectors: gateway.legs }),
         unavailableServers: built.unavailable,
         unavailableNames: built.disabled,
         // The deferred set does not depend on the context length, so one index serves all.

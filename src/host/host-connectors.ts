@@ -12,11 +12,15 @@ import {
 import { CONNECTOR_GATEWAY_TOKEN_KEY, type SecretStore } from '../store/secret-store.js';
 import { connectorGatewayUrl, type Settings } from '../store/settings-schema.js';
 
-/** What an agent session gets when connectors are set up. */
+/** What an agent session gets for connections. */
 export interface ConnectorParts {
+  /**
+   * Always listed: the MCP actions (install, enable, authorize) need no gateway, and without one
+   * the hosted actions say that connector accounts are not set up.
+   */
   manageConnections: DirectTool;
-  legs: ConnectorLegs;
-  backend: ConnectorBackend;
+  /** Present while a connector gateway is configured: only then are `connectors__` names in scope. */
+  gateway?: { legs: ConnectorLegs; backend: ConnectorBackend };
 }
 
 export interface HostConnectorsOptions {
@@ -31,10 +35,10 @@ export interface HostConnectorsOptions {
 }
 
 /**
- * The hosted connectors, built from the settings: off (undefined) without a gateway URL, else
- * one gateway client shared by `manage_connections`, the search legs and the executor. Rebuilt
- * only when the URL or the card timeout changes; the token is read from the secret store on
- * every request, so signing in takes effect at once.
+ * `manage_connections` and the hosted connectors, built from the settings: one gateway client
+ * shared by the tool, the search legs and the executor while a gateway URL is set. Rebuilt only
+ * when the URL or the card timeout changes; the token is read from the secret store on every
+ * request, so signing in takes effect at once.
  */
 export class HostConnectors {
   private key: string | undefined;
@@ -42,18 +46,18 @@ export class HostConnectors {
 
   constructor(private readonly options: HostConnectorsOptions) {}
 
-  current(): ConnectorParts | undefined {
+  current(): ConnectorParts {
     const settings = this.options.settings();
     const baseUrl = connectorGatewayUrl(settings.connectors);
-    const key = baseUrl === undefined ? undefined : `${baseUrl} ${settings.cardTimeoutMs}`;
-    if (key !== this.key) {
+    const key = `${baseUrl ?? ''} ${settings.cardTimeoutMs}`;
+    if (this.parts === undefined || key !== this.key) {
       this.key = key;
-      this.parts = baseUrl === undefined ? undefined : this.build(baseUrl, settings.cardTimeoutMs);
+      this.parts = this.build(baseUrl, settings.cardTimeoutMs);
     }
     return this.parts;
   }
 
-  private build(baseUrl: string, cardTimeoutMs: number): ConnectorParts {
+  private build(baseUrl: string | undefined, cardTimeoutMs: number): ConnectorParts {
     const { secrets, cards } = this.options;
     const uiPresent = this.options.uiPresent ?? (() => true);
     const client = new GatewayClient({ baseUrl, token: () => secrets.get(CONNECTOR_GATEWAY_TOKEN_KEY) });
@@ -63,15 +67,19 @@ export class HostConnectors {
       ...(cards === undefined ? {} : { cards, cardsAvailable: uiPresent }),
       ...(this.options.mcp === undefined ? {} : { mcp: this.options.mcp }),
     });
+    const manageConnections = manageConnectionsTool(manager);
+    if (baseUrl === undefined) return { manageConnections };
     const executor = new ConnectorExecutor({
       client,
       surface: () => (manager.canShowCards ? 'card' : 'link'),
     });
     return {
-      manageConnections: manageConnectionsTool(manager),
-      legs: gatewayConnectorLegs(client),
-      // A CONNECTION_REQUIRED entry waits behind a connection card while a UI can show one.
-      backend: new ConnectionHold(executor, manager),
+      manageConnections,
+      gateway: {
+        legs: gatewayConnectorLegs(client),
+        // A CONNECTION_REQUIRED entry waits behind a connection card while a UI can show one.
+        backend: new ConnectionHold(executor, manager),
+      },
     };
   }
 }

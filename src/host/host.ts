@@ -391,7 +391,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
         runRealTool(entry, args, context, {
           approvals,
           servers,
-          connectors: () => connectors.current()?.backend,
+          connectors: () => connectors.current().gateway?.backend,
           definitionHash: (name) => catalog.definitionHash(name),
           callTimeoutMs: () => current.callTimeoutMs,
         }),

@@ -9,6 +9,7 @@ import {
   type ConnectionCardSession,
   createManageConnectionsTool,
   LINK_RESULT_NOTE,
+  NOT_SET_UP_HINT,
   STATUS_HINT,
 } from '../../../src/connectors/manage-connections.js';
 import type { ConnectionCardRow } from '../../../src/host/api.js';
@@ -104,8 +105,34 @@ describe('manage_connections status', () => {
     const failed = await tool().call({ action: 'status' }, context);
     expect(failed.isError).toBe(true);
     expect(payload(failed).error).toMatch(/^The connector gateway request failed: /);
-    const dark = await tool(undefined, { baseUrl: undefined }).call({}, context);
+    gateway.setMode('404');
+    const dark = await tool().call({ action: 'status' }, context);
     expect(payload(dark)).toMatchObject({ reason: 'dark', error: expect.stringContaining('not available') });
+  });
+
+  it('without a gateway, every hosted action says connector accounts are not set up and where to fix it', async () => {
+    for (const args of [
+      {},
+      { action: 'connect', connectors: ['github'] },
+      { action: 'reconnect', connectors: ['github'], force: true },
+    ]) {
+      const answer = await tool(undefined, { baseUrl: undefined }).call(args, context);
+      expect(answer.isError).toBe(true);
+      expect(payload(answer)).toEqual({
+        status: 'not_set_up',
+        reason: 'not_set_up',
+        error: expect.stringContaining('not set up'),
+        hint: NOT_SET_UP_HINT,
+      });
+    }
+    expect(NOT_SET_UP_HINT).toContain('Settings → Connectors');
+    expect(gateway.requests).toEqual([]);
+  });
+
+  it('with a gateway but no token, says who must sign in where', async () => {
+    const client = new GatewayClient({ baseUrl: gateway.url, token: undefined });
+    const answer = await createManageConnectionsTool({ client }).call({}, context);
+    expect(payload(answer)).toMatchObject({ status: 'not_set_up', hint: expect.stringContaining('sign in') });
   });
 
   it('refuses an unknown action and a connect without apps', async () => {

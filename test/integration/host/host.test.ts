@@ -86,11 +86,18 @@ afterAll(async () => {
 });
 
 describe('the host behind the agent endpoint', () => {
-  it('lists the bridge, finds, describes and runs a real tool', async () => {
+  it('lists manage_connections and the bridge, finds, describes and runs a real tool', async () => {
     const client = await agent();
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['tool_search', 'tool_describe', 'tool_call']);
-    expect(tools[0]?.description).toContain('mcp__everything__echo');
+    expect(tools.map((tool) => tool.name)).toEqual([
+      'manage_connections',
+      'tool_search',
+      'tool_describe',
+      'tool_call',
+    ]);
+    expect(tools[1]?.description).toContain('mcp__everything__echo');
+    // No connector gateway is configured: tool_search says nothing of connectors.
+    expect(tools[1]?.description).not.toContain('connectors__');
 
     const search = payload(
       await callTool(client, { name: 'tool_search', arguments: { queries: ['echo message'] } }),

@@ -266,7 +266,12 @@ describe('toolbridge serve', () => {
       await client.connect(transport);
       const mcpPid = transport.pid!;
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(['tool_search', 'tool_describe', 'tool_call']);
+      expect(tools.map((tool) => tool.name)).toEqual([
+        'manage_connections',
+        'tool_search',
+        'tool_describe',
+        'tool_call',
+      ]);
       const result = (await client.callTool({
         name: 'tool_call',
         arguments: { calls: [{ name: 'mcp__everything__echo', arguments: { message: 'over stdio' } }] },

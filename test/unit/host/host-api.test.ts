@@ -102,7 +102,13 @@ describe('HostApi', () => {
     const view = await host.api.setToolPinned('mcp__local__add', true);
     expect(view).toMatchObject({ pinned: true, deferred: false });
     const tier = await host.api.getTier({});
-    expect(tier.visibleToolNames).toEqual(['mcp__local__add', 'tool_search', 'tool_describe', 'tool_call']);
+    expect(tier.visibleToolNames).toEqual([
+      'mcp__local__add',
+      'manage_connections',
+      'tool_search',
+      'tool_describe',
+      'tool_call',
+    ]);
     const saved = JSON.parse(await fs.readFile(path.join(dataDir, 'settings.json'), 'utf8'));
     expect(saved.tools.mcp__local__add).toEqual({ pinned: true });
     await until(() => changes.length > 0);

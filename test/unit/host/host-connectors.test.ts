@@ -24,13 +24,13 @@ let gateway: FixtureGateway;
 let host: Host;
 const opened: string[] = [];
 
-async function start(policy: 'allow' | 'ask' | 'deny') {
+async function start(policy: 'allow' | 'ask' | 'deny', options: { gateway?: boolean } = {}) {
   await fs.writeFile(
     path.join(dataDir, 'settings.json'),
     JSON.stringify({
       version: 2,
       servers: [{ id: 'local', transport: 'stdio', command: 'unused-in-process', enabled: true }],
-      connectors: { gatewayUrl: gateway.url, enabled: true },
+      ...(options.gateway === false ? {} : { connectors: { gatewayUrl: gateway.url, enabled: true } }),
     }),
     { mode: 0o600 },
   );
@@ -255,6 +255,35 @@ describe('connectors in the host', () => {
     ).toContain('lower-case');
   });
 
+  it('without a gateway: manage_connections is listed, MCP actions work, connector names are out of scope', async () => {
+    await start('allow', { gateway: false });
+    expect(
+      host
+        .surfaceFor('default')
+        .listTools()
+        .map((tool) => tool.name),
+    ).toEqual(['manage_connections', 'tool_search', 'tool_describe', 'tool_call']);
+    const status = await call('manage_connections', { action: 'connect', connectors: ['github'] });
+    expect(json(status)).toMatchObject({ status: 'not_set_up', hint: expect.stringContaining('Settings') });
+    const search = json(await call('tool_search', { queries: ['github create issue'] }));
+    expect(JSON.stringify(search)).not.toContain('connectors');
+    const entry = await call('tool_call', { name: 'connectors__github__CREATE_ISSUE', arguments: {} });
+    expect(JSON.stringify(entry)).toContain('Connectors are not available in this session');
+    expect(gateway.requests).toEqual([]);
+
+    host.api.attachUi();
+    const cardsOpened = events('cardOpened');
+    const pending = call('manage_connections', {
+      action: 'install',
+      connectors: [{ name: 'memory', mcp: true }],
+    });
+    await until(() => cardsOpened.length === 1);
+    await host.api.resolveConnectionTarget(cardsOpened[0]!.id, 'memory', 'connect');
+    expect(json(await pending).results).toEqual([
+      expect.objectContaining({ server: 'memory', status: 'installed' }),
+    ]);
+  });
+
   it('Settings: the gateway is switched and signed in/out from the UI API; the token is never read back', async () => {
     await start('allow');
     const names = () =>
@@ -262,6 +291,11 @@ describe('connectors in the host', () => {
         .surfaceFor('default')
         .listTools()
         .map((tool) => tool.name);
+    const searchDescription = () =>
+      host
+        .surfaceFor('default')
+        .listTools()
+        .find((tool) => tool.name === 'tool_search')?.description;
     const settingsSeen = events('settingsChanged');
     expect(names()).toContain('manage_connections');
     expect((await host.api.getSettings()).connectors).toEqual({
@@ -286,12 +320,15 @@ describe('connectors in the host', () => {
 
     view = await host.api.updateSettings({ connectors: { enabled: false } });
     expect(view.connectors).toEqual({ gatewayUrl: gateway.url, enabled: false, signedIn: true });
-    expect(names()).not.toContain('manage_connections');
+    // manage_connections stays (its MCP actions need no gateway); connector tools leave scope.
+    expect(names()).toEqual(['manage_connections', 'tool_search', 'tool_describe', 'tool_call']);
+    expect(searchDescription()).not.toContain('connectors__');
+    expect(json(await call('manage_connections', {})).status).toBe('not_set_up');
     view = await host.api.updateSettings({ connectors: { enabled: true, gatewayUrl: null } });
     expect(view.connectors.gatewayUrl).toBeUndefined();
-    expect(names()).not.toContain('manage_connections');
+    expect(searchDescription()).not.toContain('connectors__');
     await host.api.updateSettings({ connectors: { gatewayUrl: gateway.url } });
-    expect(names()).toContain('manage_connections');
+    expect(searchDescription()).toContain('connectors__');
     await expect(host.api.updateSettings({ connectors: { gatewayUrl: 'ftp://x' } })).rejects.toThrow();
     await until(() => settingsSeen.length >= 5);
     expect(JSON.stringify(settingsSeen)).not.toContain(gateway.token);

@@ -2,14 +2,16 @@
  * Signals for whole process groups (POSIX). A stdio server leads its own group, so one signal
  * reaches everything it started. EPERM means a member exists that we may not signal: still alive.
  */
+import { processExists } from '../base/process-alive.js';
+
 export const PROCESS_GROUPS = process.platform !== 'win32';
 
 export function processAlive(pid: number): boolean {
-  return probe(pid);
+  return processExists(pid);
 }
 
 export function groupAlive(pgid: number): boolean {
-  return PROCESS_GROUPS && probe(-pgid);
+  return PROCESS_GROUPS && processExists(-pgid);
 }
 
 export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
@@ -33,13 +35,4 @@ export async function waitGroupGone(pgid: number, timeoutMs: number): Promise<bo
     await delay(25);
   }
   return true;
-}
-
-function probe(target: number): boolean {
-  try {
-    process.kill(target, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

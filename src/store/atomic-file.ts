@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { processExists } from '../base/process-alive.js';
 
 const TEMP_SUFFIX = '.tmp';
 const queues = new Map<string, Promise<unknown>>();
@@ -69,7 +70,11 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
-/** Removes temp files a crashed writer of `filePath` left behind. Returns how many it removed. */
+/**
+ * Removes temp files a crashed writer of `filePath` left behind. Returns how many it removed. A
+ * temp file whose writer (the pid in its name) still runs is being written: another process
+ * shares the file (`toolbridge mcp` beside `serve`), so it stays.
+ */
 export async function removeStaleTempFiles(filePath: string): Promise<number> {
   const dir = path.dirname(path.resolve(filePath));
   const prefix = `.${path.basename(filePath)}.`;
@@ -79,7 +84,11 @@ export async function removeStaleTempFiles(filePath: string): Promise<number> {
   } catch {
     return 0;
   }
-  const stale = names.filter((name) => name.startsWith(prefix) && name.endsWith(TEMP_SUFFIX));
+  const stale = names.filter((name) => {
+    if (!name.startsWith(prefix) || !name.endsWith(TEMP_SUFFIX)) return false;
+    const writer = Number(name.slice(prefix.length).split('.')[0]);
+    return !(Number.isInteger(writer) && writer > 0 && processExists(writer));
+  });
   await Promise.all(stale.map((name) => fs.rm(path.join(dir, name), { force: true })));
   return stale.length;
 }

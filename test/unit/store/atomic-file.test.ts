@@ -9,6 +9,7 @@ import {
   repairPrivateFileMode,
   writeFileAtomic,
 } from '../../../src/store/atomic-file.js';
+import { deadPid } from './dead-pid.js';
 
 const posix = process.platform !== 'win32';
 let dir: string;
@@ -66,13 +67,23 @@ describe('writeFileAtomic', () => {
 });
 
 describe('removeStaleTempFiles', () => {
-  it('removes only the temp files of that target', async () => {
+  it('removes only the temp files of that target whose writer is gone', async () => {
     const file = path.join(dir, 'settings.json');
-    await fs.writeFile(path.join(dir, '.settings.json.123.abc.tmp'), 'half');
+    const gone = deadPid();
+    await fs.writeFile(path.join(dir, `.settings.json.${gone}.abc.tmp`), 'half');
+    await fs.writeFile(path.join(dir, '.settings.json.garbage.tmp'), 'half');
     await fs.writeFile(path.join(dir, '.other.json.1.a.tmp'), 'keep');
     await fs.writeFile(file, '{}');
-    expect(await removeStaleTempFiles(file)).toBe(1);
+    expect(await removeStaleTempFiles(file)).toBe(2);
     expect((await fs.readdir(dir)).sort()).toEqual(['.other.json.1.a.tmp', 'settings.json']);
+  });
+
+  it('keeps a temp file another live process is writing (a second Toolbridge on the folder)', async () => {
+    const file = path.join(dir, 'secrets.json');
+    const live = `.secrets.json.${process.pid}.abc.tmp`;
+    await fs.writeFile(path.join(dir, live), 'being written');
+    expect(await removeStaleTempFiles(file)).toBe(0);
+    expect(await fs.readdir(dir)).toEqual([live]);
   });
 });
 
@@ -109,18 +120,23 @@ describe.runIf(posix)('private modes', () => {
 
 describe('writeFileAtomic under kill -9', () => {
   it('leaves the old or the new content, whole, however the writer dies (R8)', async () => {
-    // Run the real writer in a child: transpile it to JS (it imports only node builtins).
+    // Run the real writer in a child: transpile it (and the one helper it imports) to JS.
     const ts = await import('typescript');
-    const source = await fs.readFile(new URL('../../../src/store/atomic-file.ts', import.meta.url), 'utf8');
-    const js = ts.transpileModule(source, {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-    }).outputText;
-    await fs.writeFile(path.join(dir, 'atomic-file.mjs'), js);
+    const code = path.join(dir, 'code');
+    for (const file of ['store/atomic-file', 'base/process-alive']) {
+      const source = await fs.readFile(new URL(`../../../src/${file}.ts`, import.meta.url), 'utf8');
+      const js = ts.transpileModule(source, {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+      }).outputText;
+      await fs.mkdir(path.dirname(path.join(code, file)), { recursive: true });
+      await fs.writeFile(path.join(code, `${file}.js`), js);
+    }
+    await fs.writeFile(path.join(code, 'package.json'), '{"type":"module"}');
     const target = path.join(dir, 'data.json');
     const versions = ['a', 'b'].map((letter) => JSON.stringify({ letter, body: letter.repeat(1024 * 1024) }));
     await fs.writeFile(target, versions[0]!);
     const writer = `
-      import { writeFileAtomic } from './atomic-file.mjs';
+      import { writeFileAtomic } from './code/store/atomic-file.js';
       console.log('ready');
       for (let i = 0; ; i++) {
         const letter = i % 2 ? 'b' : 'a';
@@ -146,7 +162,7 @@ describe('writeFileAtomic under kill -9', () => {
       const content = await fs.readFile(target, 'utf8');
       expect(versions.includes(content), `round ${round}: torn file of ${content.length} chars`).toBe(true);
       interrupted += await removeStaleTempFiles(target);
-      expect((await fs.readdir(dir)).sort()).toEqual(['atomic-file.mjs', 'data.json', 'writer.mjs']);
+      expect((await fs.readdir(dir)).sort()).toEqual(['code', 'data.json', 'writer.mjs']);
     }
     expect(interrupted).toBeGreaterThan(0);
   }, 60_000);

@@ -122,3 +122,31 @@ describe('FileSecretStore', () => {
     },
   );
 });
+
+describe('FileSecretStore shared by two processes (two stores on one folder)', () => {
+  it('each sees what the other wrote, and concurrent changes from both are all kept', async () => {
+    const first = (await FileSecretStore.open(dir)).store;
+    const second = (await FileSecretStore.open(dir)).store;
+    await first.set('remote:oauth.tokens', 'from-first');
+    expect(await second.get('remote:oauth.tokens')).toBe('from-first');
+    await Promise.all([
+      ...Array.from({ length: 5 }, (_, i) => first.set(`a:env.K${i}`, `first-${i}`)),
+      ...Array.from({ length: 5 }, (_, i) => second.set(`b:env.K${i}`, `second-${i}`)),
+      second.set('remote:oauth.tokens', 'from-second'),
+    ]);
+    const expected = [
+      ...Array.from({ length: 5 }, (_, i) => `a:env.K${i}`),
+      ...Array.from({ length: 5 }, (_, i) => `b:env.K${i}`),
+      'remote:oauth.tokens',
+    ];
+    expect(await first.keys()).toEqual(expected);
+    expect(await second.keys()).toEqual(expected);
+    expect(await first.get('remote:oauth.tokens')).toBe('from-second');
+    expect(await (await FileSecretStore.open(dir)).store.keys()).toEqual(expected);
+    await second.deleteAllForServer('a');
+    expect(await first.keys('a')).toEqual([]);
+    await first.delete('remote:oauth.tokens');
+    expect(await second.get('remote:oauth.tokens')).toBeUndefined();
+    expect((await fs.readdir(dir)).sort()).toEqual(['secrets.json']);
+  });
+});

@@ -10,6 +10,7 @@ import {
   SETTINGS_VERSION,
   withAlwaysAllowRule,
 } from '../../../src/store/settings-schema.js';
+import { deadPid } from './dead-pid.js';
 
 let dir: string;
 let file: string;
@@ -145,7 +146,7 @@ describe('SettingsStore.open', () => {
   });
 
   it('removes temp files left by a crashed write', async () => {
-    await fs.writeFile(path.join(dir, '.settings.json.1.aa.tmp'), 'half');
+    await fs.writeFile(path.join(dir, `.settings.json.${deadPid()}.aa.tmp`), 'half');
     await SettingsStore.open({ dataDir: dir, secrets: new InMemorySecretStore() });
     expect(await fs.readdir(dir)).toEqual(['settings.json']);
   });

@@ -322,6 +322,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const signIn = store.add(
       new ServerSignIn({
         secrets,
+        dataDir,
         reconnect: async (id) => {
           if (servers.has(id)) await servers.restart(id);
         },

@@ -4,11 +4,13 @@
  * what the server's transport uses; `authorize` starts the browser round trip and hands back the
  * authorization URL, and the server reconnects once the callback has brought the tokens.
  */
+import path from 'node:path';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { errorMessage, ToolbridgeError } from '../base/errors.js';
 import type { AsyncDisposable } from '../base/lifecycle.js';
 import { McpOAuthClient, type McpOAuthOptions } from '../connectors/oauth/mcp-oauth.js';
 import type { ServerConfig } from '../servers/types.js';
+import { withFileLock } from '../store/file-lock.js';
 import type { SecretStore } from '../store/secret-store.js';
 
 /** Tuning for tests and embedders; production uses the defaults. */
@@ -34,6 +36,8 @@ export class ServerSignIn implements AsyncDisposable {
   constructor(
     private readonly parts: {
       secrets: SecretStore;
+      /** The data folder: refreshes take a lock file here, shared with other processes on it. */
+      dataDir: string;
       /** Reconnects a server after it was signed in. */
       reconnect: (id: string) => Promise<void>;
       log: (line: string) => void;
@@ -119,6 +123,7 @@ export class ServerSignIn implements AsyncDisposable {
         serverId: id,
         serverUrl: url,
         store: this.parts.secrets,
+        refreshLock: (work) => withFileLock(path.join(this.parts.dataDir, `oauth-refresh.${id}.lock`), work),
         openUrl: (authorizationUrl) => {
           entry.onUrl?.(authorizationUrl);
           this.parts.log(`toolbridge: to sign in to server "${id}", open ${authorizationUrl.href}`);

@@ -92,8 +92,8 @@ async function tryCreate(lockPath: string, text: string): Promise<boolean> {
     path.dirname(lockPath),
     `.${path.basename(lockPath)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`,
   );
-  await fs.writeFile(temp, text, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
   try {
+    await fs.writeFile(temp, text, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
     await fs.link(temp, lockPath);
     return true;
   } catch (error) {

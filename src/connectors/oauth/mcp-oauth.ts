@@ -4,8 +4,8 @@
  * registration or a pre-registered client, PKCE S256, the RFC 8707 `resource` on authorize,
  * token and refresh requests, and the RFC 9207 `iss` check. The browser comes back to a
  * loopback listener. Tokens live only in the secret store, are refreshed shortly before they
- * expire (one refresh at a time, shared by every caller), and are sent only to the server's
- * own origin. Nothing here logs.
+ * expire (one refresh at a time, shared by every caller and, through `refreshLock`, by every
+ * process on the data folder), and are sent only to the server's own origin. Nothing here logs.
  */
 import {
   discoverOAuthServerInfo,
@@ -68,6 +68,12 @@ export interface McpOAuthOptions {
   clock?: () => number;
   /** DNS for the SSRF guard (tests pass a table). */
   resolveHost?: ResolveHost;
+  /**
+   * Runs a refresh holding a lock shared with every other process that keeps this server's tokens
+   * (`toolbridge serve` and `toolbridge mcp` on one data folder), so a rotating refresh token is
+   * spent once. @defaultValue none: refreshes are shared within this client only
+   */
+  refreshLock?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 export type OAuthStatus = 'signed_out' | 'signed_in' | 'expired';
@@ -188,7 +194,7 @@ export class McpOAuthClient {
     if (tokens === undefined || !(await this.tokensFitServer())) return undefined;
     if (!this.expiresSoon(tokens)) return tokens.access_token;
     if (tokens.refresh_token === undefined) return undefined;
-    return (await this.refresh())?.access_token;
+    return (await this.refresh(tokens.access_token))?.access_token;
   }
 
   async status(): Promise<OAuthStatus> {
@@ -228,20 +234,25 @@ export class McpOAuthClient {
   };
 
   /**
-   * One refresh at a time: callers that arrive while one runs share it. `stale` is the token the
-   * caller saw rejected; if another refresh already replaced it, that result is used as is.
+   * One refresh at a time: callers that arrive while one runs share it, and other processes wait
+   * on the refresh lock. `seen` is the access token the caller found expiring or rejected; when
+   * the stored one differs once the lock is held, another refresh already replaced it and its
+   * result is used as is, with no request to the token endpoint.
    */
-  private refresh(stale?: string): Promise<StoredTokens | undefined> {
-    this.refreshing ??= this.runRefresh(stale).finally(() => {
+  private refresh(seen: string): Promise<StoredTokens | undefined> {
+    const run = () => this.runRefresh(seen);
+    this.refreshing ??= (this.options.refreshLock?.(run) ?? run()).finally(() => {
       this.refreshing = undefined;
     });
     return this.refreshing;
   }
 
-  private async runRefresh(stale: string | undefined): Promise<StoredTokens | undefined> {
+  private async runRefresh(seen: string): Promise<StoredTokens | undefined> {
+    // Read again under the lock: the store reflects any refresh another process finished.
     const tokens = await this.readTokens();
-    if (tokens?.refresh_token === undefined) return undefined;
-    if (stale !== undefined && tokens.access_token !== stale && !this.expiresSoon(tokens)) return tokens;
+    if (tokens === undefined) return undefined;
+    if (tokens.access_token !== seen) return tokens;
+    if (tokens.refresh_token === undefined) return undefined;
     const info = await this.readServerInfo();
     const client = await this.readClient();
     if (info === undefined || client === undefined || info.authorizationServerUrl !== tokens.issuer) {

@@ -8,10 +8,12 @@ import { randomUUID } from 'node:crypto';
 import { errorMessage, ToolbridgeError } from '../base/errors.js';
 import { isPlainObject } from '../base/json.js';
 import {
+  type ConnectionTarget,
   type GatewayConnectionRow,
   type GatewayConnectionStart,
   type GatewayExecuteResult,
   type GatewayExecuteTool,
+  type GatewayRenameResult,
   type GatewaySchema,
   type GatewaySearchResponse,
   parseConnectionRow,
@@ -19,6 +21,7 @@ import {
   parseConnectionsPage,
   parseErrorBody,
   parseExecuteResponse,
+  parseRenameResponse,
   parseSchemasResponse,
   parseSearchResponse,
 } from './gateway-wire.js';
@@ -60,6 +63,8 @@ export interface GatewayTimeouts {
   connectMs: number;
   /** `GET v1/connectors/connections/{id}`; never retried (callers poll). @defaultValue 10_000 */
   statusMs: number;
+  /** `POST v1/connectors/accounts/rename`; never retried. @defaultValue 10_000 */
+  renameMs: number;
 }
 
 export const DEFAULT_GATEWAY_TIMEOUTS: Readonly<GatewayTimeouts> = Object.freeze({
@@ -69,6 +74,7 @@ export const DEFAULT_GATEWAY_TIMEOUTS: Readonly<GatewayTimeouts> = Object.freeze
   listMs: 10_000,
   connectMs: 30_000,
   statusMs: 10_000,
+  renameMs: 10_000,
 });
 
 export interface GatewayClientOptions {
@@ -240,13 +246,23 @@ export class GatewayClient {
     return { ok: true, value: rows };
   }
 
-  /** Starts linking accounts. Never retried: a repeat could mint a second link. */
+  /**
+   * Starts linking accounts: a bare connector links its default account, a target with an alias
+   * the account under that alias (a new one when the alias is new). Never retried: a repeat could
+   * mint a second link.
+   */
   async initiateConnections(
-    connectors: readonly string[],
+    targets: ReadonlyArray<string | ConnectionTarget>,
     options: ConnectOptions = {},
   ): Promise<GatewayResult<GatewayConnectionStart[]>> {
     const body: Record<string, unknown> = {
-      connectors: [...connectors],
+      connectors: targets.map((target) => {
+        if (typeof target === 'string') return target;
+        // A bare name keeps the request readable by gateways with one account per connector.
+        return target.alias === undefined
+          ? target.connector
+          : { connector: target.connector, alias: target.alias };
+      }),
       reinitiate: options.reinitiate === true,
     };
     if (this.returnTo !== undefined) body.returnTo = this.returnTo;
@@ -275,6 +291,24 @@ export class GatewayClient {
       signal: options.signal,
     });
     return parsed(result, parseConnectionRow, 'connection status');
+  }
+
+  /** Renames one account's alias. A refusal (unknown alias, alias taken) is a value, not a failure. */
+  async renameAccount(
+    connector: string,
+    alias: string,
+    to: string,
+    options: RequestOptions = {},
+  ): Promise<GatewayResult<GatewayRenameResult>> {
+    const result = await this.request({
+      method: 'POST',
+      path: 'v1/connectors/accounts/rename',
+      body: { connector, alias, to },
+      timeoutMs: this.timeouts.renameMs,
+      retry: false,
+      signal: options.signal,
+    });
+    return parsed(result, parseRenameResponse, 'rename');
   }
 
   private async request(call: Call): Promise<GatewayResult<unknown>> {

@@ -35,6 +35,8 @@ export interface GatewayExecuteTool {
   tool: string;
   /** JSON-safe: the arguments as the agent sent them (after any hook rewrote them). */
   arguments: Record<string, unknown>;
+  /** The account alias to run under; absent runs under the connector's default account. */
+  account?: string;
 }
 
 export type GatewayToolErrorCode =
@@ -57,7 +59,25 @@ export type GatewayExecuteResult = { data: JsonValue; account?: string } | { err
 
 export type ConnectionStatus = 'active' | 'initiated' | 'failed' | 'expired';
 
-/** One row of the connections list, also the answer of the per-connection status call. */
+/** An account alias: 1–32 lower-case letters, digits or `-`, starting with a letter or digit. */
+export const ACCOUNT_ALIAS = /^[a-z0-9][a-z0-9-]{0,31}$/;
+
+/** One account of a connector, linked or being linked. */
+export interface GatewayAccount {
+  alias: string;
+  /** Calls that name no account run under the default one. */
+  default: boolean;
+  connected: boolean;
+  connectionStatus?: ConnectionStatus;
+  statusReason?: string;
+  connectionId?: string;
+}
+
+/**
+ * One row of the connections list: a connector, its default account in the top-level fields
+ * (`account` is that account's alias) and every account in `accounts`. The per-connection status
+ * call answers the same shape for the one account it names.
+ */
 export interface GatewayConnectionRow {
   connector: string;
   enabled: boolean;
@@ -66,8 +86,20 @@ export interface GatewayConnectionRow {
   statusReason?: string;
   connectionId?: string;
   account?: string;
+  accounts: GatewayAccount[];
   disabledTools: string[];
 }
+
+/** Which account to link: the connector's default one, or the one under `alias` (new or existing). */
+export interface ConnectionTarget {
+  connector: string;
+  alias?: string;
+}
+
+/** The answer to renaming an account: the account under its new alias, or why the gateway refused. */
+export type GatewayRenameResult =
+  | { connector: string; account: GatewayAccount }
+  | { error: { code: string; message: string } };
 
 export interface GatewayConnectionsPage {
   connections: GatewayConnectionRow[];
@@ -77,6 +109,8 @@ export interface GatewayConnectionsPage {
 /** The answer to starting a link for one connector. */
 export interface GatewayConnectionStart {
   connector: string;
+  /** The account being linked; absent when the gateway did not say. */
+  alias?: string;
   status: 'active' | 'initiated' | 'failed';
   connectionId?: string;
   connectUrl?: string;
@@ -187,25 +221,65 @@ export function parseExecuteResponse(body: unknown): GatewayExecuteResult[] | un
 
 const CONNECTION_STATUSES: readonly string[] = ['active', 'initiated', 'failed', 'expired'];
 
+function connectionStatus(record: Record<string, unknown>): ConnectionStatus | undefined {
+  const status = optionalString(pick(record, 'connectionStatus', 'connection_status'));
+  return status !== undefined && CONNECTION_STATUSES.includes(status)
+    ? (status as ConnectionStatus)
+    : undefined;
+}
+
+/** The link fields an account and a row share, copied when present. */
+function withLinkFields<T extends object>(base: T, record: Record<string, unknown>): T {
+  const status = connectionStatus(record);
+  return withStrings(status === undefined ? base : { ...base, connectionStatus: status }, record, [
+    ['statusReason', 'statusReason', 'status_reason'],
+    ['connectionId', 'connectionId', 'connection_id'],
+  ]);
+}
+
+export function parseAccount(value: unknown): GatewayAccount | undefined {
+  if (!isPlainObject(value)) return undefined;
+  const alias = optionalString(value.alias);
+  if (alias === undefined || alias === '') return undefined;
+  return withLinkFields(
+    { alias, default: value.default === true, connected: value.connected === true },
+    value,
+  );
+}
+
 export function parseConnectionRow(value: unknown): GatewayConnectionRow | undefined {
   if (!isPlainObject(value)) return undefined;
   const connector = optionalString(value.connector);
   if (connector === undefined) return undefined;
-  const status = optionalString(pick(value, 'connectionStatus', 'connection_status'));
-  const row: GatewayConnectionRow = {
+  const base: GatewayConnectionRow = {
     connector,
     enabled: value.enabled !== false,
     connected: value.connected === true,
+    accounts: [],
     disabledTools: stringArray(pick(value, 'disabledTools', 'disabled_tools')) ?? [],
   };
-  if (status !== undefined && CONNECTION_STATUSES.includes(status)) {
-    row.connectionStatus = status as ConnectionStatus;
+  const row = withStrings(withLinkFields(base, value), value, [['account', 'account', 'account']]);
+  if (Array.isArray(value.accounts)) {
+    for (const raw of value.accounts) {
+      const account = parseAccount(raw);
+      if (account !== undefined) row.accounts.push(account);
+    }
+  } else if (row.account !== undefined) {
+    // A gateway with one account per connector names it only in the top-level fields.
+    row.accounts.push(withLinkFields({ alias: row.account, default: true, connected: row.connected }, value));
   }
-  return withStrings(row, value, [
-    ['statusReason', 'statusReason', 'status_reason'],
-    ['connectionId', 'connectionId', 'connection_id'],
-    ['account', 'account', 'account'],
-  ]);
+  return row;
+}
+
+export function parseRenameResponse(body: unknown): GatewayRenameResult | undefined {
+  if (!isPlainObject(body)) return undefined;
+  if (isPlainObject(body.error)) {
+    const { code, message } = parseErrorBody(body);
+    return { error: { code: code ?? 'BAD_REQUEST', message: message ?? '' } };
+  }
+  const connector = optionalString(body.connector);
+  const account = parseAccount(body.account);
+  return connector === undefined || account === undefined ? undefined : { connector, account };
 }
 
 export function parseConnectionsPage(body: unknown): GatewayConnectionsPage | undefined {
@@ -233,6 +307,7 @@ export function parseConnectionStarts(body: unknown): GatewayConnectionStart[] |
     };
     starts.push(
       withStrings(base, raw, [
+        ['alias', 'alias', 'alias'],
         ['connectionId', 'connectionId', 'connection_id'],
         ['connectUrl', 'connectUrl', 'connect_url'],
         ['message', 'message', 'message'],

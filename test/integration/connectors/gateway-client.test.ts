@@ -15,6 +15,7 @@ const ROOMY = {
   listMs: 5000,
   connectMs: 5000,
   statusMs: 5000,
+  renameMs: 5000,
 };
 const SHORT = 300;
 
@@ -334,6 +335,94 @@ describe('GatewayClient connections', () => {
     const result = await clientFor().initiateConnections(['slack']);
     expect(result).toMatchObject({ ok: false, failure: { kind: 'unreachable', status: 500 } });
     expect(apiRequests()).toHaveLength(1);
+  });
+});
+
+describe('GatewayClient accounts', () => {
+  it('links a second account under an alias; the list shows every account, the default first', async () => {
+    gateway = await restartWith({ connected: ['github'] });
+    const client = clientFor();
+    const started = await client.initiateConnections([{ connector: 'github', alias: 'work' }]);
+    expect(apiRequests()[0]?.body).toEqual({
+      connectors: [{ connector: 'github', alias: 'work' }],
+      reinitiate: false,
+    });
+    expect(started).toMatchObject({
+      ok: true,
+      value: [{ connector: 'github', alias: 'work', status: 'initiated' }],
+    });
+    await allowInBrowser((started.ok && started.value[0]?.connectUrl) || '');
+
+    const listed = await client.listConnections();
+    const github = listed.ok ? listed.value.find((row) => row.connector === 'github') : undefined;
+    expect(github).toMatchObject({ connected: true, account: 'github-account' });
+    expect(github?.accounts).toEqual([
+      {
+        alias: 'github-account',
+        default: true,
+        connected: true,
+        connectionStatus: 'active',
+        connectionId: 'conn_github',
+      },
+      expect.objectContaining({ alias: 'work', default: false, connected: true, connectionStatus: 'active' }),
+    ]);
+  });
+
+  it('runs a tool under the account it names, the default one otherwise, and refuses an unknown alias', async () => {
+    gateway = await restartWith({ connected: ['github'] });
+    const client = clientFor();
+    const started = await client.initiateConnections([{ connector: 'github', alias: 'work' }]);
+    await allowInBrowser((started.ok && started.value[0]?.connectUrl) || '');
+    const tool = { connector: 'github', tool: 'GITHUB_GET_ME', arguments: {} };
+    const run = async (account?: string) => {
+      const result = await client.execute([account === undefined ? tool : { ...tool, account }]);
+      return result.ok ? result.value[0] : undefined;
+    };
+    expect(await run('work')).toMatchObject({ account: 'work' });
+    expect(await run()).toMatchObject({ account: 'github-account' });
+    expect(await run('home')).toEqual({
+      error: {
+        code: 'UNKNOWN_ACCOUNT',
+        message: 'github has no account "home"; its accounts: github-account, work.',
+        connector: 'github',
+      },
+    });
+    expect(gateway.executions.map((e) => e.account)).toEqual(['work', 'github-account']);
+    expect(apiRequests().at(-1)?.body).toEqual({ tools: [{ ...tool, account: 'home' }] });
+  });
+
+  it('renames an account; a refusal is an answer, not a failure, and nothing is retried', async () => {
+    gateway = await restartWith({ connected: ['github'] });
+    const client = clientFor();
+    expect(await client.renameAccount('github', 'github-account', 'personal')).toEqual({
+      ok: true,
+      value: {
+        connector: 'github',
+        account: expect.objectContaining({ alias: 'personal', default: true, connected: true }),
+      },
+    });
+    expect(apiRequests()[0]).toMatchObject({
+      method: 'POST',
+      path: '/v1/connectors/accounts/rename',
+      body: { connector: 'github', alias: 'github-account', to: 'personal' },
+    });
+    expect(await client.renameAccount('github', 'nope', 'x')).toMatchObject({
+      ok: true,
+      value: { error: { code: 'UNKNOWN_ACCOUNT' } },
+    });
+    const started = await client.initiateConnections([{ connector: 'github', alias: 'work' }]);
+    expect(started.ok).toBe(true);
+    expect(await client.renameAccount('github', 'work', 'personal')).toMatchObject({
+      ok: true,
+      value: { error: { code: 'ALIAS_TAKEN', message: 'github already has an account "personal".' } },
+    });
+    gateway.setMode('500', { only: 'rename' });
+    const before = apiRequests().length;
+    expect(await client.renameAccount('github', 'work', 'office')).toMatchObject({
+      ok: false,
+      failure: { kind: 'unreachable', status: 500 },
+    });
+    expect(apiRequests()).toHaveLength(before + 1);
   });
 });
 

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import {
+  parseConnectionRow,
+  parseConnectionStarts,
+  parseRenameResponse,
+} from '../../../src/connectors/gateway-wire.js';
+
+describe('parseConnectionRow', () => {
+  it('reads every account, skipping ones without an alias', () => {
+    const row = parseConnectionRow({
+      connector: 'github',
+      connected: true,
+      account: 'home',
+      accounts: [
+        { alias: 'home', default: true, connected: true, connection_status: 'active', connection_id: 'c1' },
+        { alias: 'work', connected: false, connectionStatus: 'initiated', statusReason: 'waiting' },
+        { connected: true },
+      ],
+    });
+    expect(row?.accounts).toEqual([
+      { alias: 'home', default: true, connected: true, connectionStatus: 'active', connectionId: 'c1' },
+      {
+        alias: 'work',
+        default: false,
+        connected: false,
+        connectionStatus: 'initiated',
+        statusReason: 'waiting',
+      },
+    ]);
+  });
+
+  it('reads a gateway with one account per connector from its top-level fields', () => {
+    const row = parseConnectionRow({
+      connector: 'slack',
+      connected: true,
+      connectionStatus: 'active',
+      connectionId: 'c7',
+      account: 'me',
+    });
+    expect(row?.accounts).toEqual([
+      { alias: 'me', default: true, connected: true, connectionStatus: 'active', connectionId: 'c7' },
+    ]);
+    expect(parseConnectionRow({ connector: 'notion', connected: false })?.accounts).toEqual([]);
+  });
+});
+
+describe('parseConnectionStarts', () => {
+  it('keeps the alias of the account being linked', () => {
+    expect(
+      parseConnectionStarts({ connections: [{ connector: 'github', alias: 'work', status: 'initiated' }] }),
+    ).toEqual([{ connector: 'github', alias: 'work', status: 'initiated' }]);
+  });
+});
+
+describe('parseRenameResponse', () => {
+  it('reads the renamed account or the refusal, and nothing else', () => {
+    expect(parseRenameResponse({ connector: 'github', account: { alias: 'work', connected: true } })).toEqual(
+      {
+        connector: 'github',
+        account: { alias: 'work', default: false, connected: true },
+      },
+    );
+    expect(parseRenameResponse({ error: { code: 'ALIAS_TAKEN', message: 'taken' } })).toEqual({
+      error: { code: 'ALIAS_TAKEN', message: 'taken' },
+    });
+    expect(parseRenameResponse({ connector: 'github' })).toBeUndefined();
+    expect(parseRenameResponse('<html>')).toBeUndefined();
+  });
+});

@@ -196,8 +196,7 @@ describe('toolbridge serve and toolbridge mcp, two real processes on one data fo
       env: getDefaultEnvironment(),
       stderr: 'pipe',
     });
-    stdio.stderr!.setEncoding('utf8');
-    stdio.stderr!.on('data', (chunk: string) => stderr.push(chunk));
+    stdio.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString('utf8')));
     const overStdio = new Client({ name: 'stdio-agent', version: '1.0.0' });
     await overStdio.connect(stdio);
     agents.push(overStdio);

@@ -1,5 +1,6 @@
 import { isValidServerId, toServerId } from '../../src/catalog/naming.js';
-import type { ServerConfig } from '../../src/servers/types.js';
+import type { OAuthClientConfig, ServerConfig } from '../../src/servers/types.js';
+import { SECRET_MASK } from '../../src/store/server-secrets.js';
 
 export type FormResult = { ok: true; config: ServerConfig } | { ok: false; field: string; message: string };
 
@@ -20,6 +21,63 @@ export interface UrlFormValues {
   url: string;
   /** `Header-Name: value`, one per line. */
   headers: string;
+  /** A pre-registered OAuth client, for servers that do not let apps register themselves. */
+  oauth?: OAuthClientFormValues;
+}
+
+/** The OAuth client fields of the server form. All blank means no pre-registered client. */
+export interface OAuthClientFormValues {
+  clientId: string;
+  /** Blank: none, or keep the stored one when `secretStored`. */
+  clientSecret: string;
+  /** The port of the registered redirect URI; blank for any free port. */
+  redirectPort: string;
+  /** The server already has a secret in the secret store (editing). */
+  secretStored?: boolean;
+}
+
+/** The form's OAuth client as a config; undefined for none. The host moves the secret to the secret store. */
+export function buildOAuthClient(
+  values: OAuthClientFormValues,
+): { ok: true; oauth: OAuthClientConfig | undefined } | { ok: false; field: string; message: string } {
+  const clientId = values.clientId.trim();
+  const port = values.redirectPort.trim();
+  if (clientId === '') {
+    if (values.clientSecret !== '' || port !== '') {
+      return {
+        ok: false,
+        field: 'oauthClientId',
+        message: 'Enter the client ID the authorization server gave you, or clear the other OAuth fields.',
+      };
+    }
+    return { ok: true, oauth: undefined };
+  }
+  const oauth: OAuthClientConfig = { clientId };
+  if (values.clientSecret !== '') oauth.clientSecret = values.clientSecret;
+  else if (values.secretStored) oauth.clientSecret = SECRET_MASK;
+  if (port !== '') {
+    const redirectPort = Number(port);
+    if (!/^\d+$/.test(port) || redirectPort < 1 || redirectPort > 65_535) {
+      return {
+        ok: false,
+        field: 'oauthRedirectPort',
+        message:
+          'The redirect port is a number from 1 to 65535 (the one in http://127.0.0.1:<port>/oauth/callback).',
+      };
+    }
+    oauth.redirectPort = redirectPort;
+  }
+  return { ok: true, oauth };
+}
+
+/** The form fields for a server's current OAuth client (its secret is never sent to the UI). */
+export function oauthFormValues(oauth: OAuthClientConfig | undefined): OAuthClientFormValues {
+  return {
+    clientId: oauth?.clientId ?? '',
+    clientSecret: '',
+    redirectPort: oauth?.redirectPort === undefined ? '' : String(oauth.redirectPort),
+    secretStored: oauth?.clientSecret !== undefined,
+  };
 }
 
 /**
@@ -177,6 +235,8 @@ export function buildUrlConfig(values: UrlFormValues): FormResult {
   }
   const headers = parsePairs(values.headers, ':', 'the headers');
   if (typeof headers === 'string') return { ok: false, field: 'headers', message: headers };
+  const client = values.oauth === undefined ? undefined : buildOAuthClient(values.oauth);
+  if (client !== undefined && !client.ok) return client;
   return {
     ok: true,
     config: {
@@ -186,6 +246,7 @@ export function buildUrlConfig(values: UrlFormValues): FormResult {
       transport: values.transport,
       url: url.toString(),
       ...(Object.keys(headers).length > 0 ? { headers } : {}),
+      ...(client?.oauth === undefined ? {} : { oauth: client.oauth }),
     },
   };
 }

@@ -7,6 +7,8 @@ import {
   type CommandFormValues,
   commandWarnings,
   type FormResult,
+  type OAuthClientFormValues,
+  oauthFormValues,
   suggestServerId,
   type UrlFormValues,
 } from '../lib/server-form.js';
@@ -222,6 +224,7 @@ function UrlForm(props: { onDone: () => void }) {
     transport: 'http',
     url: '',
     headers: '',
+    oauth: oauthFormValues(undefined),
   });
   const [idTouched, setIdTouched] = useState(false);
   const [invalid, setInvalid] = useState<{ field: string; message: string }>();
@@ -289,6 +292,18 @@ function UrlForm(props: { onDone: () => void }) {
           />
           {fieldError('headers') && <ErrorText>{fieldError('headers')}</ErrorText>}
         </label>
+        <details className="span-all">
+          <summary>OAuth client (only for servers that do not let apps register themselves)</summary>
+          <div className="form-grid mt-s">
+            <OAuthClientFields
+              values={values.oauth ?? oauthFormValues(undefined)}
+              errorFor={fieldError}
+              onChange={(patch) =>
+                change({ oauth: { ...(values.oauth ?? oauthFormValues(undefined)), ...patch } })
+              }
+            />
+          </div>
+        </details>
       </div>
       <div className="form-actions">
         <button type="submit" className="primary" disabled={busy} data-testid="server-submit">
@@ -297,6 +312,61 @@ function UrlForm(props: { onDone: () => void }) {
         {error !== undefined && <ErrorText testId="add-server-error">{error}</ErrorText>}
       </div>
     </form>
+  );
+}
+
+/**
+ * A pre-registered OAuth client: what the server's authorization server gave when Toolbridge was
+ * registered with it by hand. The secret goes to the secret store; the form never shows it again.
+ */
+export function OAuthClientFields(props: {
+  values: OAuthClientFormValues;
+  errorFor: (field: string) => string | undefined;
+  onChange: (patch: Partial<OAuthClientFormValues>) => void;
+}) {
+  const { values, errorFor, onChange } = props;
+  return (
+    <>
+      <label className="field">
+        OAuth client ID
+        <span className="hint">Leave blank to let the server register Toolbridge itself.</span>
+        <input
+          data-testid="server-oauth-client-id"
+          className="mono"
+          value={values.clientId}
+          onChange={(e) => onChange({ clientId: e.target.value })}
+        />
+        {errorFor('oauthClientId') && <ErrorText>{errorFor('oauthClientId')}</ErrorText>}
+      </label>
+      <label className="field">
+        OAuth client secret
+        <span className="hint">
+          {values.secretStored
+            ? 'One is kept in the secret store; leave blank to keep it.'
+            : 'Only if one was issued. Kept in the secret store.'}
+        </span>
+        <input
+          data-testid="server-oauth-client-secret"
+          type="password"
+          autoComplete="off"
+          value={values.clientSecret}
+          onChange={(e) => onChange({ clientSecret: e.target.value })}
+        />
+      </label>
+      <label className="field">
+        Redirect port
+        <span className="hint">
+          The port in the registered redirect URI http://127.0.0.1:&lt;port&gt;/oauth/callback.
+        </span>
+        <input
+          data-testid="server-oauth-redirect-port"
+          inputMode="numeric"
+          value={values.redirectPort}
+          onChange={(e) => onChange({ redirectPort: e.target.value })}
+        />
+        {errorFor('oauthRedirectPort') && <ErrorText>{errorFor('oauthRedirectPort')}</ErrorText>}
+      </label>
+    </>
   );
 }
 

@@ -10,9 +10,10 @@ import {
   Toggle,
   ViewHeader,
 } from '../components/common.js';
+import { buildOAuthClient, type OAuthClientFormValues, oauthFormValues } from '../lib/server-form.js';
 import { selectServerList, selectToolsOf } from '../store/selectors.js';
 import { useAppStore, useAppStoreShallow } from '../store/store-context.js';
-import { AddServerPanel } from './add-server-panel.js';
+import { AddServerPanel, OAuthClientFields } from './add-server-panel.js';
 
 export function ServersView() {
   const servers = useAppStoreShallow(selectServerList);
@@ -226,9 +227,79 @@ function ServerDetail(props: { server: ServerView }) {
           {server.stderrTail.join('\n')}
         </pre>
       )}
+      {server.config.transport !== 'stdio' && <OAuthClientEditor server={server} />}
       <h3 className="section-title">Config</h3>
       <JsonBlock value={server.config} />
     </div>
+  );
+}
+
+/** Sets or clears a remote server's pre-registered OAuth client (used by Sign in instead of registering). */
+function OAuthClientEditor(props: { server: ServerView }) {
+  const { server } = props;
+  const config = server.config;
+  const current = config.transport === 'stdio' ? undefined : config.oauth;
+  const { updateServer, notify } = useAppStoreShallow((s) => ({
+    updateServer: s.updateServer,
+    notify: s.notify,
+  }));
+  const [values, setValues] = useState<OAuthClientFormValues>(() => oauthFormValues(current));
+  const [invalid, setInvalid] = useState<{ field: string; message: string }>();
+  const [busy, setBusy] = useState(false);
+  if (config.transport === 'stdio') return null;
+  const save = async () => {
+    const client = buildOAuthClient(values);
+    if (!client.ok) {
+      setInvalid(client);
+      return;
+    }
+    const { oauth: _previous, ...rest } = config;
+    setBusy(true);
+    const outcome = await updateServer(
+      server.id,
+      client.oauth === undefined ? rest : { ...rest, oauth: client.oauth },
+    );
+    setBusy(false);
+    if (!outcome.ok)
+      notify('error', `Could not save the OAuth client of "${server.name}": ${outcome.error.message}`);
+    else setValues(oauthFormValues(client.oauth));
+  };
+  return (
+    <>
+      <h3 className="section-title">OAuth client</h3>
+      <p className="muted small">
+        For servers that do not let apps register themselves: register Toolbridge with the server's
+        authorization server, enter what it gave you, then press Sign in.
+      </p>
+      <form
+        data-testid={`server-oauth-${server.id}`}
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save();
+        }}
+      >
+        <div className="form-grid">
+          <OAuthClientFields
+            values={values}
+            errorFor={(field) => (invalid?.field === field ? invalid.message : undefined)}
+            onChange={(patch) => {
+              setValues({ ...values, ...patch });
+              setInvalid(undefined);
+            }}
+          />
+        </div>
+        <div className="form-actions">
+          <button
+            type="submit"
+            className="small"
+            disabled={busy}
+            data-testid={`server-oauth-save-${server.id}`}
+          >
+            Save OAuth client
+          </button>
+        </div>
+      </form>
+    </>
   );
 }
 

@@ -1,8 +1,9 @@
 /**
  * Signing in to remote MCP servers: one McpOAuthClient per HTTP/SSE server (keyed by id, its
- * secrets under that server's scope, so removing the server deletes them). Its guarded fetch is
- * what the server's transport uses; `authorize` starts the browser round trip and hands back the
- * authorization URL, and the server reconnects once the callback has brought the tokens.
+ * secrets under that server's scope, so removing the server deletes them), with the server's
+ * pre-registered OAuth client when its settings name one. Its guarded fetch is what the server's
+ * transport uses; `authorize` starts the browser round trip and hands back the authorization
+ * URL, and the server reconnects once the callback has brought the tokens.
  */
 import path from 'node:path';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -12,6 +13,7 @@ import { McpOAuthClient, type McpOAuthOptions } from '../connectors/oauth/mcp-oa
 import type { ServerConfig } from '../servers/types.js';
 import { withFileLock } from '../store/file-lock.js';
 import type { SecretStore } from '../store/secret-store.js';
+import { readSecretValue } from '../store/server-secrets.js';
 
 /** Tuning for tests and embedders; production uses the defaults. */
 export type ServerSignInOptions = Pick<
@@ -19,8 +21,11 @@ export type ServerSignInOptions = Pick<
   'clock' | 'refreshSkewMs' | 'signInTimeoutMs' | 'resolveHost' | 'clientName'
 >;
 
+type RemoteServerConfig = Exclude<ServerConfig, { transport: 'stdio' }>;
+
 interface Entry {
-  url: string;
+  /** The URL and pre-registered client it was made for. */
+  key: string;
   client: McpOAuthClient;
   /** Set while a sign-in waits for the browser: its URL, so a second click reuses it. */
   pending?: Promise<URL>;
@@ -53,7 +58,7 @@ export class ServerSignIn implements AsyncDisposable {
     if (config.transport === 'stdio') return undefined;
     const headers = Object.keys(config.headers ?? {}).map((name) => name.toLowerCase());
     if (headers.includes('authorization')) return undefined;
-    return this.entryFor(config.id, config.url).client.fetch;
+    return this.entryFor(config).client.fetch;
   }
 
   /**
@@ -68,7 +73,7 @@ export class ServerSignIn implements AsyncDisposable {
         `Server "${config.id}" runs on this computer; only remote (HTTP or SSE) servers sign in.`,
       );
     }
-    const entry = this.entryFor(config.id, config.url);
+    const entry = this.entryFor(config);
     if (entry.pending !== undefined) return entry.pending;
     const abort = new AbortController();
     entry.abort = abort;
@@ -113,16 +118,36 @@ export class ServerSignIn implements AsyncDisposable {
     for (const id of [...this.entries.keys()]) this.forget(id);
   }
 
-  private entryFor(id: string, url: string): Entry {
-    const existing = this.entries.get(id);
-    if (existing !== undefined && existing.url === url) return existing;
-    const entry: Entry = {
+  /** The server's client; a new one when its URL or pre-registered client changed. */
+  private entryFor(config: RemoteServerConfig): Entry {
+    const { id, url, oauth } = config;
+    // The secret is read when needed, so only what is not secret tells the clients apart.
+    const key = JSON.stringify([
       url,
+      oauth?.clientId,
+      oauth?.redirectPort,
+      oauth?.clientSecret !== undefined,
+    ]);
+    const existing = this.entries.get(id);
+    if (existing !== undefined && existing.key === key) return existing;
+    const secrets = this.parts.secrets;
+    const secret = oauth?.clientSecret;
+    const entry: Entry = {
+      key,
       client: new McpOAuthClient({
         ...this.parts.options,
         serverId: id,
         serverUrl: url,
-        store: this.parts.secrets,
+        store: secrets,
+        ...(oauth === undefined
+          ? {}
+          : {
+              client: {
+                clientId: oauth.clientId,
+                ...(oauth.redirectPort === undefined ? {} : { redirectPort: oauth.redirectPort }),
+                ...(secret === undefined ? {} : { clientSecret: () => readSecretValue(secret, secrets) }),
+              },
+            }),
         refreshLock: (work) => withFileLock(path.join(this.parts.dataDir, `oauth-refresh.${id}.lock`), work),
         openUrl: (authorizationUrl) => {
           entry.onUrl?.(authorizationUrl);

@@ -4,9 +4,21 @@ import type { ToolDefinition } from '../catalog/types.js';
 export type ServerTransportConfig =
   | { transport: 'stdio'; command: string; args?: string[]; env?: Record<string, string>; cwd?: string }
   /** Streamable HTTP, falling back to legacy SSE when the server only speaks that. */
-  | { transport: 'http'; url: string; headers?: Record<string, string> }
+  | { transport: 'http'; url: string; headers?: Record<string, string>; oauth?: OAuthClientConfig }
   /** Legacy SSE only. */
-  | { transport: 'sse'; url: string; headers?: Record<string, string> };
+  | { transport: 'sse'; url: string; headers?: Record<string, string>; oauth?: OAuthClientConfig };
+
+/**
+ * An OAuth client registered beforehand with a remote server's authorization server, for servers
+ * that do not let clients register themselves. Signing in uses it instead of dynamic registration.
+ */
+export interface OAuthClientConfig {
+  clientId: string;
+  /** In settings a `${secret:<id>:oauth.clientSecret}` reference: the value lives in the secret store. */
+  clientSecret?: string;
+  /** The port of the redirect URI it was registered with (`http://127.0.0.1:<port>/oauth/callback`); any free port when absent. */
+  redirectPort?: number;
+}
 
 export type ServerConfig = ServerTransportConfig & {
   /** Lower-case `[a-z0-9_-]`, unique; part of every tool name `mcp__<id>__<tool>`. */

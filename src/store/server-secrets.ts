@@ -1,7 +1,8 @@
 /**
  * Moves secret values out of server configs and back in. In settings, an env value or HTTP header
- * that looks secret (Authorization, *TOKEN*, *KEY*, *SECRET*, *PASSWORD*, …) is replaced by a
- * reference `${secret:<server id>:env.NAME}` / `${secret:<server id>:header.Name}`; the value
+ * that looks secret (Authorization, *TOKEN*, *KEY*, *SECRET*, *PASSWORD*, …) and a pre-registered
+ * OAuth client's secret are replaced by a reference `${secret:<server id>:env.NAME}` /
+ * `${secret:<server id>:header.Name}` / `${secret:<server id>:oauth.clientSecret}`; the value
  * itself goes to the secret store. The connection resolves references just before it connects.
  */
 import { ToolbridgeError } from '../base/errors.js';
@@ -29,20 +30,30 @@ export function parseSecretRef(value: string): string | undefined {
   return WHOLE_REF.exec(value)?.[1];
 }
 
-type Section = 'env' | 'headers';
+type Section = 'env' | 'headers' | 'oauth';
 
+/**
+ * The parts of a config that may hold secrets, as name → value maps. A pre-registered OAuth
+ * client's secret is one more: `oauth.clientSecret`, kept under `<id>:oauth.clientSecret`.
+ */
 function sections(
   config: ServerConfig,
 ): Array<{ section: Section; field: string; values: Record<string, string> }> {
   if (config.transport === 'stdio')
     return config.env ? [{ section: 'env', field: 'env', values: config.env }] : [];
-  return config.headers ? [{ section: 'headers', field: 'header', values: config.headers }] : [];
+  const found: Array<{ section: Section; field: string; values: Record<string, string> }> = [];
+  if (config.headers) found.push({ section: 'headers', field: 'header', values: config.headers });
+  if (config.oauth?.clientSecret !== undefined) {
+    found.push({ section: 'oauth', field: 'oauth', values: { clientSecret: config.oauth.clientSecret } });
+  }
+  return found;
 }
 
 function withSection(config: ServerConfig, section: Section, values: Record<string, string>): ServerConfig {
-  return section === 'env'
-    ? ({ ...config, env: values } as ServerConfig)
-    : ({ ...config, headers: values } as ServerConfig);
+  if (section === 'env') return { ...config, env: values } as ServerConfig;
+  if (section === 'headers') return { ...config, headers: values } as ServerConfig;
+  if (config.transport === 'stdio' || config.oauth === undefined) return config;
+  return { ...config, oauth: { ...config.oauth, ...values } };
 }
 
 /**
@@ -96,10 +107,15 @@ async function moveSecret(store: SecretStore, from: string, to: string): Promise
   return secretRef(to);
 }
 
-/** Returns `config` with every `${secret:…}` reference replaced by its value. Throws `NOT_FOUND` for a missing one. */
+/**
+ * Returns `config` with every `${secret:…}` reference in env and headers replaced by its value.
+ * Throws `NOT_FOUND` for a missing one. The OAuth client secret stays a reference: only the
+ * sign-in reads it (`readSecretValue`), and only when it needs it.
+ */
 export async function resolveServerSecrets(config: ServerConfig, store: SecretStore): Promise<ServerConfig> {
   let result = config;
   for (const { section, field, values } of sections(config)) {
+    if (section === 'oauth') continue;
     const next: Record<string, string> = {};
     for (const [name, value] of Object.entries(values)) {
       const keys = [...value.matchAll(REF)].map((match) => match[1]!);
@@ -119,6 +135,12 @@ export async function resolveServerSecrets(config: ServerConfig, store: SecretSt
     result = withSection(result, section, next);
   }
   return result;
+}
+
+/** A value that may be a `${secret:…}` reference: its secret (undefined when missing), else the value itself. */
+export async function readSecretValue(value: string, store: SecretStore): Promise<string | undefined> {
+  const key = parseSecretRef(value);
+  return key === undefined ? value : store.get(key);
 }
 
 /**

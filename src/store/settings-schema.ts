@@ -10,7 +10,7 @@ import { isPlainObject, type JsonObject } from '../base/json.js';
 import { isValidServerId, toServerId } from '../catalog/naming.js';
 import { DEFAULT_TOOL_SEARCH_SETTINGS } from '../catalog/tool-search-config.js';
 import type { Policy, ToolSearchSettings } from '../host/api.js';
-import type { ServerConfig } from '../servers/types.js';
+import type { OAuthClientConfig, ServerConfig } from '../servers/types.js';
 
 /** 2 added `policies.rules` and `connectors`. */
 export const SETTINGS_VERSION = 2;
@@ -233,7 +233,8 @@ const POLICIES: readonly Policy[] = ['allow', 'ask', 'deny'];
 const TRANSPORTS = ['stdio', 'http', 'sse'] as const;
 const COMMON_SERVER_KEYS = ['id', 'name', 'enabled', 'trusted', 'transport'];
 const STDIO_KEYS = [...COMMON_SERVER_KEYS, 'command', 'args', 'env', 'cwd'];
-const REMOTE_KEYS = [...COMMON_SERVER_KEYS, 'url', 'headers'];
+const REMOTE_KEYS = [...COMMON_SERVER_KEYS, 'url', 'headers', 'oauth'];
+const OAUTH_EXAMPLE = '{"clientId": "toolbridge-desktop", "redirectPort": 33418}';
 const AGENT_ID = /^[A-Za-z0-9_-]+$/;
 const RULE_KEYS = ['serverId', 'toolName', 'policy', 'definitionHash', 'redactOutbound'];
 const RULE_EXAMPLE = '{"serverId": "github", "toolName": "create_issue", "policy": "allow"}';
@@ -320,7 +321,39 @@ function checkServer(c: Checker, raw: unknown, path: string): ServerConfig | und
     transport,
     url: url ?? '',
     ...(raw.headers === undefined ? {} : { headers: c.stringMap(raw.headers, `${path}.headers`) }),
+    ...(raw.oauth === undefined ? {} : { oauth: checkOAuthClient(c, raw.oauth, `${path}.oauth`) }),
   };
+}
+
+/** A pre-registered OAuth client. Messages never quote the client secret. */
+function checkOAuthClient(c: Checker, raw: unknown, path: string): OAuthClientConfig {
+  if (!isPlainObject(raw)) {
+    c.issue(path, `must be an object like ${OAUTH_EXAMPLE}; got ${describe(raw)}.`);
+    return { clientId: '' };
+  }
+  c.knownKeys(raw, path, ['clientId', 'clientSecret', 'redirectPort']);
+  const clientId = c.trimmedString(
+    raw.clientId,
+    `${path}.clientId`,
+    'the client ID the authorization server gave when the client was registered',
+  );
+  const client: OAuthClientConfig = { clientId: clientId ?? '' };
+  if (raw.clientSecret !== undefined) {
+    if (typeof raw.clientSecret === 'string' && raw.clientSecret !== '')
+      client.clientSecret = raw.clientSecret;
+    else
+      c.issue(`${path}.clientSecret`, 'must be a non-empty string; leave it out for a client without one.');
+  }
+  if (raw.redirectPort !== undefined) {
+    client.redirectPort = c.integer(
+      raw.redirectPort,
+      `${path}.redirectPort`,
+      1,
+      65_535,
+      'the port of the redirect URI http://127.0.0.1:<port>/oauth/callback the client was registered with',
+    );
+  }
+  return client;
 }
 
 function checkTools(c: Checker, raw: unknown): Record<string, ToolSettings> {

@@ -41,11 +41,13 @@ export interface OAuthSecretStore {
   delete(key: string): Promise<void>;
 }
 
+/** A client registered beforehand, used instead of dynamic registration. */
 export interface PreRegisteredClient {
   clientId: string;
-  clientSecret?: string;
-  /** The loopback port registered in the client's redirect URI. */
-  redirectPort: number;
+  /** Reads its secret when a request needs it (from the secret store); absent for a public client. */
+  clientSecret?: () => Promise<string | undefined>;
+  /** The loopback port registered in the client's redirect URI. @defaultValue any free port */
+  redirectPort?: number;
 }
 
 export interface McpOAuthOptions {
@@ -254,7 +256,11 @@ export class McpOAuthClient {
     if (tokens.access_token !== seen) return tokens;
     if (tokens.refresh_token === undefined) return undefined;
     const info = await this.readServerInfo();
-    const client = await this.readClient();
+    const preset = this.options.client;
+    const client =
+      info !== undefined && preset !== undefined
+        ? await this.presetClient(preset, info.authorizationServerUrl)
+        : await this.readClient();
     if (info === undefined || client === undefined || info.authorizationServerUrl !== tokens.issuer) {
       await this.signOut();
       return undefined;
@@ -377,20 +383,21 @@ export class McpOAuthClient {
     scope: string | undefined,
   ): Promise<StoredClient> {
     const issuer = info.authorizationServerUrl;
-    const preset = this.options.client;
-    if (preset !== undefined) {
-      const client: StoredClient = {
-        client_id: preset.clientId,
-        ...(preset.clientSecret === undefined ? {} : { client_secret: preset.clientSecret }),
-        issuer,
-      };
-      await this.options.store.set(this.key('client'), JSON.stringify(client));
-      return client;
-    }
+    // The user's own client wins; it lives in settings and the secret store, so it is not copied.
+    if (this.options.client !== undefined) return this.presetClient(this.options.client, issuer);
     const stored = await this.readClient();
     const uris = stored !== undefined && 'redirect_uris' in stored ? stored.redirect_uris : [];
     // The loopback port changes per sign-in, and servers match redirect URIs exactly.
     if (stored !== undefined && stored.issuer === issuer && uris.includes(redirectUrl)) return stored;
+    if (info.metadata.registration_endpoint === undefined) {
+      throw new ToolbridgeError(
+        'INVALID_ARGUMENT',
+        `Server "${this.options.serverId}" cannot sign in yet: its authorization server (${issuer}) does not let apps register themselves, and no OAuth client is set for this server. ` +
+          'Register a client for Toolbridge with that authorization server, with the redirect URI http://127.0.0.1:<port>/oauth/callback for a free port of your choice. ' +
+          "Then, in Servers, open this server's OAuth client and set the client ID, the client secret if one was issued, and that port as the redirect port " +
+          `(in settings.json: servers[…].oauth.clientId, .clientSecret, .redirectPort).`,
+      );
+    }
     const registered = await this.oauthCall('client registration', () =>
       registerClient(issuer, {
         metadata: info.metadata,
@@ -408,6 +415,16 @@ export class McpOAuthClient {
     const client: StoredClient = { ...registered, issuer };
     await this.options.store.set(this.key('client'), JSON.stringify(client));
     return client;
+  }
+
+  /** The pre-registered client, its secret read now (so a changed secret applies at once). */
+  private async presetClient(preset: PreRegisteredClient, issuer: string): Promise<StoredClient> {
+    const secret = await preset.clientSecret?.();
+    return {
+      client_id: preset.clientId,
+      ...(secret === undefined ? {} : { client_secret: secret }),
+      issuer,
+    };
   }
 
   /** RFC 9207: the `iss` the redirect carries must be exactly the issuer recorded before redirecting. */

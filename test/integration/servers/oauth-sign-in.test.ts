@@ -1,4 +1,6 @@
 import { promises as fs } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -7,6 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../../../src/host/host.js';
 import { SECRETS_FILE_NAME } from '../../../src/store/file-secret-store.js';
+import { secretRef } from '../../../src/store/server-secrets.js';
 import {
   consentInBrowser,
   type OAuthFixture,
@@ -226,3 +229,140 @@ describe('a stored sign-in', () => {
     }
   });
 });
+
+describe('a pre-registered OAuth client, for a server without dynamic registration', () => {
+  const SECRET = 'pre-registered-client-secret-CANARY-5f1c';
+  let remote: OAuthFixture;
+  let dir: string;
+  let preHost: Host;
+  let port: number;
+  const lines: string[] = [];
+  const seen: unknown[] = [];
+  const state = () => preHost.servers.snapshotOf('pre').status;
+
+  beforeAll(async () => {
+    port = await freePort();
+    remote = await startOAuthMcpServer({
+      dynamicRegistration: false,
+      preRegistered: {
+        clientId: 'toolbridge-pre',
+        clientSecret: SECRET,
+        redirectUris: [`http://127.0.0.1:${port}/oauth/callback`],
+      },
+    });
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-oauth-pre-'));
+    await fs.writeFile(
+      path.join(dir, 'settings.json'),
+      JSON.stringify({
+        version: 2,
+        servers: [{ id: 'pre', transport: 'http', url: remote.url, enabled: true }],
+      }),
+      { mode: 0o600 },
+    );
+    preHost = await createHost({
+      dataDir: dir,
+      listen: false,
+      policyOverride: 'allow',
+      log: (line) => lines.push(line),
+    });
+    await preHost.ready;
+  });
+
+  afterAll(async () => {
+    await preHost?.close();
+    await remote?.close();
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  const call = async () =>
+    (await preHost
+      .surfaceFor('agent')
+      .callTool(
+        'tool_call',
+        { calls: [{ name: 'mcp__pre__whoami', arguments: {} }] },
+        { agentId: 'agent' },
+      )) as CallToolResult;
+
+  it('without a client, Sign in says exactly what to set, and registers nothing', async () => {
+    expect(state()).toBe('needs-auth');
+    const error = await preHost.api.authorizeServer('pre').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'INVALID_ARGUMENT' });
+    const message = String((error as Error).message);
+    expect(message).toContain('does not let apps register themselves');
+    expect(message).toContain('http://127.0.0.1:<port>/oauth/callback');
+    expect(message).toContain("open this server's OAuth client and set the client ID");
+    expect(message).toContain('servers[…].oauth.clientId, .clientSecret, .redirectPort');
+    expect(remote.registrations).toEqual([]);
+    expect(remote.authorizeRequests).toEqual([]);
+  });
+
+  it('set in the server form, it signs in; the secret is in the secret store only', async () => {
+    const [view] = await preHost.api.listServers();
+    const config = view!.config;
+    if (config.transport === 'stdio') throw new Error('expected a remote server');
+    seen.push(
+      await preHost.api.updateServer('pre', {
+        ...config,
+        oauth: { clientId: 'toolbridge-pre', clientSecret: SECRET, redirectPort: port },
+      }),
+    );
+    const settingsText = await fs.readFile(path.join(dir, 'settings.json'), 'utf8');
+    expect(JSON.parse(settingsText).servers[0].oauth).toEqual({
+      clientId: 'toolbridge-pre',
+      clientSecret: secretRef('pre:oauth.clientSecret'),
+      redirectPort: port,
+    });
+    expect(await preHost.secrets.get('pre:oauth.clientSecret')).toBe(SECRET);
+    const [masked] = await preHost.api.listServers();
+    seen.push(masked);
+    expect(masked!.config).toMatchObject({ oauth: { clientId: 'toolbridge-pre', clientSecret: '••••' } });
+
+    const { authorizationUrl } = await preHost.api.authorizeServer('pre');
+    const url = new URL(authorizationUrl);
+    expect(url.searchParams.get('client_id')).toBe('toolbridge-pre');
+    expect(url.searchParams.get('redirect_uri')).toBe(`http://127.0.0.1:${port}/oauth/callback`);
+    expect((await consentInBrowser(url)).status).toBe(200);
+    await waitUntil(() => state() === 'connected', 'the server to connect');
+    expect(JSON.stringify((await call()).content)).toContain('signed in as toolbridge-pre');
+    // The token endpoint checked the secret (a wrong one is invalid_client).
+    expect(remote.tokenRequests.map((form) => form.get('client_secret'))).toEqual([SECRET]);
+    expect(remote.registrations).toEqual([]);
+  });
+
+  it('refreshes with it, and saving the form with the masked secret keeps it', async () => {
+    const [view] = await preHost.api.listServers();
+    seen.push(await preHost.api.updateServer('pre', { ...view!.config, name: 'Pre' }));
+    expect(await preHost.secrets.get('pre:oauth.clientSecret')).toBe(SECRET);
+    await waitUntil(() => state() === 'connected', 'the server to reconnect');
+    remote.expireAccessTokens();
+    const result = await call();
+    seen.push(result);
+    expect(result.isError, JSON.stringify(result)).not.toBe(true);
+    const refreshed = remote.tokenRequests.filter((form) => form.get('grant_type') === 'refresh_token');
+    expect(refreshed.map((form) => [form.get('client_id'), form.get('client_secret')])).toEqual([
+      ['toolbridge-pre', SECRET],
+    ]);
+  });
+
+  it('never shows the client secret in settings, the audit log, the log or a UI answer', async () => {
+    seen.push(await preHost.api.queryActivity({}), await preHost.api.getSettings());
+    const files: string[] = [];
+    for (const name of await fs.readdir(dir, { recursive: true })) {
+      const file = path.join(dir, String(name));
+      if (path.basename(file) === SECRETS_FILE_NAME || !(await fs.stat(file)).isFile()) continue;
+      files.push(await fs.readFile(file, 'utf8'));
+    }
+    expect(files.join('\n')).toContain('mcp__pre__whoami'); // the audit log was read
+    const haystack = [files.join('\n'), lines.join('\n'), JSON.stringify(seen)].join('\n');
+    expect(haystack).not.toContain(SECRET);
+    for (const token of remote.issuedTokens) expect(haystack).not.toContain(token);
+  });
+});
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}

@@ -8,8 +8,10 @@ import {
 } from '../../../renderer/lib/context-scale.js';
 import {
   buildCommandConfig,
+  buildOAuthClient,
   buildUrlConfig,
   commandWarnings,
+  oauthFormValues,
   splitCommandLine,
   suggestServerId,
 } from '../../../renderer/lib/server-form.js';
@@ -115,6 +117,55 @@ describe('buildUrlConfig', () => {
         field: 'url',
       });
     }
+  });
+});
+
+describe('the OAuth client fields', () => {
+  const url = {
+    id: 'api',
+    name: '',
+    transport: 'http' as const,
+    url: 'https://example.com/mcp',
+    headers: '',
+  };
+
+  it('add a pre-registered client to a URL server; all blank adds none', () => {
+    expect(
+      buildUrlConfig({
+        ...url,
+        oauth: { clientId: ' tb-app ', clientSecret: 's3cret', redirectPort: '33418' },
+      }),
+    ).toMatchObject({
+      ok: true,
+      config: { oauth: { clientId: 'tb-app', clientSecret: 's3cret', redirectPort: 33418 } },
+    });
+    const none = buildUrlConfig({ ...url, oauth: oauthFormValues(undefined) });
+    expect(none.ok && 'oauth' in none.config).toBe(false);
+  });
+
+  it('say which field is wrong', () => {
+    expect(buildOAuthClient({ clientId: '', clientSecret: 'x', redirectPort: '' })).toMatchObject({
+      ok: false,
+      field: 'oauthClientId',
+    });
+    for (const redirectPort of ['0', '65536', '80a', '-1']) {
+      expect(buildOAuthClient({ clientId: 'a', clientSecret: '', redirectPort })).toMatchObject({
+        ok: false,
+        field: 'oauthRedirectPort',
+      });
+    }
+  });
+
+  it('keep a stored secret when its field is left blank, and never fill the field with it', () => {
+    const values = oauthFormValues({ clientId: 'a', clientSecret: '••••', redirectPort: 1234 });
+    expect(values).toEqual({ clientId: 'a', clientSecret: '', redirectPort: '1234', secretStored: true });
+    expect(buildOAuthClient(values)).toEqual({
+      ok: true,
+      oauth: { clientId: 'a', clientSecret: '••••', redirectPort: 1234 },
+    });
+    expect(buildOAuthClient({ ...values, clientSecret: 'new' })).toMatchObject({
+      oauth: { clientSecret: 'new' },
+    });
   });
 });
 

@@ -8,6 +8,7 @@ import {
   isSecretName,
   maskServerConfig,
   parseSecretRef,
+  readSecretValue,
   resolveServerSecrets,
   restoreMaskedSecrets,
   SECRET_MASK,
@@ -103,6 +104,47 @@ describe('extractServerSecrets', () => {
     const renamed = await extractServerSecrets({ ...saved, id: 'gh' }, store);
     expect(renamed.transport === 'stdio' && renamed.env?.GITHUB_TOKEN).toBe('${secret:gh:env.GITHUB_TOKEN}');
     expect(await store.get('gh:env.GITHUB_TOKEN')).toBe('ghp_canary1');
+  });
+});
+
+describe('a pre-registered OAuth client secret', () => {
+  const withClient: ServerConfig = {
+    id: 'remote',
+    transport: 'http',
+    url: 'https://example.com/mcp',
+    enabled: true,
+    oauth: { clientId: 'tb-app', clientSecret: 'client-canary6', redirectPort: 33418 },
+  };
+
+  it('goes to the store under <id>:oauth.clientSecret, masked in views, kept through the mask', async () => {
+    const store = new InMemorySecretStore();
+    const saved = await extractServerSecrets(withClient, store);
+    expect(saved).toEqual({
+      ...withClient,
+      oauth: { clientId: 'tb-app', clientSecret: '${secret:remote:oauth.clientSecret}', redirectPort: 33418 },
+    });
+    expect(await store.get('remote:oauth.clientSecret')).toBe('client-canary6');
+    const view = maskServerConfig(saved);
+    expect(view).toMatchObject({ oauth: { clientId: 'tb-app', clientSecret: SECRET_MASK } });
+    expect(await extractServerSecrets(view, store, saved)).toEqual(saved);
+    // Renamed: the reference moves to the new id with the secret.
+    const renamed = await extractServerSecrets(
+      restoreMaskedSecrets({ ...view, id: 'moved' }, saved),
+      store,
+      saved,
+    );
+    expect(renamed).toMatchObject({ oauth: { clientSecret: '${secret:moved:oauth.clientSecret}' } });
+    expect(await store.get('moved:oauth.clientSecret')).toBe('client-canary6');
+  });
+
+  it('stays a reference for the connection; only the sign-in reads it', async () => {
+    const store = new InMemorySecretStore();
+    const saved = await extractServerSecrets(withClient, store);
+    expect(await resolveServerSecrets(saved, store)).toEqual(saved);
+    const secret = saved.transport === 'stdio' ? undefined : saved.oauth?.clientSecret;
+    expect(await readSecretValue(secret!, store)).toBe('client-canary6');
+    expect(await readSecretValue('typed-in-by-hand', store)).toBe('typed-in-by-hand');
+    expect(await readSecretValue('${secret:remote:oauth.gone}', store)).toBeUndefined();
   });
 });
 

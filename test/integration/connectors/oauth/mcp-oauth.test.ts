@@ -127,6 +127,53 @@ describe('McpOAuthClient.signIn', () => {
     expect(await whoami(client)).toContain('signed in as pre-1');
   });
 
+  it('sends a pre-registered client secret, read from the store when needed, to the token endpoint', async () => {
+    const port = await freePort();
+    await startFixture({
+      dynamicRegistration: false,
+      preRegistered: {
+        clientId: 'pre-2',
+        clientSecret: 'pre-secret-canary',
+        redirectUris: [`http://127.0.0.1:${port}/oauth/callback`],
+      },
+    });
+    await store.set('remote:oauth.clientSecret', 'pre-secret-canary');
+    const client = oauth({
+      client: {
+        clientId: 'pre-2',
+        redirectPort: port,
+        clientSecret: () => store.get('remote:oauth.clientSecret'),
+      },
+    });
+    await client.signIn();
+    expect(await whoami(client)).toContain('signed in as pre-2');
+    fixture.expireAccessTokens();
+    expect(await whoami(client)).toContain('signed in as pre-2');
+    expect(fixture.tokenRequests.map((form) => form.get('client_secret'))).toEqual([
+      'pre-secret-canary',
+      'pre-secret-canary',
+    ]);
+    // The client lives in settings and the store's own key: it is not copied next to the tokens.
+    expect(await store.keys()).toEqual([
+      'remote:oauth.clientSecret',
+      'remote:oauth.server',
+      'remote:oauth.tokens',
+    ]);
+  });
+
+  it('without registration support and without a client, says what to set and opens nothing', async () => {
+    await startFixture({ dynamicRegistration: false });
+    const error = await oauth()
+      .signIn()
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect(String((error as Error).message)).toMatch(
+      /set the client ID, the client secret if one was issued/,
+    );
+    expect(opened).toEqual([]);
+    expect(fixture.registrations).toEqual([]);
+  });
+
   it('asks for the union of old and new scopes on step-up', async () => {
     const client = oauth();
     await client.signIn();

@@ -229,7 +229,9 @@ function ConnectionCard(props: { card: ConnectionCardView; now: number }) {
             <div className="target-row" key={target.name} data-testid={`card-target-${target.name}`}>
               <span className={`badge ${TARGET_STATE_BADGE[target.state]}`}>{target.state}</span>
               <div className="grow">
-                <strong>{target.name}</strong> <span className="faint small">{target.kind}</span>
+                <strong>{target.name}</strong>
+                {target.alias !== undefined && <span className="muted"> ({target.alias})</span>}{' '}
+                <span className="faint small">{target.kind}</span>
                 {target.message !== undefined && <ServerText text={target.message} className="muted small" />}
                 {target.connectUrl !== undefined && (
                   <div className="small">

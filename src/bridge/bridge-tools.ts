@@ -126,6 +126,11 @@ export function bridgeTools(options: BridgeToolsOptions): Tool[] {
               properties: {
                 name: { type: 'string', description: 'The exact tool name.' },
                 arguments: { type: 'object', description: "Arguments matching the tool's schema." },
+                account: {
+                  type: 'string',
+                  description:
+                    "connectors__ tools only: the alias of the app's account to run under (see manage_connections status); default: the app's default account.",
+                },
               },
               required: ['name'],
             },

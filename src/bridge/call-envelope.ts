@@ -1,11 +1,14 @@
 import { errorMessage } from '../base/errors.js';
 import { isPlainObject } from '../base/json.js';
 import { BRIDGE_TOOL_NAMES } from '../catalog/naming.js';
+import { ACCOUNT_ALIAS, ACCOUNT_ALIAS_RULE, isConnectorName } from '../connectors/names.js';
 
 /** One normalised `tool_call` entry. */
 export interface CallEntry {
   name: string;
   arguments: Record<string, unknown>;
+  /** `connectors__` entries only: the alias of the account to run under (else the app's default). */
+  account?: string;
 }
 
 export type NormalizedEnvelope = { entries: CallEntry[] } | { error: string };
@@ -22,7 +25,7 @@ export function normalizeCallEnvelope(args: Record<string, unknown>): Normalized
     if (args.name === undefined || args.name === null) {
       return { error: "tool_call requires 'calls': an array of {name, arguments} entries." };
     }
-    calls = [{ name: args.name, arguments: args.arguments }];
+    calls = [{ name: args.name, arguments: args.arguments, account: args.account }];
   }
   if (typeof calls === 'string') {
     try {
@@ -55,9 +58,13 @@ function normalizeEntry(raw: unknown, i: number): CallEntry | { error: string } 
   if (BRIDGE_TOOL_NAMES.includes(name)) {
     return { error: `calls[${i}] cannot invoke '${name}' (it is itself a bridge tool). Call it directly.` };
   }
+  const account = entryAccount(raw.account, name, i);
+  if (typeof account === 'object') return account;
+  const entry = (args: Record<string, unknown>): CallEntry =>
+    account === undefined ? { name, arguments: args } : { name, arguments: args, account };
   let value = raw.arguments;
   if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
-    return { name, arguments: {} };
+    return entry({});
   }
   if (typeof value === 'string') {
     try {
@@ -67,5 +74,21 @@ function normalizeEntry(raw: unknown, i: number): CallEntry | { error: string } 
     }
   }
   if (!isPlainObject(value)) return { error: `calls[${i}].arguments must be an object.` };
-  return { name, arguments: value };
+  return entry(value);
+}
+
+/** An entry's `account`: absent, or an alias on a connector entry. */
+function entryAccount(value: unknown, name: string, i: number): string | undefined | { error: string } {
+  if (value === undefined || value === null) return undefined;
+  if (!isConnectorName(name)) {
+    return {
+      error: `calls[${i}].account is only for connectors__ tools: it picks which linked account runs them.`,
+    };
+  }
+  if (typeof value !== 'string' || !ACCOUNT_ALIAS.test(value)) {
+    return {
+      error: `calls[${i}].account ${JSON.stringify(value)} is not valid: ${ACCOUNT_ALIAS_RULE}, as manage_connections status lists them.`,
+    };
+  }
+  return value;
 }

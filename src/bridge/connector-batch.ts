@@ -24,7 +24,8 @@ type Slot =
 /**
  * Runs a batch of `connectors__` entries one at a time in input order (reference §3.5). Each
  * entry goes through the executor alone, so it gets its own approval decision. The user's Stop
- * is checked before each entry: entries not yet started are reported INTERRUPTED and never sent.
+ * is checked before each entry: entries not yet started are reported INTERRUPTED and never sent,
+ * each with its own audit line (`recordInterrupted`).
  * A malformed name fails only its own entry; an entry that yields no result is PROVIDER_ERROR.
  */
 export async function runConnectorBatch(
@@ -35,12 +36,20 @@ export async function runConnectorBatch(
   const results: Slot[] = [];
   for (const [index, entry] of entries.entries()) {
     const { name } = entry;
+    const parsed = parseConnectorName(name);
+    const catalogEntry =
+      parsed === undefined
+        ? undefined
+        : (scope.deferred().get(name) ?? connectorEntry(name, parsed.connector, parsed.tool));
     if (isStopped(context)) {
       results.push({ index, name, error: { code: 'INTERRUPTED', message: STOPPED_MESSAGE } });
+      // Never sent, yet audited; a malformed name names no tool, so there is nothing to record.
+      if (catalogEntry !== undefined) {
+        await scope.executor.recordInterrupted?.(catalogEntry, entry.arguments, context);
+      }
       continue;
     }
-    const parsed = parseConnectorName(name);
-    if (parsed === undefined) {
+    if (catalogEntry === undefined) {
       results.push({
         index,
         name,
@@ -51,9 +60,9 @@ export async function runConnectorBatch(
       });
       continue;
     }
-    const catalogEntry = scope.deferred().get(name) ?? connectorEntry(name, parsed.connector, parsed.tool);
+    const entryContext = entry.account === undefined ? context : { ...context, account: entry.account };
     results.push(
-      await runEntry(index, name, () => scope.executor.callTool(catalogEntry, entry.arguments, context)),
+      await runEntry(index, name, () => scope.executor.callTool(catalogEntry, entry.arguments, entryContext)),
     );
   }
   const payload = withCounts(results);

@@ -14,6 +14,11 @@ export interface CallContext {
    * marks every entry not yet started `INTERRUPTED` (never sent).
    */
   stopSignal?: AbortSignal;
+  /**
+   * The connector account alias one `tool_call` entry asked to run under (its `account`);
+   * absent runs under the app's default account. Set per entry, only for `connectors__` tools.
+   */
+  account?: string;
 }
 
 /**
@@ -22,6 +27,11 @@ export interface CallContext {
  */
 export interface ToolExecutor {
   callTool(entry: CatalogEntry, args: Record<string, unknown>, context: CallContext): Promise<CallToolResult>;
+  /**
+   * Notes an entry the user's Stop ended before it reached `callTool` (a connector batch checks
+   * Stop between entries), so the audit log has its own line for it. Never runs the tool.
+   */
+  recordInterrupted?(entry: CatalogEntry, args: Record<string, unknown>, context: CallContext): Promise<void>;
 }
 
 /** What an agent endpoint needs from the bridge: the tools to list, and a way to call one. */

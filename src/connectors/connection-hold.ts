@@ -3,7 +3,7 @@
  * UI can show a connection card, a `CONNECTION_REQUIRED` entry waits behind one instead of
  * failing. Connected: the entry runs again and its result takes the error's place. Skipped (or
  * Stop): the entry fails marked skipped by the user, and the rest of that turn does not ask
- * again for the same app. Deadline: as skipped, with a timeout note. Without a UI the
+ * again for the same app (or account). Deadline: as skipped, with a timeout note. Without a UI the
  * executor's answer goes back untouched.
  */
 import type { CallContext } from '../bridge/types.js';
@@ -36,15 +36,18 @@ export class ConnectionHold {
     const connector = String(first.error.connector ?? '').toLowerCase();
     const turn = context.stopSignal;
     if (connector === '') return first;
-    if (turn !== undefined && this.skipped.get(turn)?.has(connector)) return skippedError(first.error, false);
-    const outcome = await this.manager.connectOne(connector, {
+    // The account the entry named is the one to link; without one, the app's default account.
+    const target = context.account === undefined ? { connector } : { connector, alias: context.account };
+    const key = `${connector} ${context.account ?? ''}`;
+    if (turn !== undefined && this.skipped.get(turn)?.has(key)) return skippedError(first.error, false);
+    const outcome = await this.manager.connectOne(target, {
       agentId: context.agentId,
       ...(context.signal === undefined ? {} : { signal: context.signal }),
     });
     if (outcome === 'connected') return this.executor.execute(entry, args, context);
     if (outcome === 'skipped' && turn !== undefined) {
       const set = this.skipped.get(turn) ?? new Set<string>();
-      set.add(connector);
+      set.add(key);
       this.skipped.set(turn, set);
     }
     return skippedError(first.error, outcome === 'not_connected');

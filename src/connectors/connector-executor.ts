@@ -37,8 +37,10 @@ export interface ConnectorExecutorOptions {
 
 export const CONNECTORS_UNAVAILABLE_MESSAGE = 'Unknown tool: connectors are not available in this session.';
 export const CARD_HINT =
-  'Call manage_connections with action "connect" for this connector to open a connection card for the user; ' +
-  'there is no link to show. Retry the call once it is connected.';
+  'Call manage_connections with action "connect" for this connector (with {"name": …, "alias": …} for a named account) ' +
+  'to open a connection card for the user; there is no link to show. Retry the call once it is connected.';
+export const UNKNOWN_ACCOUNT_HINT =
+  'Call manage_connections with action "status" to see the aliases of this app\'s accounts, or leave account out to use its default account.';
 const NO_RESULT_MESSAGE = 'No result was produced for this call.';
 
 export class ConnectorExecutor {
@@ -52,13 +54,14 @@ export class ConnectorExecutor {
   }
 
   /**
-   * Sends the prefixed slug first; on `TOOL_NOT_FOUND` tries the literal slug once. Shaped to be
-   * the bridge's `ConnectorBackend` (entry, arguments, context).
+   * Sends the prefixed slug first; on `TOOL_NOT_FOUND` tries the literal slug once. Runs under
+   * `context.account` when given, else the app's default account. Shaped to be the bridge's
+   * `ConnectorBackend` (entry, arguments, context).
    */
   async execute(
     entry: { name: string },
     args: Record<string, unknown>,
-    context: { signal?: AbortSignal } = {},
+    context: { signal?: AbortSignal; account?: string } = {},
   ): Promise<ConnectorEntryOutcome> {
     const parsed = parseConnectorName(entry.name);
     if (parsed === undefined) {
@@ -69,8 +72,8 @@ export class ConnectorExecutor {
     }
     if (!this.client.configured) return failed('TOOL_NOT_FOUND', CONNECTORS_UNAVAILABLE_MESSAGE);
     const [prefixed, literal] = slugCandidates(parsed);
-    let outcome = await this.run(parsed, prefixed, args, context.signal);
-    if ('notFound' in outcome) outcome = await this.run(parsed, literal, args, context.signal);
+    let outcome = await this.run(parsed, prefixed, args, context);
+    if ('notFound' in outcome) outcome = await this.run(parsed, literal, args, context);
     return 'notFound' in outcome ? { error: outcome.notFound } : outcome;
   }
 
@@ -79,10 +82,11 @@ export class ConnectorExecutor {
     name: ParsedConnectorName,
     slug: string,
     args: Record<string, unknown>,
-    signal: AbortSignal | undefined,
+    { signal, account }: { signal?: AbortSignal; account?: string },
   ): Promise<ConnectorEntryOutcome | { notFound: ConnectorEntryError }> {
+    const tool = { connector: name.connector, tool: slug, arguments: args };
     const result = await this.client.execute(
-      [{ connector: name.connector, tool: slug, arguments: args }],
+      [account === undefined ? tool : { ...tool, account }],
       signal === undefined ? {} : { signal },
     );
     if (!result.ok) return gatewayFailed(result.failure);
@@ -97,17 +101,27 @@ export class ConnectorExecutor {
     if (error.code === 'TOOL_NOT_FOUND') {
       return { notFound: toolError(error, `There is no tool ${slug} on the connector gateway.`) };
     }
-    if (error.code === 'CONNECTION_REQUIRED') return { error: this.connectionRequired(error, name) };
+    if (error.code === 'CONNECTION_REQUIRED') return { error: this.connectionRequired(error, name, account) };
+    if (error.code === 'UNKNOWN_ACCOUNT') {
+      const body = toolError(error, `The ${name.connector} connector has no account "${account}".`);
+      return { error: { ...body, connector: name.connector, hint: error.hint ?? UNKNOWN_ACCOUNT_HINT } };
+    }
     return { error: toolError(error, `The ${name.connector} connector failed to run ${slug}.`) };
   }
 
-  private connectionRequired(error: GatewayToolError, name: ParsedConnectorName): ConnectorEntryError {
+  private connectionRequired(
+    error: GatewayToolError,
+    name: ParsedConnectorName,
+    account: string | undefined,
+  ): ConnectorEntryError {
     const connector = error.connector ?? name.connector;
     const body: ConnectorEntryError = {
       code: 'CONNECTION_REQUIRED',
       message: error.message || `The ${connector} connector is not connected for this account.`,
       connector,
     };
+    const alias = error.account ?? account;
+    if (alias !== undefined) body.account = alias;
     if (this.surface() === 'card') {
       body.connect_card_available = true;
       body.hint = CARD_HINT;

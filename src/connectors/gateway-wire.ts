@@ -44,12 +44,15 @@ export type GatewayToolErrorCode =
   | 'CONNECTION_REQUIRED'
   | 'TOOL_NOT_FOUND'
   | 'PROVIDER_ERROR'
+  | 'UNKNOWN_ACCOUNT'
   | (string & {});
 
 export interface GatewayToolError {
   code: GatewayToolErrorCode;
   message: string;
   connector?: string;
+  /** The account alias the failed call named. */
+  account?: string;
   connectionId?: string;
   connectUrl?: string;
   hint?: string;
@@ -58,9 +61,6 @@ export interface GatewayToolError {
 export type GatewayExecuteResult = { data: JsonValue; account?: string } | { error: GatewayToolError };
 
 export type ConnectionStatus = 'active' | 'initiated' | 'failed' | 'expired';
-
-/** An account alias: 1–32 lower-case letters, digits or `-`, starting with a letter or digit. */
-export const ACCOUNT_ALIAS = /^[a-z0-9][a-z0-9-]{0,31}$/;
 
 /** One account of a connector, linked or being linked. */
 export interface GatewayAccount {
@@ -201,6 +201,7 @@ function parseToolError(value: unknown): GatewayToolError {
   };
   return withStrings(base, record, [
     ['connector', 'connector', 'connector'],
+    ['account', 'account', 'account'],
     ['connectionId', 'connectionId', 'connection_id'],
     ['connectUrl', 'connectUrl', 'connect_url'],
     ['hint', 'hint', 'hint'],

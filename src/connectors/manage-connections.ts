@@ -1,6 +1,7 @@
 /**
- * `manage_connections` for hosted connectors (reference §4.6): `status` lists the accounts,
- * `connect` and `reconnect` start linking them. Where Toolbridge can show a connection card the
+ * `manage_connections` (reference §4.6): `status` lists each app's accounts, `connect` and
+ * `reconnect` start linking them, `rename` changes an account's alias; install, enable and
+ * authorize go to the local MCP server actions. Where Toolbridge can show a connection card the
  * tool blocks until every target is connected, skipped or the card's deadline passes, polling
  * each link about once a second, and its answer never carries a link. Without a card it answers
  * at once with the links for the user. It can never disconnect an account.
@@ -10,15 +11,19 @@ import type { Event } from '../base/emitter.js';
 import { isPlainObject } from '../base/json.js';
 import type { ConnectionCardRow } from '../host/api.js';
 import type { GatewayClient, GatewayFailure } from './gateway-client.js';
-import type { GatewayConnectionRow, GatewayConnectionStart } from './gateway-wire.js';
+import type { ConnectionTarget, GatewayConnectionRow, GatewayConnectionStart } from './gateway-wire.js';
+import { ACCOUNT_ALIAS, ACCOUNT_ALIAS_RULE } from './names.js';
 
 export const MANAGE_CONNECTIONS_TOOL: Tool = {
   name: 'manage_connections',
   description:
     'Check or connect the remote apps (connectors) whose tools are named connectors__<app>__<tool>, once the user has set up a connector gateway. ' +
-    'action "status" lists each app and whether it is connected; "connect" links the apps named in ' +
+    'action "status" lists each app with its accounts and whether they are connected; "connect" links the apps named in ' +
     '`connectors` (the user approves in Toolbridge); "reconnect" re-links apps that stopped working ' +
     '(with force: true, even ones that look connected). Call it when a tool returns CONNECTION_REQUIRED. ' +
+    'An app may have several accounts, each under an alias: connect {"name": "github", "alias": "work"} links one more, ' +
+    'rename {"name": "github", "alias": "work", "to": "acme"} renames one (one target per aliased call), and a tool_call ' +
+    'entry with "account": "work" runs under it (without account, the default account). ' +
     'For local MCP servers pass targets as {"name": …, "mcp": true}: "install" adds one from the bundled ' +
     'catalog, "enable" turns on a configured one, "authorize" signs in to a remote one (the user approves each).',
   inputSchema: {
@@ -26,7 +31,7 @@ export const MANAGE_CONNECTIONS_TOOL: Tool = {
     properties: {
       action: {
         type: 'string',
-        enum: ['status', 'connect', 'reconnect', 'install', 'enable', 'authorize'],
+        enum: ['status', 'connect', 'reconnect', 'rename', 'install', 'enable', 'authorize'],
         default: 'status',
       },
       connectors: {
@@ -36,14 +41,22 @@ export const MANAGE_CONNECTIONS_TOOL: Tool = {
             { type: 'string' },
             {
               type: 'object',
-              properties: { name: { type: 'string' }, mcp: { type: 'boolean' } },
+              properties: {
+                name: { type: 'string' },
+                mcp: { type: 'boolean' },
+                alias: {
+                  type: 'string',
+                  description: 'connect, reconnect, rename: which account of the app.',
+                },
+                to: { type: 'string', description: 'rename only: the new alias.' },
+              },
               required: ['name'],
               additionalProperties: false,
             },
           ],
         },
         description:
-          'App names as in connectors__<app>__…, e.g. ["github", "slack"]; MCP servers as {"name": "memory", "mcp": true}.',
+          'App names as in connectors__<app>__…, e.g. ["github", "slack"]; one account as {"name": "github", "alias": "work"}; MCP servers as {"name": "memory", "mcp": true}.',
       },
       force: { type: 'boolean', description: 'reconnect only: re-link even apps that look connected.' },
     },
@@ -51,7 +64,8 @@ export const MANAGE_CONNECTIONS_TOOL: Tool = {
 };
 
 export const STATUS_HINT =
-  'connected=false means calls to that app return CONNECTION_REQUIRED; call manage_connections with action "connect" to link it.';
+  'connected=false means calls to that app return CONNECTION_REQUIRED; call manage_connections with action "connect" to link it. ' +
+  'connected describes the default account, which tool_call uses unless an entry names another by its alias ("account": "work").';
 export const CARD_RESULT_NOTE =
   'connected: its tools work now. skipped: the user chose not to connect it; do not ask again or work around it. ' +
   'not_connected: it was not linked in time; ask the user whether to try again.';
@@ -107,16 +121,28 @@ export interface ManageConnectionsOptions {
   clock?: () => number;
 }
 
-type HostedAction = 'status' | 'connect' | 'reconnect';
+type HostedAction = 'status' | 'connect' | 'reconnect' | 'rename';
 export type McpAction = 'install' | 'enable' | 'authorize';
-const HOSTED_ACTIONS: readonly string[] = ['status', 'connect', 'reconnect'];
+const HOSTED_ACTIONS: readonly string[] = ['status', 'connect', 'reconnect', 'rename'];
 const MCP_ACTIONS: readonly string[] = ['install', 'enable', 'authorize'];
-const ALIAS = /^[a-z0-9][a-z0-9-]{0,31}$/;
 
-interface Request {
-  action: HostedAction;
-  connectors: string[];
+interface ConnectRequest {
+  action: 'connect' | 'reconnect';
+  targets: ConnectionTarget[];
   force: boolean;
+}
+
+type HostedRequest =
+  | { action: 'status'; connectors: string[] }
+  | ConnectRequest
+  | { action: 'rename'; connector: string; alias: string; to: string };
+
+/** One parsed entry of `connectors`. */
+interface Target {
+  name: string;
+  mcp: boolean;
+  alias?: string;
+  to?: string;
 }
 
 interface McpRequest {
@@ -178,7 +204,9 @@ export function manageConnectionsTool(
           ? await manager.mcp(request, context)
           : request.action === 'status'
             ? await manager.status(request.connectors, context.signal)
-            : await manager.connect(request, context);
+            : request.action === 'rename'
+              ? await manager.rename(request, context.signal)
+              : await manager.connect(request, context);
       return result(payload, 'error' in payload);
     },
   };
@@ -200,12 +228,12 @@ export class ConnectionManager {
     return this.options.cards !== undefined && this.options.cardsAvailable?.() !== false;
   }
 
-  /** Opens a card for one connector and waits until it settles (for a held tool_call entry). */
+  /** Opens a card for one account (the default one without an alias) and waits until it settles (for a held tool_call entry). */
   async connectOne(
-    connector: string,
+    target: ConnectionTarget,
     context: { agentId: string; signal?: AbortSignal },
   ): Promise<TargetOutcome> {
-    const payload = await this.connect({ action: 'connect', connectors: [connector], force: false }, context);
+    const payload = await this.connect({ action: 'connect', targets: [target], force: false }, context);
     const results = payload.results as Array<{ status: string }> | undefined;
     const status = results?.[0]?.status;
     return status === 'connected' || status === 'skipped' ? status : 'not_connected';
@@ -236,22 +264,31 @@ export class ConnectionManager {
   }
 
   async connect(
-    request: Request,
+    request: ConnectRequest,
     context: { agentId: string; signal?: AbortSignal },
   ): Promise<Record<string, unknown>> {
     if (!this.options.client.configured) return NOT_SET_UP_PAYLOAD;
     const signal = context.signal === undefined ? {} : { signal: context.signal };
-    let targets = request.connectors;
-    const already: string[] = [];
+    let targets = request.targets;
+    const rows: GatewayConnectionStart[] = [];
     if (request.action === 'reconnect' && !request.force) {
       // Only re-link what is not working; a forced reconnect re-links everything named.
       const listed = await this.options.client.listConnections(signal);
       if (!listed.ok) return failurePayload(listed.failure);
-      const connected = new Set(
-        listed.value.filter((row) => row.connected).map((row) => row.connector.toLowerCase()),
-      );
-      already.push(...targets.filter((name) => connected.has(name)));
-      targets = targets.filter((name) => !connected.has(name));
+      const left: ConnectionTarget[] = [];
+      for (const target of targets) {
+        const row = findRow(listed.value, target.connector);
+        const account =
+          target.alias === undefined ? undefined : row?.accounts.find((item) => item.alias === target.alias);
+        if (target.alias !== undefined && account === undefined) {
+          return {
+            error: `${unknownAccount(target.connector, target.alias, row)} Call connect to link a new account under this alias.`,
+          };
+        }
+        if ((account ?? row)?.connected) rows.push({ ...target, status: 'active' });
+        else left.push(target);
+      }
+      targets = left;
     }
     let starts: GatewayConnectionStart[] = [];
     if (targets.length > 0) {
@@ -263,9 +300,10 @@ export class ConnectionManager {
       starts = started.value;
     }
     const byName = new Map(starts.map((start) => [start.connector.toLowerCase(), start]));
-    const rows = [...already.map((name): GatewayConnectionStart => ({ connector: name, status: 'active' }))];
-    for (const name of targets) {
-      const start = byName.get(name) ?? {
+    for (const target of targets) {
+      const name = target.connector;
+      // `alias` in these rows is the one the call named; the gateway's name for a default account stays out.
+      const { alias: _named, ...start } = byName.get(name) ?? {
         connector: name,
         status: 'failed' as const,
         message: 'The gateway did not answer for this app.',
@@ -273,10 +311,59 @@ export class ConnectionManager {
       if (start.status === 'failed' && this.options.mcp?.knows(name)) {
         start.message = `"${name}" is a local MCP server, not a connector app: call install (or enable) with {"name": "${name}", "mcp": true}.`;
       }
-      rows.push(start);
+      rows.push(target.alias === undefined ? start : { ...start, alias: target.alias });
     }
     if (this.options.cards === undefined || !this.canShowCards) return linkPayload(rows);
     return this.waitOnCard(rows, this.options.cards, context);
+  }
+
+  /** Renames one account: checked against the list first, so a refusal names the aliases there are. */
+  async rename(
+    request: { connector: string; alias: string; to: string },
+    signal: AbortSignal | undefined,
+  ): Promise<Record<string, unknown>> {
+    if (!this.options.client.configured) return NOT_SET_UP_PAYLOAD;
+    const { connector, alias, to } = request;
+    const options = signal === undefined ? {} : { signal };
+    const listed = await this.options.client.listConnections(options);
+    if (!listed.ok) return failurePayload(listed.failure);
+    const row = findRow(listed.value, connector);
+    if (row === undefined) {
+      const local = this.options.mcp?.knows(connector)
+        ? ' It is a local MCP server; those have no accounts.'
+        : '';
+      return {
+        error: `manage_connections: there is no connector app "${connector}" on the gateway.${local}`,
+      };
+    }
+    if (!row.accounts.some((account) => account.alias === alias)) {
+      return { error: unknownAccount(connector, alias, row) };
+    }
+    if (alias !== to && row.accounts.some((account) => account.alias === to)) {
+      return {
+        error: `manage_connections: ${connector} already has an account "${to}"; pick another alias.`,
+      };
+    }
+    const renamed = await this.options.client.renameAccount(row.connector, alias, to, options);
+    if (!renamed.ok) {
+      return renamed.failure.kind === 'dark' && renamed.failure.status === 404
+        ? {
+            error: 'manage_connections: this connector gateway cannot rename accounts.',
+            reason: 'unsupported',
+          }
+        : failurePayload(renamed.failure);
+    }
+    if ('error' in renamed.value) {
+      const refusal = renamed.value.error;
+      return {
+        error: `manage_connections: the gateway did not rename ${connector} account "${alias}": ${refusal.message || refusal.code}`,
+        code: refusal.code,
+      };
+    }
+    return {
+      results: [{ connector, alias: to, renamed_from: alias, status: 'renamed' }],
+      note: `tool_call entries pick this account with "account": "${to}".`,
+    };
   }
 
   /** Opens the card, polls every link until each target settles or the deadline passes. */
@@ -344,40 +431,45 @@ export class ConnectionManager {
     }
     const payload = cardPayload(starts, outcomes);
     card.close(
-      (payload.results as Array<{ connector: string; status: string }>)
-        .map((item) => `${item.connector}: ${item.status.replace('_', ' ')}`)
+      starts
+        .map(
+          (start) =>
+            `${label(start)}: ${(outcomes.get(start.connector) ?? 'not_connected').replace('_', ' ')}`,
+        )
         .join('\n'),
     );
     return payload;
   }
 }
 
-function parseRequest(args: Record<string, unknown>): Request | McpRequest | { error: string } {
+function parseRequest(args: Record<string, unknown>): HostedRequest | McpRequest | { error: string } {
   const action = args.action ?? 'status';
   if (typeof action !== 'string' || (!HOSTED_ACTIONS.includes(action) && !MCP_ACTIONS.includes(action))) {
     return {
-      error: `manage_connections: unknown action ${JSON.stringify(action)}; use status, connect, reconnect, install, enable or authorize.`,
+      error: `manage_connections: unknown action ${JSON.stringify(action)}; use status, connect, reconnect, rename, install, enable or authorize.`,
     };
   }
   const raw = args.connectors;
   const list = raw === undefined || raw === null ? [] : Array.isArray(raw) ? raw : [raw];
-  const targets: Array<{ name: string; mcp: boolean }> = [];
+  const targets: Target[] = [];
   for (const item of list) {
     const target = parseTarget(item);
     if ('error' in target) return target;
-    if (target.name !== '' && !targets.some((seen) => seen.name === target.name)) targets.push(target);
+    const seen = targets.some((other) => other.name === target.name && other.alias === target.alias);
+    if (target.name !== '' && !seen) targets.push(target);
   }
   const mcp = targets.filter((target) => target.mcp).map((target) => target.name);
-  const hosted = targets.filter((target) => !target.mcp).map((target) => target.name);
+  const hosted = targets.filter((target) => !target.mcp);
+  const hostedNames = hosted.map((target) => target.name);
   if (mcp.length > 0 && hosted.length > 0) {
     return {
-      error: `manage_connections: one call is either connector apps or MCP servers; call again separately for ${mcp.join(', ')} (mcp: true) and ${hosted.join(', ')}.`,
+      error: `manage_connections: one call is either connector apps or MCP servers; call again separately for ${mcp.join(', ')} (mcp: true) and ${hostedNames.join(', ')}.`,
     };
   }
   if (MCP_ACTIONS.includes(action)) {
     if (hosted.length > 0) {
       return {
-        error: `manage_connections: "${action}" is for local MCP servers; pass {"name": "${hosted[0]}", "mcp": true}, or use connect for a connector app.`,
+        error: `manage_connections: "${action}" is for local MCP servers; pass {"name": "${hostedNames[0]}", "mcp": true}, or use connect for a connector app.`,
       };
     }
     if (mcp.length === 0)
@@ -391,14 +483,50 @@ function parseRequest(args: Record<string, unknown>): Request | McpRequest | { e
       error: `manage_connections: "${action}" is for connector apps, not MCP servers (${mcp.join(', ')}); ${hint}.`,
     };
   }
-  if (action !== 'status' && hosted.length === 0) {
-    return { error: `manage_connections: action "${action}" needs at least one app in connectors.` };
+  return hostedRequest(action as HostedAction, hosted, args.force === true);
+}
+
+/** The alias rules of reference §4.6: rename takes one {name, alias, to}; an aliased call takes one target. */
+function hostedRequest(
+  action: HostedAction,
+  targets: Target[],
+  force: boolean,
+): HostedRequest | { error: string } {
+  const fail = (message: string) => ({ error: `manage_connections: ${message}` });
+  if (action === 'rename') {
+    const [target] = targets;
+    if (targets.length !== 1 || target?.alias === undefined || target.to === undefined) {
+      return fail(
+        'rename takes exactly one target {"name": …, "alias": …, "to": …}: the app, the account\'s alias and its new alias.',
+      );
+    }
+    return { action, connector: target.name, alias: target.alias, to: target.to };
   }
-  return { action: action as HostedAction, connectors: hosted, force: args.force === true };
+  if (targets.some((target) => target.to !== undefined)) return fail('"to" is only for rename.');
+  const aliased = targets.some((target) => target.alias !== undefined);
+  if (action === 'status') {
+    if (aliased) return fail('status lists every account of each app; leave alias out.');
+    return { action, connectors: targets.map((target) => target.name) };
+  }
+  if (targets.length === 0) return fail(`action "${action}" needs at least one app in connectors.`);
+  if (aliased && targets.length > 1) {
+    return fail(
+      'a call that names an alias takes one target only; call again for each other app or account.',
+    );
+  }
+  return {
+    action,
+    targets: targets.map((target) =>
+      target.alias === undefined
+        ? { connector: target.name }
+        : { connector: target.name, alias: target.alias },
+    ),
+    force,
+  };
 }
 
 /** One target: a bare name, or `{name, mcp?, alias?, to?}`; transport, URLs and credentials never come from the call. */
-function parseTarget(item: unknown): { name: string; mcp: boolean } | { error: string } {
+function parseTarget(item: unknown): Target | { error: string } {
   if (typeof item === 'string') return { name: item.trim().toLowerCase(), mcp: false };
   if (!isPlainObject(item) || typeof item.name !== 'string') {
     return {
@@ -415,21 +543,37 @@ function parseTarget(item: unknown): { name: string; mcp: boolean } | { error: s
   if (item.mcp !== undefined && typeof item.mcp !== 'boolean') {
     return { error: 'manage_connections: mcp must be true or false.' };
   }
-  const mcp = item.mcp === true;
-  if (item.alias !== undefined || item.to !== undefined) {
-    if (mcp) return { error: 'manage_connections: an MCP server target takes no alias or to.' };
-    if (typeof item.alias === 'string' && !ALIAS.test(item.alias)) {
+  const target: Target = { name: item.name.trim().toLowerCase(), mcp: item.mcp === true };
+  if (target.mcp && (item.alias !== undefined || item.to !== undefined)) {
+    return { error: 'manage_connections: an MCP server target takes no alias or to.' };
+  }
+  for (const key of ['alias', 'to'] as const) {
+    const value = item[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'string' || !ACCOUNT_ALIAS.test(value)) {
       return {
-        error:
-          'manage_connections: an alias is 1–32 lower-case letters, digits or "-", starting with a letter or digit.',
+        error: `manage_connections: ${key} ${JSON.stringify(value)} is not valid: ${ACCOUNT_ALIAS_RULE}.`,
       };
     }
-    return {
-      error:
-        'manage_connections: Toolbridge links one account per app; alias and to (rename) are not supported.',
-    };
+    target[key] = value;
   }
-  return { name: item.name.trim().toLowerCase(), mcp };
+  return target;
+}
+
+function findRow(rows: readonly GatewayConnectionRow[], connector: string): GatewayConnectionRow | undefined {
+  return rows.find((row) => row.connector.toLowerCase() === connector);
+}
+
+function unknownAccount(connector: string, alias: string, row: GatewayConnectionRow | undefined): string {
+  const aliases = row?.accounts.map((account) => account.alias) ?? [];
+  return `manage_connections: ${connector} has no account "${alias}"; ${
+    aliases.length === 0 ? 'it has no account yet.' : `its accounts: ${aliases.join(', ')}.`
+  }`;
+}
+
+/** A target's label in card summaries: `github` or `github (work)`. */
+function label(start: GatewayConnectionStart): string {
+  return start.alias === undefined ? start.connector : `${start.connector} (${start.alias})`;
 }
 
 function statusRow(row: GatewayConnectionRow): Record<string, unknown> {
@@ -439,7 +583,13 @@ function statusRow(row: GatewayConnectionRow): Record<string, unknown> {
     connected: row.connected,
     ...(row.connectionStatus === undefined ? {} : { connectionStatus: row.connectionStatus }),
     ...(row.statusReason === undefined ? {} : { statusReason: row.statusReason }),
-    ...(row.account === undefined ? {} : { account: row.account }),
+    accounts: row.accounts.map((account) => ({
+      alias: account.alias,
+      default: account.default,
+      connected: account.connected,
+      ...(account.connectionStatus === undefined ? {} : { connectionStatus: account.connectionStatus }),
+      ...(account.statusReason === undefined ? {} : { statusReason: account.statusReason }),
+    })),
     disabledTools: row.disabledTools,
   };
 }
@@ -450,9 +600,17 @@ function cardRow(start: GatewayConnectionStart): ConnectionCardRow {
     kind: 'connector',
     state: start.status === 'active' ? 'connected' : start.status === 'initiated' ? 'initiated' : 'failed',
   };
+  if (start.alias !== undefined) row.alias = start.alias;
   if (start.connectUrl !== undefined) row.connectUrl = start.connectUrl;
   if (start.message !== undefined) row.message = start.message;
   return row;
+}
+
+/** The target's identity in an answer: the app, and the account when the call named one. */
+function who(start: GatewayConnectionStart): { connector: string; alias?: string } {
+  return start.alias === undefined
+    ? { connector: start.connector }
+    : { connector: start.connector, alias: start.alias };
 }
 
 function cardPayload(
@@ -461,7 +619,7 @@ function cardPayload(
 ): Record<string, unknown> {
   return {
     results: starts.map((start) => ({
-      connector: start.connector,
+      ...who(start),
       status: outcomes.get(start.connector) ?? 'not_connected',
     })),
     note: CARD_RESULT_NOTE,
@@ -471,7 +629,7 @@ function cardPayload(
 function linkPayload(starts: GatewayConnectionStart[]): Record<string, unknown> {
   return {
     results: starts.map((start) => ({
-      connector: start.connector,
+      ...who(start),
       status: start.status === 'active' ? 'connected' : start.status,
       ...(start.connectUrl === undefined ? {} : { connect_url: start.connectUrl }),
       ...(start.connectionId === undefined ? {} : { connection_id: start.connectionId }),

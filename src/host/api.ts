@@ -73,6 +73,8 @@ export interface ApprovalCardView {
 export interface ConnectionCardRow {
   name: string;
   kind: 'connector' | 'mcp';
+  /** Which account of the app, when the agent named one (several accounts per app). */
+  alias?: string;
   state: 'pending' | 'initiated' | 'connected' | 'skipped' | 'failed';
   connectUrl?: string;
   message?: string;

@@ -94,9 +94,12 @@ describe('manage_connections status', () => {
       ['notion', false],
       ['slack', false],
     ]);
+    expect((all.connectors as Array<{ accounts: unknown }>)[0]?.accounts).toEqual([
+      { alias: 'github-account', default: true, connected: true, connectionStatus: 'active' },
+    ]);
     const some = payload(await tool().call({ action: 'status', connectors: [' Slack '] }, context));
     expect(some.connectors).toEqual([
-      { connector: 'slack', enabled: true, connected: false, disabledTools: [] },
+      { connector: 'slack', enabled: true, connected: false, accounts: [], disabledTools: [] },
     ]);
   });
 
@@ -140,6 +143,47 @@ describe('manage_connections status', () => {
     expect(payload(await tool().call({ action: 'connect' }, context)).error).toContain(
       'needs at least one app',
     );
+    expect(gateway.requests).toEqual([]);
+  });
+});
+
+describe('manage_connections target rules', () => {
+  it('refuses what the alias rules forbid, before anything reaches the gateway', async () => {
+    const error = async (args: Record<string, unknown>) => {
+      const answer = await tool().call(args, context);
+      expect(answer.isError).toBe(true);
+      return String(payload(answer).error);
+    };
+    expect(await error({ action: 'rename', connectors: [{ name: 'github', alias: 'a' }] })).toContain(
+      'exactly one target',
+    );
+    expect(
+      await error({
+        action: 'rename',
+        connectors: [
+          { name: 'github', alias: 'a', to: 'b' },
+          { name: 'slack', alias: 'c', to: 'd' },
+        ],
+      }),
+    ).toContain('exactly one target');
+    expect(await error({ action: 'rename', connectors: ['github'] })).toContain('exactly one target');
+    expect(
+      await error({ action: 'connect', connectors: [{ name: 'github', alias: 'a', to: 'b' }] }),
+    ).toContain('"to" is only for rename');
+    expect(
+      await error({ action: 'connect', connectors: [{ name: 'github', alias: 'work' }, 'slack'] }),
+    ).toContain('one target only');
+    expect(await error({ action: 'status', connectors: [{ name: 'github', alias: 'work' }] })).toContain(
+      'leave alias out',
+    );
+    for (const bad of ['Work', '-work', 'a'.repeat(33), 'wo rk', 7]) {
+      expect(await error({ action: 'connect', connectors: [{ name: 'github', alias: bad }] })).toContain(
+        'is not valid',
+      );
+    }
+    expect(
+      await error({ action: 'rename', connectors: [{ name: 'github', alias: 'work', to: 'Acme' }] }),
+    ).toContain('to "Acme" is not valid');
     expect(gateway.requests).toEqual([]);
   });
 });

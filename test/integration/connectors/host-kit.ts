@@ -1,0 +1,46 @@
+/** Small helpers for tests that drive a whole host as the agent and as the person at the UI. */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { UiEventMap } from '../../../src/host/api.js';
+import type { Host } from '../../../src/host/host.js';
+
+/** Every payload of one UI event from now on, as the UI would receive them. */
+export function recordEvents<E extends keyof UiEventMap>(host: Host, event: E): UiEventMap[E][] {
+  const seen: UiEventMap[E][] = [];
+  host.api.on(event, (payload) => seen.push(payload));
+  return seen;
+}
+
+/** Polls `check` until it holds; fails the test with `what` after the timeout. */
+export async function until(check: () => boolean, what = 'condition', timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** The SDK's real client as the default agent, over the host's Streamable HTTP endpoint. */
+export async function connectDefaultAgent(host: Host, name: string): Promise<Client> {
+  const token = (await host.agents.ensureDefault()).token;
+  const agent = new Client({ name, version: '1.0.0' });
+  await agent.connect(
+    new StreamableHTTPClientTransport(new URL(host.endpointUrl!), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    }),
+  );
+  return agent;
+}
+
+/** A tool's JSON answer, as the agent reads it. */
+export async function callJson(
+  agent: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const result = (await agent.callTool({ name, arguments: args }, undefined, {
+    timeout: 60_000,
+  })) as CallToolResult;
+  return JSON.parse((result.content[0] as { text: string }).text);
+}

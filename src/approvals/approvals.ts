@@ -79,6 +79,11 @@ export class Approvals implements AsyncDisposable {
     return this.gate.call(request, run);
   }
 
+  /** Audits an entry a Stop ended before it reached `call`; see ApprovalGate.recordInterrupted. */
+  recordInterrupted(request: GateRequest): Promise<void> {
+    return this.gate.recordInterrupted(request);
+  }
+
   /** A stop signal for one agent tool_call (put it in CallContext.stopSignal). */
   createStopController(): AbortController {
     return this.gate.createStopController();

@@ -281,6 +281,21 @@ export class ApprovalGate {
     return result;
   }
 
+  /**
+   * Audits an entry that the user's Stop (or the agent's cancel) ended before it came here, as a
+   * connector batch does for the entries after the one stopped: each gets its own line, decision
+   * `interrupted`. Runs nothing and opens no card.
+   */
+  async recordInterrupted(request: GateRequest): Promise<void> {
+    const args = isPlainObject(request.arguments) ? structuredClone(request.arguments) : {};
+    const [code, message, decision] = this.interruption(request) ?? [
+      'INTERRUPTED',
+      INTERRUPTED_MESSAGE,
+      { decision: 'interrupted', decidedBy: 'user' },
+    ];
+    await this.refuse(request, args, code, message, decision);
+  }
+
   private interruption(request: GateRequest): [ErrorCode, string, Decision] | undefined {
     if (request.signal?.aborted) {
       return [

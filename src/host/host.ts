@@ -13,6 +13,7 @@ import { LoopbackServer } from '../agents/loopback-server.js';
 import type { SurfaceProvider } from '../agents/mcp-session.js';
 import { type ApprovalSettings, Approvals } from '../approvals/approvals.js';
 import { definitionHash } from '../approvals/definition-hash.js';
+import type { GateRequest } from '../approvals/gate.js';
 import type { PolicyRule } from '../approvals/policy.js';
 import { policyConfigFromSettings } from '../approvals/policy-settings.js';
 import { createRedactor } from '../approvals/redaction.js';
@@ -387,15 +388,18 @@ export async function createHost(options: HostOptions): Promise<Host> {
       }),
       ...(connectionCards === undefined ? {} : { cards: connectionCards }),
     });
+    const toolParts: RealToolParts = {
+      approvals,
+      servers,
+      connectors: () => connectors.current().gateway?.backend,
+      definitionHash: (name) => catalog.definitionHash(name),
+      callTimeoutMs: () => current.callTimeoutMs,
+    };
     const executor: ToolExecutor = {
-      callTool: (entry, args, context) =>
-        runRealTool(entry, args, context, {
-          approvals,
-          servers,
-          connectors: () => connectors.current().gateway?.backend,
-          definitionHash: (name) => catalog.definitionHash(name),
-          callTimeoutMs: () => current.callTimeoutMs,
-        }),
+      callTool: (entry, args, context) => runRealTool(entry, args, context, toolParts),
+      // Entries a Stop ended before they ran still get their own audit line.
+      recordInterrupted: (entry, args, context) =>
+        approvals.recordInterrupted(gateRequest(entry, args, context, toolParts)),
     };
     const catalog = new HostCatalog(
       () => ({ servers: servers.snapshot(), settings: current, connectors: connectors.current() }),
@@ -456,7 +460,36 @@ export async function createHost(options: HostOptions): Promise<Host> {
   }
 }
 
-/** The one place a real tool runs: through the approval gate, then to its server with the call timeout. */
+interface RealToolParts {
+  approvals: Approvals;
+  servers: ServerManager;
+  connectors: () => ConnectorBackend | undefined;
+  definitionHash: (name: string) => string;
+  callTimeoutMs: () => number;
+}
+
+/** What the approval gate is asked about one real call. */
+function gateRequest(
+  entry: CatalogEntry,
+  args: Record<string, unknown>,
+  context: CallContext,
+  parts: Pick<RealToolParts, 'definitionHash'>,
+): GateRequest {
+  return {
+    agentId: context.agentId,
+    name: entry.name,
+    serverId: entry.serverId,
+    toolName: entry.toolName,
+    arguments: args as JsonObject,
+    // A connector's definition lives on the gateway; its name is what an approval can bind to.
+    definitionHash:
+      entry.source === 'connectors' ? definitionHash({ name: entry.name }) : parts.definitionHash(entry.name),
+    ...(entry.annotations === undefined ? {} : { annotations: entry.annotations }),
+    ...(context.signal === undefined ? {} : { signal: context.signal }),
+    ...(context.stopSignal === undefined ? {} : { stopSignal: context.stopSignal }),
+  };
+}
+
 /**
  * The one place a real tool runs, local or connector: through the approval gate, then to its
  * server (with the call timeout) or to the connector gateway.
@@ -465,13 +498,7 @@ async function runRealTool(
   entry: CatalogEntry,
   args: Record<string, unknown>,
   context: CallContext,
-  parts: {
-    approvals: Approvals;
-    servers: ServerManager;
-    connectors: () => ConnectorBackend | undefined;
-    definitionHash: (name: string) => string;
-    callTimeoutMs: () => number;
-  },
+  parts: RealToolParts,
 ): Promise<CallToolResult> {
   const connector = entry.source === 'connectors';
   const backend = connector ? parts.connectors() : undefined;
@@ -481,26 +508,13 @@ async function runRealTool(
     });
   }
   const signal = context.signal === undefined ? {} : { signal: context.signal };
-  return parts.approvals.call(
-    {
-      agentId: context.agentId,
-      name: entry.name,
-      serverId: entry.serverId,
-      toolName: entry.toolName,
-      arguments: args as JsonObject,
-      // A connector's definition lives on the gateway; its name is what an approval can bind to.
-      definitionHash: connector ? definitionHash({ name: entry.name }) : parts.definitionHash(entry.name),
-      ...(entry.annotations === undefined ? {} : { annotations: entry.annotations }),
-      ...signal,
-      ...(context.stopSignal === undefined ? {} : { stopSignal: context.stopSignal }),
-    },
-    async (finalArgs) =>
-      backend !== undefined
-        ? connectorOutcomeResult(await backend.execute(entry, finalArgs, context))
-        : parts.servers.callTool(entry.serverId, entry.toolName, finalArgs, {
-            ...signal,
-            timeoutMs: parts.callTimeoutMs(),
-          }),
+  return parts.approvals.call(gateRequest(entry, args, context, parts), async (finalArgs) =>
+    backend !== undefined
+      ? connectorOutcomeResult(await backend.execute(entry, finalArgs, context))
+      : parts.servers.callTool(entry.serverId, entry.toolName, finalArgs, {
+          ...signal,
+          timeoutMs: parts.callTimeoutMs(),
+        }),
   );
 }
 

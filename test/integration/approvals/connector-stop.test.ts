@@ -3,6 +3,7 @@
  * is configured in the settings (connectors.gatewayUrl) with its token in the host's own secret
  * store, so the host builds its real gateway client; an SDK agent sends one tool_call with four
  * connector entries under `ask`; the person approves the first card and presses Stop on the second.
+ * Every entry gets its own audit line, the two the Stop ended before they reached the gate too.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -109,12 +110,25 @@ describe('Stop during a connector batch', () => {
       gateway.requests.filter((request) => request.path.endsWith('execute')).map((request) => request.body),
     ).toHaveLength(1);
     expect(await running.host.api.listCards()).toEqual([]);
-    // The audit log has one line per entry that reached the gate: the run, and the stopped one.
+    // The audit log has one line per entry, newest first: the run, the stopped one, and each
+    // entry the Stop ended before it reached the gate.
     const activity = (await running.host.api.queryActivity({ toolName: 'connectors__github__CREATE_ISSUE' }))
       .entries;
-    expect(activity.map((entry) => [entry.decision, entry.arguments])).toEqual([
-      ['interrupted', { owner: 'o', repo: 'r', title: 'second' }],
-      ['allow', { owner: 'o', repo: 'r', title: 'first' }],
-    ]);
+    expect(
+      activity.map((entry) => [entry.decision, entry.decidedBy, entry.serverId, entry.arguments]),
+    ).toEqual(
+      [
+        ['interrupted', 'fourth'],
+        ['interrupted', 'third'],
+        ['interrupted', 'second'],
+        ['allow', 'first'],
+      ].map(([decision, title]) => [decision, 'user', 'github', { owner: 'o', repo: 'r', title }]),
+    );
+    for (const entry of activity.slice(0, 3)) {
+      expect(entry).toMatchObject({
+        isError: true,
+        message: 'Stopped by the user before this call was made.',
+      });
+    }
   });
 });

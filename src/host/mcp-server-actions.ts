@@ -1,8 +1,9 @@
 /**
- * `manage_connections` install / enable / authorize for local MCP servers. Adding or enabling a
- * stdio server always asks the person on a card that shows the exact command (security
- * checklist M13), so without an open UI those two are refused; authorize opens the server's
- * sign-in page from a card, or hands the agent the link when no UI is open.
+ * `manage_connections` install / enable / authorize for local MCP servers. With a UI open each
+ * one asks the person on a card and blocks until they answer. Without one the action runs at
+ * once where nothing is started on this computer: enabling a remote server, and authorize,
+ * which hands the agent the sign-in link. Adding or enabling a stdio server always needs the
+ * card that shows the exact command (security checklist M13), so headless those two are refused.
  */
 import { ToolbridgeError } from '../base/errors.js';
 import type {
@@ -27,6 +28,8 @@ export interface HostMcpActionsOptions {
 }
 
 type CardAnswer = 'confirmed' | 'skipped' | 'timeout' | 'settled';
+
+const TOOLS_READY = 'Its tools are available through tool_search and tool_call.';
 
 export class HostMcpActions implements McpServerActions {
   private readonly catalog: McpCatalogEntry[];
@@ -84,14 +87,10 @@ export class HostMcpActions implements McpServerActions {
       };
     }
     const config = catalogServerConfig(entry, this.options.dataDir);
-    const answer = await this.ask(server, commandText(config), context);
+    const answer = await this.ask(server, config, context);
     if (answer !== 'confirmed') return declined(server, answer);
     await this.options.api().addServer(config);
-    return {
-      server,
-      status: 'installed',
-      message: 'Its tools are available through tool_search and tool_call.',
-    };
+    return { server, status: 'installed', message: TOOLS_READY };
   }
 
   private async enable(
@@ -100,14 +99,20 @@ export class HostMcpActions implements McpServerActions {
   ): Promise<McpActionResult> {
     const server = configured.id;
     if (configured.enabled) return { server, status: 'unchanged', message: 'Already enabled.' };
-    const text =
-      configured.config.transport === 'stdio'
-        ? commandText(configured.config)
-        : `Connect to ${configured.config.url}`;
-    const answer = await this.ask(server, text, context);
-    if (answer !== 'confirmed') return declined(server, answer);
+    const remote = configured.config.transport !== 'stdio';
+    // A remote server the user configured starts nothing here: headless, it is switched on at once.
+    if (!remote || this.canShowCard()) {
+      const answer = await this.ask(server, configured.config, context);
+      if (answer !== 'confirmed') return declined(server, answer);
+    }
     await this.options.api().setServerEnabled(server, true);
-    return { server, status: 'enabled' };
+    return {
+      server,
+      status: 'enabled',
+      message: remote
+        ? 'Its tools are available through tool_search and tool_call once it has connected; if it needs sign-in, call authorize.'
+        : TOOLS_READY,
+    };
   }
 
   private async authorize(
@@ -119,35 +124,50 @@ export class HostMcpActions implements McpServerActions {
       return { server, status: 'unchanged', message: 'Already connected.' };
     const { authorizationUrl } = await this.options.api().authorizeServer(server);
     const cards = this.options.cards;
-    if (cards === undefined || !this.options.uiPresent()) {
+    if (cards === undefined || !this.canShowCard()) {
       return {
         server,
         status: 'initiated',
         connect_url: authorizationUrl,
-        message: 'Show the user this link to sign in, then retry.',
+        message:
+          'Show the user this link to sign in. Once they have allowed access the server connects by itself and ' +
+          'its tools are available through tool_search and tool_call. Do not call authorize again meanwhile.',
       };
     }
     const answer = await this.onCard(
       cards,
-      { name: server, kind: 'mcp', state: 'initiated', connectUrl: authorizationUrl },
+      {
+        name: server,
+        kind: 'mcp',
+        state: 'initiated',
+        connectUrl: authorizationUrl,
+        message: `Sign in to ${configured.name}${configured.config.transport === 'stdio' ? '' : ` at ${configured.config.url}`}.`,
+      },
       context,
       async () =>
         (await this.options.api().listServers()).some((v) => v.id === server && v.status === 'connected'),
     );
-    return answer === 'settled' ? { server, status: 'connected' } : declined(server, answer);
+    return answer === 'settled'
+      ? { server, status: 'connected', message: `Signed in. ${TOOLS_READY}` }
+      : declined(server, answer);
+  }
+
+  private canShowCard(): boolean {
+    return this.options.cards !== undefined && this.options.uiPresent();
   }
 
   /** Asks on a card; refuses when no one can see one. */
   private async ask(
     server: string,
-    text: string,
+    config: ServerConfig,
     context: { agentId: string; signal?: AbortSignal },
   ): Promise<CardAnswer> {
     const cards = this.options.cards;
-    if (cards === undefined || !this.options.uiPresent()) {
+    if (cards === undefined || !this.canShowCard()) {
       throw new ToolbridgeError(
         'DENIED',
-        'Adding or enabling a server needs the user to approve it in Toolbridge; ask them to open Toolbridge and try again.',
+        'Adding or enabling a server that runs on this computer needs the user to approve its command in Toolbridge; ' +
+          'ask them to open Toolbridge and try again.',
       );
     }
     return this.onCard(
@@ -156,7 +176,10 @@ export class HostMcpActions implements McpServerActions {
         name: server,
         kind: 'mcp',
         state: 'pending',
-        message: `${text}\nIt runs on this computer with your rights.`,
+        message:
+          config.transport === 'stdio'
+            ? `${commandText(config)}\nIt runs on this computer with your rights.`
+            : commandText(config),
       },
       context,
     );

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ServerConfig, ServerState } from '../../../src/servers/types.js';
 
@@ -62,3 +63,12 @@ export function textOf(result: { content: unknown[] }): string {
 }
 
 export type { ServerState };
+
+/** Writes a data folder's settings.json (0600) holding one remote Streamable HTTP server. */
+export async function writeRemoteServerSettings(dataDir: string, id: string, url: string): Promise<void> {
+  await fs.writeFile(
+    path.join(dataDir, 'settings.json'),
+    JSON.stringify({ version: 2, servers: [{ id, transport: 'http', url, enabled: true }] }),
+    { mode: 0o600 },
+  );
+}

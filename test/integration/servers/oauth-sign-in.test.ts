@@ -1,6 +1,4 @@
 import { promises as fs } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -12,9 +10,11 @@ import { SECRETS_FILE_NAME } from '../../../src/store/file-secret-store.js';
 import { secretRef } from '../../../src/store/server-secrets.js';
 import {
   consentInBrowser,
+  freeLoopbackPort,
   type OAuthFixture,
   startOAuthMcpServer,
 } from '../../fixtures/oauth/oauth-mcp-server.js';
+import { writeRemoteServerSettings } from './helpers.js';
 
 let fixture: OAuthFixture;
 let dataDir: string;
@@ -198,14 +198,7 @@ describe('a stored sign-in', () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-oauth-restart-'));
     const open = () => createHost({ dataDir: dir, listen: false, log: () => undefined });
     try {
-      await fs.writeFile(
-        path.join(dir, 'settings.json'),
-        JSON.stringify({
-          version: 1,
-          servers: [{ id: 'again', transport: 'http', url: remote.url, enabled: true }],
-        }),
-        { mode: 0o600 },
-      );
+      await writeRemoteServerSettings(dir, 'again', remote.url);
       const first = await open();
       try {
         await first.ready;
@@ -241,7 +234,7 @@ describe('a pre-registered OAuth client, for a server without dynamic registrati
   const state = () => preHost.servers.snapshotOf('pre').status;
 
   beforeAll(async () => {
-    port = await freePort();
+    port = await freeLoopbackPort();
     remote = await startOAuthMcpServer({
       dynamicRegistration: false,
       preRegistered: {
@@ -251,14 +244,7 @@ describe('a pre-registered OAuth client, for a server without dynamic registrati
       },
     });
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-oauth-pre-'));
-    await fs.writeFile(
-      path.join(dir, 'settings.json'),
-      JSON.stringify({
-        version: 2,
-        servers: [{ id: 'pre', transport: 'http', url: remote.url, enabled: true }],
-      }),
-      { mode: 0o600 },
-    );
+    await writeRemoteServerSettings(dir, 'pre', remote.url);
     preHost = await createHost({
       dataDir: dir,
       listen: false,
@@ -358,11 +344,3 @@ describe('a pre-registered OAuth client, for a server without dynamic registrati
     for (const token of remote.issuedTokens) expect(haystack).not.toContain(token);
   });
 });
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}

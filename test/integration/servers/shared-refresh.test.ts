@@ -22,6 +22,7 @@ import {
   type OAuthFixture,
   startOAuthMcpServer,
 } from '../../fixtures/oauth/oauth-mcp-server.js';
+import { writeRemoteServerSettings } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 /** A private JavaScript copy of src/, beside dist/ so paths like ../../resources resolve alike. */
@@ -50,16 +51,7 @@ function answer(result: CallToolResult): string {
   return text;
 }
 
-async function writeSettings(): Promise<void> {
-  await fs.writeFile(
-    path.join(dataDir, 'settings.json'),
-    JSON.stringify({
-      version: 2,
-      servers: [{ id: 'remote', transport: 'http', url: fixture.url, enabled: true }],
-    }),
-    { mode: 0o600 },
-  );
-}
+const writeSettings = () => writeRemoteServerSettings(dataDir, 'remote', fixture.url);
 
 beforeAll(async () => {
   fixture = await startOAuthMcpServer({ accessTokenTtlSeconds: TTL_SECONDS });

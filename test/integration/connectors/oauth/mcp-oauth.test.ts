@@ -8,6 +8,7 @@ import { McpOAuthClient, type McpOAuthOptions } from '../../../../src/connectors
 import { InMemorySecretStore } from '../../../../src/store/secret-store.js';
 import {
   consentInBrowser,
+  freeLoopbackPort,
   type OAuthFixture,
   type OAuthFixtureOptions,
   startOAuthMcpServer,
@@ -116,7 +117,7 @@ describe('McpOAuthClient.signIn', () => {
   });
 
   it('uses a pre-registered client without registering', async () => {
-    const port = await freePort();
+    const port = await freeLoopbackPort();
     await startFixture({
       preRegistered: { clientId: 'pre-1', redirectUris: [`http://127.0.0.1:${port}/oauth/callback`] },
     });
@@ -128,7 +129,7 @@ describe('McpOAuthClient.signIn', () => {
   });
 
   it('sends a pre-registered client secret, read from the store when needed, to the token endpoint', async () => {
-    const port = await freePort();
+    const port = await freeLoopbackPort();
     await startFixture({
       dynamicRegistration: false,
       preRegistered: {
@@ -306,11 +307,3 @@ describe('McpOAuthClient tokens', () => {
     for (const token of fixture.issuedTokens) expect(String(error)).not.toContain(token);
   });
 });
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}

@@ -3,6 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type FixtureGateway, startFixtureGateway } from '../fixtures/gateway/fixture-gateway.js';
+import { type OAuthFixture, startOAuthMcpServer } from '../fixtures/oauth/oauth-mcp-server.js';
 import {
   assertBuilt,
   connectAgent,
@@ -21,6 +22,7 @@ import {
  */
 
 let gateway: FixtureGateway;
+let oauth: OAuthFixture | undefined;
 let serve: Serve;
 let browser: Browser;
 let context: BrowserContext;
@@ -48,6 +50,7 @@ afterAll(async () => {
   await browser?.close();
   await serve?.stop();
   await gateway?.close();
+  await oauth?.close();
 });
 
 const shown = (locator: Locator, timeout = 15_000) => locator.waitFor({ state: 'visible', timeout });
@@ -134,6 +137,39 @@ describe('connectors in the web UI', () => {
     expect(JSON.parse(resultText(await call)).results).toEqual([{ connector: 'slack', status: 'skipped' }]);
   });
 
+  it('connect with an alias links a second account, named on the card; tool_call runs under it', async () => {
+    const call = agent.callTool(
+      {
+        name: 'manage_connections',
+        arguments: { action: 'connect', connectors: [{ name: 'github', alias: 'work' }] },
+      },
+      undefined,
+      { timeout: 120_000 },
+    );
+    const row = page.getByTestId('card-target-github');
+    await shown(row);
+    expect(await row.textContent()).toContain('github (work)');
+    const [tab] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByTestId('card-connect-github').click(),
+    ]);
+    await tab.waitForLoadState();
+    expect(await tab.textContent('h1')).toContain('"work"');
+    await tab.getByRole('button', { name: 'Allow' }).click();
+    await tab.getByText('Connected github').waitFor();
+    await tab.close();
+    expect(JSON.parse(resultText(await call)).results).toEqual([
+      { connector: 'github', alias: 'work', status: 'connected' },
+    ]);
+    await gone(row);
+    const ran = await agent.callTool({
+      name: 'tool_call',
+      arguments: { calls: [{ name: 'connectors__github__GET_ME', arguments: {}, account: 'work' }] },
+    });
+    expect(JSON.parse(resultText(ran)).results).toEqual([expect.objectContaining({ account: 'work' })]);
+    expect(gateway.executions.at(-1)).toMatchObject({ slug: 'GITHUB_GET_ME', account: 'work' });
+  });
+
   it('manage_connections install shows the exact command on a card and adds the server on Approve', async () => {
     await openView('servers');
     await page.getByTestId('server-remove-memory').click();
@@ -159,5 +195,46 @@ describe('connectors in the web UI', () => {
     ]);
     await openView('servers');
     await shown(page.getByTestId('server-memory'));
+  });
+
+  it('manage_connections authorize: the card opens the sign-in page; after Allow the server is callable', async () => {
+    oauth = await startOAuthMcpServer();
+    await openView('servers');
+    await page.getByTestId('add-server-button').click();
+    await page.getByTestId('add-tab-url').click();
+    await page.getByTestId('server-url').fill(oauth.url);
+    await page.getByTestId('server-id').fill('remote');
+    await page.getByTestId('server-submit').click();
+    const status = page.getByTestId('server-status-remote');
+    await expect.poll(() => status.getAttribute('data-status'), { timeout: 30_000 }).toBe('needs-auth');
+
+    await openView('cards');
+    const call = agent.callTool(
+      {
+        name: 'manage_connections',
+        arguments: { action: 'authorize', connectors: [{ name: 'remote', mcp: true }] },
+      },
+      undefined,
+      { timeout: 120_000 },
+    );
+    const row = page.getByTestId('card-target-remote');
+    await shown(row);
+    expect(await row.textContent()).toContain(`Sign in to remote at ${oauth.url}`);
+    const [tab] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByTestId('card-connect-remote').click(),
+    ]);
+    await tab.waitForLoadState();
+    await tab.getByRole('button', { name: 'Allow' }).click();
+    await tab.waitForLoadState();
+    await tab.close();
+
+    expect(JSON.parse(resultText(await call)).results).toEqual([
+      expect.objectContaining({ server: 'remote', status: 'connected' }),
+    ]);
+    await gone(row);
+    expect(resultText(await callTool('mcp__remote__whoami', {}))).toContain('signed in as');
+    await openView('servers');
+    await expect.poll(() => status.getAttribute('data-status')).toBe('connected');
   });
 });

@@ -1,0 +1,134 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  freeLoopbackPort,
+  type OAuthFixture,
+  startOAuthMcpServer,
+} from '../fixtures/oauth/oauth-mcp-server.js';
+import { assertBuilt, connectAgent, launchBrowser, resultText, type Serve, startServe } from './e2e-kit.js';
+
+/**
+ * Signing in to a remote MCP server whose authorization server does not let apps register
+ * themselves: the person enters a pre-registered OAuth client in the Servers view (real
+ * `toolbridge serve`, real Chromium), presses Sign in, allows access on the server's own page,
+ * and the agent can call the server's tool. The client secret stays in the secret store.
+ */
+
+const SECRET = 'e2e-client-secret-CANARY-93ab';
+let oauth: OAuthFixture;
+let port: number;
+let serve: Serve;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let agent: Client;
+
+beforeAll(async () => {
+  assertBuilt();
+  port = await freeLoopbackPort();
+  oauth = await startOAuthMcpServer({
+    dynamicRegistration: false,
+    preRegistered: {
+      clientId: 'toolbridge-e2e',
+      clientSecret: SECRET,
+      redirectUris: [`http://127.0.0.1:${port}/oauth/callback`],
+    },
+  });
+  serve = await startServe(['--policy', 'allow']);
+  browser = await launchBrowser();
+  context = await browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme: 'light' });
+  page = await context.newPage();
+  await page.goto(serve.uiUrl);
+  agent = await connectAgent(serve);
+});
+
+afterEach(async (test) => {
+  if (test.task.result?.state !== 'fail') return;
+  console.error(`e2e failure: host stderr: ${serve?.stderr.join('\n')}`);
+});
+
+afterAll(async () => {
+  await agent?.close();
+  await browser?.close();
+  await serve?.stop();
+  await oauth?.close();
+});
+
+const status = (id: string) => page.getByTestId(`server-status-${id}`);
+const shown = (locator: Locator) => locator.waitFor({ state: 'visible', timeout: 15_000 });
+
+describe('a remote server with a pre-registered OAuth client', () => {
+  it('is added with its client in the URL form, signs in through the browser, and serves the agent', async () => {
+    await page.getByTestId('nav-servers').click();
+    await page.getByTestId('add-server-button').click();
+    await page.getByTestId('add-tab-url').click();
+    await page.getByTestId('server-url').fill(oauth.url);
+    await page.getByTestId('server-id').fill('intranet');
+    await page.getByText('OAuth client (only for servers').click();
+    await page.getByTestId('server-oauth-client-id').fill('toolbridge-e2e');
+    await page.getByTestId('server-oauth-client-secret').fill(SECRET);
+    await page.getByTestId('server-oauth-redirect-port').fill(String(port));
+    await page.getByTestId('server-submit').click();
+    await expect
+      .poll(() => status('intranet').getAttribute('data-status'), { timeout: 30_000 })
+      .toBe('needs-auth');
+
+    const [tab] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByTestId('server-sign-in-intranet').click(),
+    ]);
+    await tab.waitForLoadState();
+    expect(await tab.textContent('h1')).toContain('toolbridge-e2e');
+    await tab.getByRole('button', { name: 'Allow' }).click();
+    await tab.waitForLoadState();
+    expect(await tab.textContent('body')).toContain('Signed in');
+    await tab.close();
+    await expect
+      .poll(() => status('intranet').getAttribute('data-status'), { timeout: 30_000 })
+      .toBe('connected');
+    const call = await agent.callTool({
+      name: 'tool_call',
+      arguments: { calls: [{ name: 'mcp__intranet__whoami', arguments: {} }] },
+    });
+    expect(resultText(call)).toContain('signed in as toolbridge-e2e');
+    expect(oauth.registrations).toEqual([]);
+  });
+
+  it("shows the client in the server's panel without its secret, and saving keeps the secret", async () => {
+    await page.getByTestId('server-expand-intranet').click();
+    const form = page.getByTestId('server-oauth-intranet');
+    await shown(form);
+    expect(await form.getByTestId('server-oauth-client-id').inputValue()).toBe('toolbridge-e2e');
+    expect(await form.getByTestId('server-oauth-redirect-port').inputValue()).toBe(String(port));
+    expect(await form.getByTestId('server-oauth-client-secret').inputValue()).toBe('');
+    expect(await form.textContent()).toContain('One is kept in the secret store');
+    await page.getByTestId('server-oauth-save-intranet').click();
+    await expect
+      .poll(() => status('intranet').getAttribute('data-status'), { timeout: 30_000 })
+      .toBe('connected');
+    // A refresh after the save still authenticates with the kept secret.
+    oauth.expireAccessTokens();
+    const call = await agent.callTool({
+      name: 'tool_call',
+      arguments: { calls: [{ name: 'mcp__intranet__whoami', arguments: {} }] },
+    });
+    expect(resultText(call)).toContain('signed in as toolbridge-e2e');
+    expect(oauth.tokenRequests.map((form) => form.get('client_secret'))).toEqual([SECRET, SECRET]);
+
+    expect(await page.content()).not.toContain(SECRET);
+    // Settings, the audit log and every other file but the secret store itself.
+    const files = await readdir(serve.dataDir, { withFileTypes: true });
+    const read = files
+      .filter((file) => file.isFile() && file.name !== 'secrets.json')
+      .map((file) => file.name);
+    expect(read).toEqual(expect.arrayContaining(['settings.json', 'audit.jsonl']));
+    for (const name of read) {
+      expect(await readFile(join(serve.dataDir, name), 'utf8'), name).not.toContain(SECRET);
+    }
+    expect(await readFile(join(serve.dataDir, 'settings.json'), 'utf8')).toContain('toolbridge-e2e');
+    expect(serve.stderr.join('\n')).not.toContain(SECRET);
+  });
+});

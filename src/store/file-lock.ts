@@ -68,18 +68,18 @@ export async function acquireFileLock(
   const text = JSON.stringify(holder);
   for (;;) {
     if (await tryCreate(lockPath, text)) return () => removeIfHolding(lockPath, text);
+    // Undefined when its holder released it meanwhile (or it cannot be read): wait and look again.
     const current = await fs.readFile(lockPath, 'utf8').catch(() => undefined);
-    // Gone meanwhile: its holder released it; try again at once.
-    if (current === undefined) continue;
-    const other = parseHolder(current);
-    if (other === undefined || isAbandoned(other, clock(), staleMs)) {
+    const other = current === undefined ? undefined : parseHolder(current);
+    if (current !== undefined && (other === undefined || isAbandoned(other, clock(), staleMs))) {
       await removeIfHolding(lockPath, current);
       continue;
     }
     if (Date.now() >= deadline) {
+      const holder = other === undefined ? 'another Toolbridge process' : `Toolbridge process ${other.pid}`;
       throw new ToolbridgeError(
         'TIMEOUT',
-        `Waited ${Math.round(waitMs / 1000)} s for ${lockPath}, which Toolbridge process ${other.pid} holds. Try again; if no other Toolbridge is running, delete that file.`,
+        `Waited ${Math.round(waitMs / 1000)} s for ${lockPath}, which ${holder} holds. Try again; if no other Toolbridge is running, delete that file.`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 20));

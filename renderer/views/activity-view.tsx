@@ -12,6 +12,7 @@ const DECISIONS: Array<NonNullable<ActivityQuery['decision']>> = [
   'deny',
   'interrupted',
   'timeout',
+  'policy-change',
 ];
 
 const DECISION_BADGE: Record<ActivityEntry['decision'], string> = {
@@ -20,6 +21,7 @@ const DECISION_BADGE: Record<ActivityEntry['decision'], string> = {
   deny: 'bad',
   interrupted: 'warn',
   timeout: 'warn',
+  'policy-change': 'accent',
 };
 
 export function ActivityView() {

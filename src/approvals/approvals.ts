@@ -1,5 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Event } from '../base/emitter.js';
+import { errorMessage } from '../base/errors.js';
+import type { JsonObject } from '../base/json.js';
 import type { AsyncDisposable } from '../base/lifecycle.js';
 import type {
   ActivityEntry,
@@ -12,8 +14,9 @@ import { ApprovalQueue, type CardResolvedEvent, type Clock, systemClock } from '
 import { AuditLog, type AuditLogOptions } from './audit-log.js';
 import { ApprovalGate, type GateRequest, type RunTool } from './gate.js';
 import { ToolCallHooks } from './hooks.js';
-import type { PolicyConfig, PolicyRule } from './policy.js';
+import type { PolicyConfig, PolicyDecision, PolicyRule, PolicySubject } from './policy.js';
 import { checkRedactionPatterns, createRedactor, type Redactor } from './redaction.js';
+import type { ToolKey } from './tool-key.js';
 
 /** The settings approvals read, on every call, so a change applies at once. */
 export interface ApprovalSettings {
@@ -32,6 +35,20 @@ export interface ApprovalsOptions {
   clock?: Clock;
   /** Audit log tuning: size limit, files kept, fsync interval. */
   audit?: Pick<AuditLogOptions, 'maxFileBytes' | 'keepFiles' | 'syncIntervalMs' | 'maxArgumentChars'>;
+}
+
+/** The audit log's `agentId` for a change a person made in the UI (desktop window or web page). */
+export const UI_ACTOR_ID = 'ui';
+
+/** A policy change made in the UI, for the audit log. */
+export interface PolicyChange {
+  serverId: string;
+  /** The agent-facing tool name; empty for a change about a whole server. */
+  toolName: string;
+  /** What changed, as data, e.g. `{ "setting": "tool", "policy": "deny", "previous": "inherit" }`. */
+  change: JsonObject;
+  /** The change in words. */
+  message: string;
 }
 
 /**
@@ -87,6 +104,37 @@ export class Approvals implements AsyncDisposable {
   /** A stop signal for one agent tool_call (put it in CallContext.stopSignal). */
   createStopController(): AbortController {
     return this.gate.createStopController();
+  }
+
+  /** The policy a call of this tool gets now (the same decision the gate makes). */
+  decide(subject: PolicySubject): PolicyDecision {
+    return this.gate.decide(subject);
+  }
+
+  /** Forgets this session's "always allow" for a tool, once its saved rule is removed. */
+  forgetAlwaysAllow(key: ToolKey): void {
+    this.gate.forgetAlways(key);
+  }
+
+  /** Writes a policy change to the audit log, by the user through the UI. Never throws. */
+  async recordPolicyChange(change: PolicyChange): Promise<void> {
+    try {
+      await this.audit.append({
+        agentId: UI_ACTOR_ID,
+        toolName: change.toolName,
+        serverId: change.serverId,
+        arguments: change.change,
+        decision: 'policy-change',
+        decidedBy: 'user',
+        durationMs: 0,
+        resultBytes: 0,
+        isError: false,
+        message: change.message,
+      });
+    } catch (error) {
+      // The change is saved and in force; a lost audit line must not undo or hide it.
+      console.warn('toolbridge: could not write a policy change to the audit log:', errorMessage(error));
+    }
   }
 
   // The UI API's card and activity methods.

@@ -48,7 +48,14 @@ const DEFAULTS = {
 const DEFAULT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 500;
 const MAX_MESSAGE_CHARS = 1_000;
-const DECISIONS: ReadonlySet<string> = new Set(['allow', 'ask', 'deny', 'interrupted', 'timeout']);
+const DECISIONS: ReadonlySet<string> = new Set([
+  'allow',
+  'ask',
+  'deny',
+  'interrupted',
+  'timeout',
+  'policy-change',
+]);
 const DECIDERS: ReadonlySet<string> = new Set(['policy', 'user', 'hook', 'system']);
 
 /** One stored line: the entry plus a sequence number that orders entries and anchors cursors. */

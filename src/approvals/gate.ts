@@ -6,9 +6,15 @@ import type { ActivityEntry, ApprovalCardView } from '../host/api.js';
 import { type Approval, type ApprovalQueue, type Clock, systemClock } from './approval-queue.js';
 import type { AuditSink } from './audit-log.js';
 import { createRedactionHook, type HookCall, type ToolCallHook, ToolCallHooks } from './hooks.js';
-import { decidePolicy, type PolicyConfig, type PolicyRule } from './policy.js';
+import {
+  decidePolicy,
+  type PolicyConfig,
+  type PolicyDecision,
+  type PolicyRule,
+  type PolicySubject,
+} from './policy.js';
 import { createRedactor, type Redactor } from './redaction.js';
-import { nameMatchesKey } from './tool-key.js';
+import { nameMatchesKey, type ToolKey } from './tool-key.js';
 
 /** The words every entry stopped before it started carries (reference §3.5). */
 export const INTERRUPTED_MESSAGE = 'Stopped by the user before this call was made.';
@@ -118,6 +124,24 @@ export class ApprovalGate {
     return [...this.sessionRules];
   }
 
+  /**
+   * Drops the "always allow" rules granted since start for one tool, so removing the saved rule
+   * takes effect at once: without this the session's copy would go on allowing it.
+   */
+  forgetAlways(key: ToolKey): void {
+    for (let index = this.sessionRules.length - 1; index >= 0; index--) {
+      const held = this.sessionRules[index]!;
+      if (held.serverId === key.serverId && held.toolName === key.toolName)
+        this.sessionRules.splice(index, 1);
+    }
+  }
+
+  /** The policy a call of this tool gets now: the settings' rules plus this session's "always". */
+  decide(subject: PolicySubject): PolicyDecision {
+    const config = this.options.policy();
+    return decidePolicy({ ...config, rules: [...(config.rules ?? []), ...this.sessionRules] }, subject);
+  }
+
   async call(request: GateRequest, run: RunTool): Promise<CallToolResult> {
     const { name } = request;
     if (!isPlainObject(request.arguments)) {
@@ -141,15 +165,11 @@ export class ApprovalGate {
     const early = this.interruption(request);
     if (early !== undefined) return this.refuse(request, args, ...early);
 
-    const config = this.options.policy();
-    const policy = decidePolicy(
-      { ...config, rules: [...(config.rules ?? []), ...this.sessionRules] },
-      {
-        ...key,
-        definitionHash: request.definitionHash,
-        annotations: request.annotations,
-      },
-    );
+    const policy = this.decide({
+      ...key,
+      definitionHash: request.definitionHash,
+      annotations: request.annotations,
+    });
     if (policy.policy === 'deny') {
       return this.refuse(
         request,
@@ -200,8 +220,7 @@ export class ApprovalGate {
         case 'approved':
           approval = outcome.approval;
           decision = { decision: 'allow', decidedBy: 'user' };
-          if (approval.always)
-            await this.rememberAlways({ ...key, policy: 'allow', definitionHash: request.definitionHash });
+          if (approval.always) await this.rememberAlways(key, request.definitionHash);
           break;
         case 'denied':
           return this.refuse(
@@ -319,11 +338,15 @@ export class ApprovalGate {
     return local;
   }
 
-  private async rememberAlways(rule: PolicyRule): Promise<void> {
-    const existing = this.sessionRules.findIndex(
-      (held) => held.serverId === rule.serverId && held.toolName === rule.toolName,
-    );
-    if (existing >= 0) this.sessionRules.splice(existing, 1);
+  private async rememberAlways(key: ToolKey, definitionHash: string): Promise<void> {
+    const rule: PolicyRule = {
+      ...key,
+      policy: 'allow',
+      definitionHash,
+      savedAt: new Date(this.clock.now()).toISOString(),
+      savedFrom: 'card',
+    };
+    this.forgetAlways(key);
     this.sessionRules.push(rule);
     try {
       await this.options.onAlwaysAllow?.({ ...rule });

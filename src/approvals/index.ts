@@ -15,7 +15,13 @@ export {
   systemClock,
   verifyApproval,
 } from './approval-queue.js';
-export { type ApprovalSettings, Approvals, type ApprovalsOptions } from './approvals.js';
+export {
+  type ApprovalSettings,
+  Approvals,
+  type ApprovalsOptions,
+  type PolicyChange,
+  UI_ACTOR_ID,
+} from './approvals.js';
 export {
   AUDIT_FILE_NAME,
   AuditLog,
@@ -57,6 +63,7 @@ export {
   policyConfigFromSettings,
   type ServerSettingsLike,
 } from './policy-settings.js';
+export { policyRuleId, policyRuleViews, type RuleTarget, toolPolicyView } from './policy-view.js';
 export {
   BUILT_IN_SECRET_PATTERNS,
   checkRedactionPatterns,

@@ -16,6 +16,10 @@ export interface PolicyRule {
   definitionHash?: string;
   /** Send the server redacted arguments (secrets replaced) instead of the originals. */
   redactOutbound?: boolean;
+  /** When the rule was saved (ISO 8601); "Always allow" records it, so the UI can say when. */
+  savedAt?: string;
+  /** Where the rule came from: `card` for "Always allow" on an approval card. */
+  savedFrom?: 'card';
 }
 
 /** Per-server settings that apply when no rule matches. */

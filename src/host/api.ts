@@ -19,6 +19,8 @@ export interface ServerView {
   lastError?: string;
   /** Last lines the server wrote to stderr (bounded). */
   stderrTail: string[];
+  /** The server's own approval policy (`policies.servers`); absent: its tools inherit the default. */
+  policy?: Policy;
 }
 
 export interface ToolView {
@@ -35,6 +37,47 @@ export interface ToolView {
   /** For a pinned tool whose name is not a valid direct tool name: the name the agent sees. */
   directName?: string;
   readOnlyHint?: boolean;
+  /** Its approval policy: its own setting, and what a call gets now and why. */
+  policy: ToolPolicyView;
+}
+
+/** Where a tool's effective policy comes from. */
+export type PolicySource = 'tool' | 'server' | 'default' | 'always-allow' | 'rule' | 'read-only';
+
+export interface ToolPolicyView {
+  /** The tool's own setting (`policies.tools`); absent: it inherits from its server or the default. */
+  setting?: Policy;
+  /** What a call of it gets now. */
+  effective: Policy;
+  source: PolicySource;
+  /** The source in words, e.g. "Set for its server \"files\"." */
+  reason: string;
+}
+
+/** A saved rule (`policies.rules`) as the UI lists it. */
+export interface PolicyRuleView {
+  /** Derived from the rule's content; pass it to `removePolicyRule`. */
+  id: string;
+  serverId: string;
+  /** The tool's own name on its server; absent for a rule about every tool of the server. */
+  toolName?: string;
+  /** The agent-facing name, when the catalog holds the tool now. */
+  name?: string;
+  policy: Policy;
+  /** `always-allow`: an allow rule bound to the tool's definition ("Always allow" on a card). */
+  kind: 'always-allow' | 'rule';
+  /** ISO 8601, when the rule records it. */
+  savedAt?: string;
+  savedFrom?: 'card';
+  redactOutbound: boolean;
+  /**
+   * Rules bound to a definition: `current` while the tool's definition is the one approved,
+   * `changed` once it differs (the rule no longer applies; the tool asks again), `unknown` when
+   * the tool is not listed now.
+   */
+  definition?: 'current' | 'changed' | 'unknown';
+  /** What the rule does and why it is there, in words. */
+  description: string;
 }
 
 export type ListingForm = 'full' | 'names' | 'mixed' | 'groups' | 'none';
@@ -104,7 +147,8 @@ export interface ActivityEntry {
   toolName: string;
   serverId: string;
   arguments: JsonValue;
-  decision: Policy | 'interrupted' | 'timeout';
+  /** `policy-change`: a person changed a policy or removed a rule in the UI (no call was made). */
+  decision: Policy | 'interrupted' | 'timeout' | 'policy-change';
   decidedBy: 'policy' | 'user' | 'hook' | 'system';
   durationMs: number;
   resultBytes: number;
@@ -217,6 +261,16 @@ export interface ToolbridgeApi {
   describe(names: string[]): Promise<JsonObject>;
   call(name: string, args: JsonObject): Promise<CallToolResult>;
 
+  // Policies (each change is written to the audit log and applies to the next call)
+  /** Sets a server's policy for its tools without their own; `null` clears it (inherit the default). */
+  setServerPolicy(serverId: string, policy: Policy | null): Promise<ServerView>;
+  /** Sets a tool's own policy (by its agent-facing name); `null` clears it (inherit). */
+  setToolPolicy(name: string, policy: Policy | null): Promise<ToolView>;
+  /** The saved rules (`policies.rules`), such as "Always allow" from cards. */
+  listPolicyRules(): Promise<PolicyRuleView[]>;
+  /** Removes a saved rule by its id; answers with the rules left. */
+  removePolicyRule(id: string): Promise<PolicyRuleView[]>;
+
   // Cards
   listCards(): Promise<CardView[]>;
   resolveCard(id: string, decision: CardDecision): Promise<void>;
@@ -270,6 +324,10 @@ export const UI_METHODS = [
   'setToolEnabled',
   'setToolPinned',
   'getTier',
+  'setServerPolicy',
+  'setToolPolicy',
+  'listPolicyRules',
+  'removePolicyRule',
   'search',
   'describe',
   'call',

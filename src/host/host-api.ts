@@ -2,6 +2,10 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type AgentRegistry, DEFAULT_CONTEXT_LENGTH_TOKENS } from '../agents/agent-registry.js';
 import { clientConfigs } from '../agents/client-configs.js';
 import type { Approvals } from '../approvals/approvals.js';
+import { definitionHash } from '../approvals/definition-hash.js';
+import type { PolicyRule } from '../approvals/policy.js';
+import { policyRuleId, policyRuleViews, type RuleTarget, toolPolicyView } from '../approvals/policy-view.js';
+import { agentFacingName, type ToolKey } from '../approvals/tool-key.js';
 import { ToolbridgeError } from '../base/errors.js';
 import { isPlainObject, type JsonObject } from '../base/json.js';
 import type { Disposable } from '../base/lifecycle.js';
@@ -9,6 +13,7 @@ import { tierView } from '../bridge/bridge-tools.js';
 import { resolveLimit } from '../bridge/tool-search.js';
 import type { AgentSurface } from '../bridge/types.js';
 import { TOOL_CALL_NAME } from '../catalog/naming.js';
+import type { CatalogEntry } from '../catalog/types.js';
 import type { SearchExplanation } from '../search/types.js';
 import type { ServerManager } from '../servers/server-manager.js';
 import type { ServerConfig } from '../servers/types.js';
@@ -26,6 +31,7 @@ import {
   type CardView,
   type PlaygroundSearchResult,
   type Policy,
+  type PolicyRuleView,
   type SearchExplanationView,
   type ServerView,
   type SettingsPatch,
@@ -235,6 +241,55 @@ export class HostApi implements ToolbridgeApi {
     return tierView(plan, this.host.catalog.surface(contextLength).listTools(), contextLength);
   }
 
+  // Policies -----------------------------------------------------------------------------------
+
+  async setServerPolicy(serverId: string, policy: Policy | null): Promise<ServerView> {
+    const value = policyArgument(policy);
+    this.#requireServer(serverId);
+    await this.#setPolicy('server', serverId, value, serverId);
+    return serverView(this.host, serverId);
+  }
+
+  async setToolPolicy(name: string, policy: Policy | null): Promise<ToolView> {
+    const value = policyArgument(policy);
+    const entry = this.#requireTool(name);
+    await this.#setPolicy('tool', name, value, entry.serverId);
+    return this.#toolView(name);
+  }
+
+  async listPolicyRules(): Promise<PolicyRuleView[]> {
+    return policyRuleViews(this.host.settings.current.policies.rules, (key) => this.#ruleTarget(key));
+  }
+
+  async removePolicyRule(id: string): Promise<PolicyRuleView[]> {
+    if (typeof id !== 'string' || id === '') {
+      throw new ToolbridgeError('INVALID_ARGUMENT', 'Send the id of a rule from listPolicyRules.');
+    }
+    const rule = this.host.settings.current.policies.rules.find((held) => policyRuleId(held) === id);
+    if (rule === undefined) {
+      throw new ToolbridgeError(
+        'NOT_FOUND',
+        `No saved rule has the id "${id}"; it may have been removed already. Reload the list of rules.`,
+      );
+    }
+    const [view] = policyRuleViews([rule], (key) => this.#ruleTarget(key));
+    await this.host.settings.update((draft) => {
+      draft.policies.rules = draft.policies.rules.filter((held) => policyRuleId(held) !== id);
+      return draft;
+    });
+    // The gate's copy of an "always allow" from this session must go too, or it would still allow.
+    if (rule.policy === 'allow' && rule.toolName !== undefined) {
+      this.host.approvals.forgetAlwaysAllow({ serverId: rule.serverId, toolName: rule.toolName });
+    }
+    await this.host.approvals.recordPolicyChange({
+      serverId: rule.serverId,
+      toolName: view?.name ?? '',
+      change: { setting: 'rule', removed: ruleData(rule) },
+      message: `Removed a saved rule: ${view?.description ?? ''}`,
+    });
+    return this.listPolicyRules();
+  }
+
   // Playground ---------------------------------------------------------------------------------
 
   async search(queries: string[], limit?: number): Promise<PlaygroundSearchResult> {
@@ -425,11 +480,16 @@ export class HostApi implements ToolbridgeApi {
   }
 
   #toolView(name: string): ToolView {
-    const { catalog, settings } = this.host;
-    const entry = catalog.entry(name);
-    if (entry === undefined)
-      throw new ToolbridgeError('NOT_FOUND', `No tool "${name}". List the tools to see the names.`);
-    const choice = settings.current.tools[name] ?? {};
+    const { catalog, settings, approvals, policyOverride } = this.host;
+    const entry = this.#requireTool(name);
+    const current = settings.current;
+    const choice = current.tools[name] ?? {};
+    const decision = approvals.decide({
+      serverId: entry.serverId,
+      toolName: entry.toolName,
+      definitionHash: approvalHash(entry, catalog),
+      annotations: entry.annotations,
+    });
     const plan = catalog.plan(DEFAULT_CONTEXT_LENGTH_TOKENS);
     const view: ToolView = {
       name,
@@ -439,6 +499,12 @@ export class HostApi implements ToolbridgeApi {
       enabled: choice.enabled !== false,
       pinned: choice.pinned === true,
       deferred: plan.deferred.some((deferred) => deferred.name === name),
+      policy: toolPolicyView(
+        entry,
+        decision,
+        current.policies.tools[name],
+        policyOverride.value !== undefined,
+      ),
     };
     if (entry.inputSchema !== undefined) view.inputSchema = entry.inputSchema;
     const directName = plan.directNames.toDirect(name);
@@ -448,14 +514,60 @@ export class HostApi implements ToolbridgeApi {
   }
 
   async #setToolChoice(name: string, choice: { enabled?: boolean; pinned?: boolean }): Promise<ToolView> {
-    if (this.host.catalog.entry(name) === undefined) {
-      throw new ToolbridgeError('NOT_FOUND', `No tool "${name}". List the tools to see the names.`);
-    }
+    this.#requireTool(name);
     await this.host.settings.update((draft) => {
       draft.tools[name] = { ...draft.tools[name], ...choice };
       return draft;
     });
     return this.#toolView(name);
+  }
+
+  /** Sets or clears one entry of `policies.servers` or `policies.tools` and audits it; a no-op writes nothing. */
+  async #setPolicy(
+    setting: 'server' | 'tool',
+    key: string,
+    value: Policy | null,
+    serverId: string,
+  ): Promise<void> {
+    const map = setting === 'server' ? 'servers' : 'tools';
+    const previous = this.host.settings.current.policies[map][key];
+    if (previous === (value ?? undefined)) return;
+    await this.host.settings.update((draft) => {
+      if (value === null) delete draft.policies[map][key];
+      else draft.policies[map][key] = value;
+      return draft;
+    });
+    const what = setting === 'server' ? `server "${key}"` : key;
+    const then =
+      setting === 'server' ? 'its tools follow the default' : 'it follows its server or the default';
+    await this.host.approvals.recordPolicyChange({
+      serverId,
+      toolName: setting === 'server' ? '' : key,
+      change: { setting, policy: value ?? 'inherit', previous: previous ?? 'inherit' },
+      message:
+        value === null
+          ? `Cleared the policy of ${what} (was ${previous}); ${then}.`
+          : `Set the policy of ${what} to ${value} (was ${previous ?? 'inherit'}).`,
+    });
+  }
+
+  #requireTool(name: string): CatalogEntry {
+    const entry = typeof name === 'string' ? this.host.catalog.entry(name) : undefined;
+    if (entry === undefined) {
+      throw new ToolbridgeError('NOT_FOUND', `No tool "${String(name)}". List the tools to see the names.`);
+    }
+    return entry;
+  }
+
+  /** The catalog's tool for a rule's (server, tool) key, with the hash an approval binds to. */
+  #ruleTarget(key: ToolKey): RuleTarget | undefined {
+    const { catalog } = this.host;
+    const entry = [agentFacingName('mcp', key), agentFacingName('connectors', key)]
+      .map((name) => catalog.entry(name))
+      .find((found) => found?.serverId === key.serverId && found.toolName === key.toolName);
+    return entry === undefined
+      ? undefined
+      : { name: entry.name, definitionHash: approvalHash(entry, catalog) };
   }
 
   #requireServer(id: string): void {
@@ -469,9 +581,10 @@ export class HostApi implements ToolbridgeApi {
   }
 }
 
-/** A server as the UI shows it: secrets masked, bounded stderr tail. */
-export function serverView(host: Pick<HostParts, 'servers'>, id: string): ServerView {
+/** A server as the UI shows it: secrets masked, bounded stderr tail, its own policy. */
+export function serverView(host: Pick<HostParts, 'servers' | 'settings'>, id: string): ServerView {
   const snapshot = host.servers.snapshotOf(id);
+  const policy = host.settings.current.policies.servers[id];
   const view: ServerView = {
     id,
     name: snapshot.config.name ?? id,
@@ -483,7 +596,34 @@ export function serverView(host: Pick<HostParts, 'servers'>, id: string): Server
     stderrTail: snapshot.stderrTail,
   };
   if (snapshot.lastError !== undefined) view.lastError = snapshot.lastError;
+  if (policy !== undefined) view.policy = policy;
   return view;
+}
+
+/**
+ * The definition hash an approval of this tool binds to: its definition as its server lists it,
+ * or for a connector tool (whose definition lives on the gateway) its name.
+ */
+export function approvalHash(entry: CatalogEntry, catalog: Pick<HostCatalog, 'definitionHash'>): string {
+  return entry.source === 'connectors'
+    ? definitionHash({ name: entry.name })
+    : catalog.definitionHash(entry.name);
+}
+
+const POLICY_VALUES: readonly unknown[] = ['allow', 'ask', 'deny'];
+
+/** A policy sent by the UI: one of the three, or null to clear the setting. */
+function policyArgument(value: unknown): Policy | null {
+  if (value === null || POLICY_VALUES.includes(value)) return value as Policy | null;
+  throw new ToolbridgeError(
+    'INVALID_ARGUMENT',
+    `A policy must be "allow", "ask" or "deny", or null to inherit; got ${JSON.stringify(value) ?? String(value)}.`,
+  );
+}
+
+/** A rule as JSON data for the audit log. */
+function ruleData(rule: PolicyRule): JsonObject {
+  return JSON.parse(JSON.stringify(rule)) as JsonObject;
 }
 
 /** The settings the UI edits, with the effective default policy (a `--policy` run override wins). */

@@ -12,7 +12,6 @@ import {
 import { LoopbackServer } from '../agents/loopback-server.js';
 import type { SurfaceProvider } from '../agents/mcp-session.js';
 import { type ApprovalSettings, Approvals } from '../approvals/approvals.js';
-import { definitionHash } from '../approvals/definition-hash.js';
 import type { GateRequest } from '../approvals/gate.js';
 import type { PolicyRule } from '../approvals/policy.js';
 import { policyConfigFromSettings } from '../approvals/policy-settings.js';
@@ -36,7 +35,7 @@ import { withAlwaysAllowRule } from '../store/settings-schema.js';
 import type { Policy } from './api.js';
 import { ConnectionCards } from './connection-cards.js';
 import { DataDirLock } from './data-dir-lock.js';
-import { HostApi, serverView, settingsView, UiEventHub } from './host-api.js';
+import { approvalHash, HostApi, serverView, settingsView, UiEventHub } from './host-api.js';
 import { HostCatalog } from './host-catalog.js';
 import { HostConnectors } from './host-connectors.js';
 import { type HostSettings, openReadOnlySettings, openSettings } from './host-settings.js';
@@ -481,9 +480,7 @@ function gateRequest(
     serverId: entry.serverId,
     toolName: entry.toolName,
     arguments: args as JsonObject,
-    // A connector's definition lives on the gateway; its name is what an approval can bind to.
-    definitionHash:
-      entry.source === 'connectors' ? definitionHash({ name: entry.name }) : parts.definitionHash(entry.name),
+    definitionHash: approvalHash(entry, parts),
     ...(entry.annotations === undefined ? {} : { annotations: entry.annotations }),
     ...(context.signal === undefined ? {} : { signal: context.signal }),
     ...(context.stopSignal === undefined ? {} : { stopSignal: context.stopSignal }),

@@ -236,7 +236,15 @@ const STDIO_KEYS = [...COMMON_SERVER_KEYS, 'command', 'args', 'env', 'cwd'];
 const REMOTE_KEYS = [...COMMON_SERVER_KEYS, 'url', 'headers', 'oauth'];
 const OAUTH_EXAMPLE = '{"clientId": "toolbridge-desktop", "redirectPort": 33418}';
 const AGENT_ID = /^[A-Za-z0-9_-]+$/;
-const RULE_KEYS = ['serverId', 'toolName', 'policy', 'definitionHash', 'redactOutbound'];
+const RULE_KEYS = [
+  'serverId',
+  'toolName',
+  'policy',
+  'definitionHash',
+  'redactOutbound',
+  'savedAt',
+  'savedFrom',
+];
 const RULE_EXAMPLE = '{"serverId": "github", "toolName": "create_issue", "policy": "allow"}';
 
 function checkServers(c: Checker, raw: unknown): ServerConfig[] {
@@ -462,6 +470,20 @@ function checkRules(c: Checker, raw: unknown): PolicyRule[] {
     }
     if (item.redactOutbound !== undefined) {
       rule.redactOutbound = c.boolean(item.redactOutbound, `${path}.redactOutbound`);
+    }
+    if (item.savedAt !== undefined) {
+      const savedAt = c.string(item.savedAt, `${path}.savedAt`, 'an ISO date and time');
+      if (savedAt !== undefined && Number.isNaN(Date.parse(savedAt))) {
+        c.issue(
+          `${path}.savedAt`,
+          `must be an ISO date and time like "2026-09-01T10:00:00.000Z"; got ${describe(savedAt)}. Fix it or remove savedAt.`,
+        );
+      }
+      if (savedAt !== undefined) rule.savedAt = savedAt;
+    }
+    if (item.savedFrom !== undefined) {
+      if (item.savedFrom === 'card') rule.savedFrom = 'card';
+      else c.issue(`${path}.savedFrom`, `can only be "card"; got ${describe(item.savedFrom)}. Remove it.`);
     }
     rules.push(rule);
   });

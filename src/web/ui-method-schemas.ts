@@ -18,6 +18,8 @@ const serverConfig: Schema = {
   required: ['id', 'transport'],
   properties: { id, transport: { enum: ['stdio', 'http', 'sse'] } },
 };
+/** A policy to set, or null to clear the setting (inherit). */
+const policyOrInherit: Schema = { enum: ['allow', 'ask', 'deny', null] };
 const decision: Schema = {
   type: 'object',
   required: ['action'],
@@ -33,7 +35,7 @@ const activityQuery: Schema = {
     toolName: name,
     serverId: id,
     agentId: id,
-    decision: { enum: ['allow', 'ask', 'deny', 'interrupted', 'timeout'] },
+    decision: { enum: ['allow', 'ask', 'deny', 'interrupted', 'timeout', 'policy-change'] },
     since: { type: 'string', maxLength: 64 },
     until: { type: 'string', maxLength: 64 },
     cursor: { type: 'string', maxLength: 1024 },
@@ -72,6 +74,10 @@ export const UI_METHOD_PARAMS: Readonly<Record<UiMethod, Schema>> = {
       additionalProperties: false,
     },
   ]),
+  setServerPolicy: params([id, policyOrInherit]),
+  setToolPolicy: params([name, policyOrInherit]),
+  listPolicyRules: params([]),
+  removePolicyRule: params([{ type: 'string', minLength: 1, maxLength: 64 }]),
   search: params(
     [{ type: 'array', items: { type: 'string', maxLength: 2048 }, minItems: 1, maxItems: 20 }],
     [{ type: 'integer', minimum: 1, maximum: 50 }],

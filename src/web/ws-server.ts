@@ -213,5 +213,10 @@ function frameId(frame: unknown): number | null {
 function ajvMessage(validate: ValidateFunction): string {
   const first = validate.errors?.[0];
   if (first === undefined) return 'invalid';
-  return `${first.instancePath || '(root)'} ${first.message ?? 'is invalid'}`;
+  // "must be equal to one of the allowed values" says nothing without the values.
+  const allowed =
+    first.keyword === 'enum'
+      ? `: ${(first.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`
+      : '';
+  return `${first.instancePath || '(root)'} ${first.message ?? 'is invalid'}${allowed}`;
 }

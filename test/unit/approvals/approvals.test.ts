@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type ApprovalSettings, Approvals } from '../../../src/approvals/approvals.js';
+import { type ApprovalSettings, Approvals, UI_ACTOR_ID } from '../../../src/approvals/approvals.js';
 import { parseToolError, toolErrorResult } from '../../../src/approvals/gate.js';
 import type { PolicyRule } from '../../../src/approvals/policy.js';
 import { REDACTED } from '../../../src/approvals/redaction.js';
@@ -65,7 +65,16 @@ describe('Approvals', () => {
     expect((await pending).isError).toBeUndefined();
 
     expect(resolved).toEqual(['always']);
-    expect(saved).toEqual([{ serverId: 'notes', toolName: 'save', policy: 'allow', definitionHash: 'h1' }]);
+    expect(saved).toEqual([
+      {
+        serverId: 'notes',
+        toolName: 'save',
+        policy: 'allow',
+        definitionHash: 'h1',
+        savedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        savedFrom: 'card',
+      },
+    ]);
     expect(appended).toMatchObject([{ toolName: 'mcp__notes__save', decision: 'allow', decidedBy: 'user' }]);
     expect((await approvals.queryActivity({})).entries).toEqual(appended);
     expect(await approvals.exportActivity('jsonl')).toBe(`${JSON.stringify(appended[0])}\n`);
@@ -88,6 +97,46 @@ describe('Approvals', () => {
     await approvals.call(request({ text: 'NOTE-7' }), run);
     expect(warn).toHaveBeenCalledWith(expect.stringMatching(/Redaction pattern 1 is not a valid/));
     expect(await readFile(join(dir, 'audit.jsonl'), 'utf8')).not.toContain('NOTE-7');
+  });
+
+  it('records a policy change as the user in the UI, readable and filterable like any entry', async () => {
+    settings = { ...settings, policy: { defaultPolicy: 'allow' } };
+    await approvals.call(request(), run);
+    await approvals.recordPolicyChange({
+      serverId: 'notes',
+      toolName: 'mcp__notes__save',
+      change: { setting: 'tool', policy: 'deny', previous: 'inherit' },
+      message: 'Set the policy of mcp__notes__save to deny (was inherit).',
+    });
+    const { entries } = await approvals.queryActivity({ decision: 'policy-change' });
+    expect(entries).toEqual([
+      expect.objectContaining({
+        agentId: UI_ACTOR_ID,
+        serverId: 'notes',
+        toolName: 'mcp__notes__save',
+        decision: 'policy-change',
+        decidedBy: 'user',
+        arguments: { setting: 'tool', policy: 'deny', previous: 'inherit' },
+        message: 'Set the policy of mcp__notes__save to deny (was inherit).',
+      }),
+    ]);
+    // A fresh reader of the file keeps the line (older readers drop decisions they do not know).
+    await approvals.close();
+    approvals = await Approvals.open({ dataDir: dir, settings: () => settings });
+    expect((await approvals.queryActivity({})).entries.map((entry) => entry.decision)).toEqual([
+      'policy-change',
+      'allow',
+    ]);
+  });
+
+  it('a policy change whose audit line cannot be written warns and does not throw', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await approvals.audit.close();
+    await approvals.recordPolicyChange({ serverId: 'notes', toolName: '', change: {}, message: 'x' });
+    expect(warn).toHaveBeenCalledWith(
+      expect.stringContaining('could not write a policy change'),
+      expect.any(String),
+    );
   });
 
   it('close() fails waiting calls cleanly', async () => {

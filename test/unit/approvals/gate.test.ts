@@ -357,7 +357,14 @@ describe('ApprovalGate.call: always allow', () => {
     queue.resolve((await nextCard()).id, { action: 'always' });
     await first;
     expect(saved).toEqual([
-      { serverId: 'files', toolName: 'write_file', policy: 'allow', definitionHash: 'h1' },
+      {
+        serverId: 'files',
+        toolName: 'write_file',
+        policy: 'allow',
+        definitionHash: 'h1',
+        savedAt: '2026-09-01T10:00:00.000Z',
+        savedFrom: 'card',
+      },
     ]);
     expect(gate.alwaysRules()).toEqual(saved);
     // write_file is under the user's explicit ask rule, and ask beats allow: it keeps asking.
@@ -393,6 +400,27 @@ describe('ApprovalGate.call: always allow', () => {
     void restarted.gate.call(request('write_file', { n: 5 }, { definitionHash: 'h2' }), restarted.server.run);
     await restarted.nextCard();
     expect(restarted.server.calls).toHaveLength(1);
+  });
+
+  it('forgetAlways drops the session copy, so removing the saved rule asks again at once', async () => {
+    const config: PolicyConfig = { defaultPolicy: 'ask' };
+    const { gate, server, queue, cards, saved, nextCard } = setup({ ...config });
+    const first = gate.call(request('write_file', { n: 1 }, { definitionHash: 'h1' }), server.run);
+    queue.resolve((await nextCard()).id, { action: 'always' });
+    await first;
+    const subject = { serverId: 'files', toolName: 'write_file', definitionHash: 'h1' };
+    expect(gate.decide(subject)).toMatchObject({ policy: 'allow', source: 'rule', rule: saved[0] });
+    // Another tool's session rule is left alone.
+    gate.forgetAlways({ serverId: 'files', toolName: 'read_file' });
+    expect(gate.decide(subject).policy).toBe('allow');
+
+    gate.forgetAlways({ serverId: 'files', toolName: 'write_file' });
+    expect(gate.alwaysRules()).toEqual([]);
+    expect(gate.decide(subject)).toMatchObject({ policy: 'ask', source: 'default' });
+    void gate.call(request('write_file', { n: 2 }, { definitionHash: 'h1' }), server.run);
+    await nextCard();
+    expect(cards).toHaveLength(2);
+    expect(server.calls).toEqual([{ n: 1 }]);
   });
 
   it('a failing save still allows for the session', async () => {

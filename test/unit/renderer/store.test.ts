@@ -40,6 +40,7 @@ const tool = (serverId: string, toolName: string, patch: Partial<ToolView> = {})
   enabled: true,
   pinned: false,
   deferred: true,
+  policy: { effective: 'ask', source: 'default', reason: 'The default policy.' },
   ...patch,
 });
 

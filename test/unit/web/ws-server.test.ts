@@ -151,6 +151,37 @@ describe('UiSocketServer', () => {
     },
   );
 
+  it.each([
+    [
+      'setToolPolicy',
+      ['mcp__files__read', 'never'],
+      'Bad parameters for setToolPolicy: /1 must be equal to one of the allowed values: "allow", "ask", "deny", null.',
+    ],
+    [
+      'setServerPolicy',
+      ['files'],
+      'Bad parameters for setServerPolicy: (root) must NOT have fewer than 2 items.',
+    ],
+    [
+      'removePolicyRule',
+      [''],
+      'Bad parameters for removePolicyRule: /0 must NOT have fewer than 1 characters.',
+    ],
+    ['listPolicyRules', ['x'], 'Bad parameters for listPolicyRules: (root) must NOT have more than 0 items.'],
+  ])('checks the policy methods’ parameters: %s %j', async (method, params, message) => {
+    ui = await startUi(echoAll());
+    const ws = await openSignedInSocket(ui);
+    const inbox = frames(ws);
+    ws.send(JSON.stringify({ id: 1, method, params }));
+    expect(await inbox.reply(1)).toEqual({
+      type: 'reply',
+      id: 1,
+      reply: { ok: false, error: { code: 'INVALID_ARGUMENT', message } },
+    });
+    expect(ui.fake.calls).toHaveLength(0);
+    ws.close();
+  });
+
   it('refuses binary frames', async () => {
     ui = await startUi(echoAll());
     const ws = await openSignedInSocket(ui);

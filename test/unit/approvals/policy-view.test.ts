@@ -1,0 +1,195 @@
+import { describe, expect, it } from 'vitest';
+import { decidePolicy, type PolicyRule } from '../../../src/approvals/policy.js';
+import { type PolicySettingsLike, policyConfigFromSettings } from '../../../src/approvals/policy-settings.js';
+import { policyRuleId, policyRuleViews, toolPolicyView } from '../../../src/approvals/policy-view.js';
+import { validateSettings } from '../../../src/store/settings-schema.js';
+
+const ALWAYS: PolicyRule = {
+  serverId: 'files',
+  toolName: 'write_file',
+  policy: 'allow',
+  definitionHash: 'h1',
+  savedAt: '2026-11-30T18:05:00.000Z',
+  savedFrom: 'card',
+};
+
+const policies: PolicySettingsLike = {
+  default: 'ask',
+  servers: { github: 'deny' },
+  tools: { mcp__files__delete_file: 'deny', mcp__github__get_issue: 'allow', mcp__memory__store: 'allow' },
+  rules: [
+    ALWAYS,
+    { serverId: 'memory', policy: 'deny' },
+    { serverId: 'files', toolName: 'move_file', policy: 'ask' },
+  ],
+};
+const servers = [{ id: 'files', trusted: true }, { id: 'github' }, { id: 'memory' }];
+
+/** The view of one tool under `policies`, through the same decision the gate makes. */
+function view(
+  serverId: string,
+  toolName: string,
+  extra: { definitionHash?: string; readOnly?: boolean } = {},
+) {
+  const config = policyConfigFromSettings(policies, servers);
+  const decision = decidePolicy(config, {
+    serverId,
+    toolName,
+    ...(extra.definitionHash === undefined ? {} : { definitionHash: extra.definitionHash }),
+    ...(extra.readOnly ? { annotations: { readOnlyHint: true } } : {}),
+  });
+  return toolPolicyView({ serverId, toolName }, decision, policies.tools[`mcp__${serverId}__${toolName}`]);
+}
+
+describe('toolPolicyView', () => {
+  it('names where the effective policy comes from', () => {
+    expect(view('files', 'delete_file')).toEqual({
+      setting: 'deny',
+      effective: 'deny',
+      source: 'tool',
+      reason: 'Set for this tool.',
+    });
+    expect(view('github', 'create_issue')).toEqual({
+      effective: 'deny',
+      source: 'server',
+      reason: 'Set for its server "github".',
+    });
+    expect(view('github', 'get_issue')).toMatchObject({
+      setting: 'allow',
+      effective: 'allow',
+      source: 'tool',
+    });
+    expect(view('files', 'read_file')).toEqual({
+      effective: 'ask',
+      source: 'default',
+      reason: 'The default policy.',
+    });
+    expect(view('files', 'read_file', { readOnly: true })).toMatchObject({
+      effective: 'allow',
+      source: 'read-only',
+    });
+  });
+
+  it('says when an "always allow" from a card decides, only while the definition matches', () => {
+    expect(view('files', 'write_file', { definitionHash: 'h1' })).toEqual({
+      effective: 'allow',
+      source: 'always-allow',
+      reason: 'Always allow, saved from an approval card on 2026-11-30.',
+    });
+    expect(view('files', 'write_file', { definitionHash: 'h2' })).toMatchObject({
+      effective: 'ask',
+      source: 'default',
+    });
+  });
+
+  it('shows a rule overriding the tool’s own setting, and rules that cover look-alike names', () => {
+    // The tool says allow, but a whole-server deny rule wins (deny is judged first).
+    expect(view('memory', 'store')).toEqual({
+      setting: 'allow',
+      effective: 'deny',
+      source: 'rule',
+      reason: 'A saved rule denies every tool of "memory".',
+    });
+    expect(view('files', 'Move-File')).toEqual({
+      effective: 'ask',
+      source: 'rule',
+      reason: 'A saved rule for "move_file" asks before look-alike names such as this one.',
+    });
+    expect(view('files', 'move_file').reason).toBe('A saved rule asks before this tool.');
+  });
+
+  it('says when the default is the run-only --policy', () => {
+    const decision = decidePolicy({ defaultPolicy: 'allow' }, { serverId: 'x', toolName: 'y' });
+    expect(toolPolicyView({ serverId: 'x', toolName: 'y' }, decision, undefined, true).reason).toBe(
+      'The default policy for this run (--policy).',
+    );
+  });
+});
+
+describe('policyRuleViews', () => {
+  const lookup = (hashes: Record<string, string>) => (key: { serverId: string; toolName: string }) => {
+    const hash = hashes[`${key.serverId}/${key.toolName}`];
+    return hash === undefined
+      ? undefined
+      : { name: `mcp__${key.serverId}__${key.toolName}`, definitionHash: hash };
+  };
+
+  it('describes each rule, lists identical rules once and says whether an always-allow still matches', () => {
+    const rules = [...policies.rules!, { ...ALWAYS }];
+    const current = policyRuleViews(rules, lookup({ 'files/write_file': 'h1' }));
+    expect(current).toEqual([
+      {
+        id: policyRuleId(ALWAYS),
+        serverId: 'files',
+        toolName: 'write_file',
+        name: 'mcp__files__write_file',
+        policy: 'allow',
+        kind: 'always-allow',
+        savedAt: '2026-11-30T18:05:00.000Z',
+        savedFrom: 'card',
+        redactOutbound: false,
+        definition: 'current',
+        description:
+          "Always allow, saved from an approval card on 2026-11-30. It matches the tool's current definition.",
+      },
+      {
+        id: policyRuleId({ serverId: 'memory', policy: 'deny' }),
+        serverId: 'memory',
+        policy: 'deny',
+        kind: 'rule',
+        redactOutbound: false,
+        description: 'Denies every tool of "memory".',
+      },
+      expect.objectContaining({
+        kind: 'rule',
+        toolName: 'move_file',
+        description: 'Asks before "move_file" on "files" and names that look like it.',
+      }),
+    ]);
+
+    const [changed] = policyRuleViews([ALWAYS], lookup({ 'files/write_file': 'h2' }));
+    expect(changed).toMatchObject({ definition: 'changed', name: 'mcp__files__write_file' });
+    expect(changed?.description).toContain('definition has changed since: the rule no longer applies');
+    const [missing] = policyRuleViews([ALWAYS], lookup({}));
+    expect(missing).toMatchObject({ definition: 'unknown' });
+    expect(missing?.name).toBeUndefined();
+    expect(missing?.description).toContain('not listed now');
+  });
+
+  it('mentions outbound redaction and a hand-written allow rule not bound to a definition', () => {
+    const [rule] = policyRuleViews(
+      [{ serverId: 'files', toolName: 'read_file', policy: 'allow', redactOutbound: true }],
+      lookup({}),
+    );
+    expect(rule).toMatchObject({ kind: 'rule', redactOutbound: true });
+    expect(rule?.definition).toBeUndefined();
+    expect(rule?.description).toBe(
+      'Allows "read_file" on "files". The server gets the arguments with secrets replaced.',
+    );
+  });
+
+  it('ids depend on the whole content, not on key order', () => {
+    const reordered = Object.fromEntries(Object.entries(ALWAYS).reverse()) as unknown as PolicyRule;
+    expect(policyRuleId(reordered)).toBe(policyRuleId(ALWAYS));
+    expect(policyRuleId({ ...ALWAYS, definitionHash: 'h2' })).not.toBe(policyRuleId(ALWAYS));
+    expect(policyRuleId(ALWAYS)).toMatch(/^[0-9a-f]{16}$/);
+  });
+});
+
+describe('rules in the settings file', () => {
+  const withRule = (rule: Record<string, unknown>) =>
+    validateSettings({ policies: { default: 'ask', servers: {}, tools: {}, rules: [rule] } });
+
+  it('keep when and where an always-allow was saved', () => {
+    expect(withRule({ ...ALWAYS }).policies.rules).toEqual([ALWAYS]);
+  });
+
+  it('refuse a savedAt that is not a time and a savedFrom other than card, saying what to send', () => {
+    expect(() => withRule({ ...ALWAYS, savedAt: 'yesterday' })).toThrow(
+      /policies\.rules\[0\]\.savedAt must be an ISO date and time/,
+    );
+    expect(() => withRule({ ...ALWAYS, savedFrom: 'agent' })).toThrow(
+      /policies\.rules\[0\]\.savedFrom can only be "card"/,
+    );
+  });
+});

@@ -20,6 +20,8 @@ export function bindHost(api: ToolbridgeApi, store: AppStore): () => void {
       catalogTimer = setTimeout(() => {
         void state().loadTools();
         void state().loadTier();
+        // Whether an "always allow" still matches its tool's definition can change with the catalog.
+        void state().loadPolicyRules();
       }, CATALOG_RELOAD_DELAY_MS);
     },
     cardOpened: (card) => state().cardChanged(card),
@@ -27,7 +29,12 @@ export function bindHost(api: ToolbridgeApi, store: AppStore): () => void {
     cardResolved: ({ id }) => state().cardClosed(id),
     activityAppended: (entry) => state().activityAppended(entry),
     agentsChanged: ({ agents }) => state().agentsChanged(agents),
-    settingsChanged: (settings) => state().settingsChanged(settings),
+    settingsChanged: (settings) => {
+      state().settingsChanged(settings);
+      // Rules ("Always allow" on a card) and server policies live in the settings too.
+      void state().loadPolicyRules();
+      void state().loadServers();
+    },
   };
   const unsubscribes = UI_EVENTS.map((event) =>
     api.on(event, handlers[event] as (payload: UiEventMap[typeof event]) => void),
@@ -51,6 +58,7 @@ export async function loadAll(store: AppStore): Promise<void> {
     state.loadActivity(),
     state.loadSettings(),
     state.loadAgents(),
+    state.loadPolicyRules(),
   ]);
   await state.loadTier();
   const failed = outcomes.find((outcome) => !outcome.ok);

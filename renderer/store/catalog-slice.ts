@@ -1,4 +1,4 @@
-import type { TierView, ToolbridgeApi, ToolView } from '../../src/host/api.js';
+import type { Policy, TierView, ToolbridgeApi, ToolView } from '../../src/host/api.js';
 import type { AppSlice } from './index.js';
 import { attempt, type Outcome, type UiError } from './outcome.js';
 
@@ -18,6 +18,8 @@ export interface CatalogSlice {
   loadTools(): Promise<Outcome<ToolView[]>>;
   setToolEnabled(name: string, enabled: boolean): Promise<Outcome<ToolView>>;
   setToolPinned(name: string, pinned: boolean): Promise<Outcome<ToolView>>;
+  /** The tool's own approval policy; `null` inherits from its server or the default. */
+  setToolPolicy(name: string, policy: Policy | null): Promise<Outcome<ToolView>>;
   /** Changes what the Tiers view previews and asks the host for it. */
   setTierPreview(patch: Partial<TierPreview>): Promise<void>;
   loadTier(): Promise<void>;
@@ -63,6 +65,11 @@ export const createCatalogSlice =
       },
       async setToolPinned(name, pinned) {
         const outcome = await attempt(() => api.setToolPinned(name, pinned));
+        if (outcome.ok) replaceTool(outcome.value);
+        return outcome;
+      },
+      async setToolPolicy(name, policy) {
+        const outcome = await attempt(() => api.setToolPolicy(name, policy));
         if (outcome.ok) replaceTool(outcome.value);
         return outcome;
       },

@@ -6,6 +6,7 @@ import { type AgentsSlice, createAgentsSlice } from './agents-slice.js';
 import { type CardsSlice, createCardsSlice } from './cards-slice.js';
 import { type CatalogSlice, createCatalogSlice } from './catalog-slice.js';
 import { createPlaygroundSlice, type PlaygroundSlice } from './playground-slice.js';
+import { createPoliciesSlice, type PoliciesSlice } from './policies-slice.js';
 import { createServersSlice, type ServersSlice } from './servers-slice.js';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice.js';
 import { createUiSlice, type UiSlice } from './ui-slice.js';
@@ -17,6 +18,7 @@ export type AppState = ServersSlice &
   SettingsSlice &
   AgentsSlice &
   PlaygroundSlice &
+  PoliciesSlice &
   UiSlice;
 
 /** One slice of the app state, written against the whole (zustand's slices pattern). */
@@ -37,6 +39,7 @@ export function createAppStore(api: ToolbridgeApi, connection: ConnectionState =
     ...createSettingsSlice(api)(...args),
     ...createAgentsSlice(api)(...args),
     ...createPlaygroundSlice(api)(...args),
+    ...createPoliciesSlice(api)(...args),
     ...createUiSlice(connection)(...args),
   }));
 }

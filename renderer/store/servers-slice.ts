@@ -1,4 +1,4 @@
-import type { ServerView, ToolbridgeApi } from '../../src/host/api.js';
+import type { Policy, ServerView, ToolbridgeApi } from '../../src/host/api.js';
 import type { ServerConfig } from '../../src/servers/types.js';
 import type { AppSlice } from './index.js';
 import { attempt, type Outcome } from './outcome.js';
@@ -14,6 +14,8 @@ export interface ServersSlice {
   removeServer(id: string): Promise<Outcome<void>>;
   setServerEnabled(id: string, enabled: boolean): Promise<Outcome<ServerView>>;
   restartServer(id: string): Promise<Outcome<ServerView>>;
+  /** The server's approval policy for its tools without their own; `null` inherits the default. */
+  setServerPolicy(id: string, policy: Policy | null): Promise<Outcome<ServerView>>;
   /** Starts a remote server's sign-in; the answer is the page to open in the browser. */
   authorizeServer(id: string): Promise<Outcome<{ authorizationUrl: string }>>;
   /** From the host's `serverStatusChanged` event. */
@@ -45,6 +47,12 @@ export const createServersSlice =
       updateServer: (id, config) => withServer(() => api.updateServer(id, config)),
       setServerEnabled: (id, enabled) => withServer(() => api.setServerEnabled(id, enabled)),
       restartServer: (id) => withServer(() => api.restartServer(id)),
+      async setServerPolicy(id, policy) {
+        const outcome = await withServer(() => api.setServerPolicy(id, policy));
+        // Every tool of the server that inherits now shows another effective policy.
+        if (outcome.ok) await get().loadTools();
+        return outcome;
+      },
       authorizeServer: (id) => attempt(() => api.authorizeServer(id)),
       async importServers(configText) {
         const outcome = await attempt(() => api.importServers(configText));

@@ -13,6 +13,8 @@ import { ToolbridgeError } from '../../../src/base/errors.js';
 import type {
   ActivityEntry,
   ApprovalCardView,
+  Policy,
+  PolicyRuleView,
   ServerView,
   TierView,
   ToolView,
@@ -110,8 +112,20 @@ function loadedFake() {
     }),
     listAgents: async () => [],
     getTier: async (options) => tier(options.contextLengthTokens ?? 0),
+    listPolicyRules: async () => [rule('r1')],
   });
 }
+
+const rule = (id: string, patch: Partial<PolicyRuleView> = {}): PolicyRuleView => ({
+  id,
+  serverId: 'alpha',
+  toolName: 'one',
+  policy: 'allow',
+  kind: 'always-allow',
+  redactOutbound: false,
+  description: 'Always allow.',
+  ...patch,
+});
 
 describe('loadAll and selectors', () => {
   it('loads every view and derives sorted lists and counts', async () => {
@@ -127,6 +141,7 @@ describe('loadAll and selectors', () => {
     expect(state.activityCursor).toBe('c1');
     expect(state.settings?.secretStoreKind).toBe('file-0600');
     expect(selectTierLabel(state)).toBe('Tier 1 · search bridge with a listing');
+    expect(state.policyRules.map((r) => r.id)).toEqual(['r1']);
     expect(state.notices).toEqual([]);
   });
 
@@ -171,6 +186,9 @@ describe('bindHost', () => {
       const settings = await fake.api.getSettings();
       fake.emit('settingsChanged', { ...settings, defaultPolicy: 'deny' });
       expect(store.getState().settings?.defaultPolicy).toBe('deny');
+      // Saved rules and server policies are settings too: both are read again.
+      await vi.waitFor(() => expect(store.getState().policyRules.map((r) => r.id)).toEqual(['r1']));
+      expect(fake.calls.filter((c) => c.method === 'listServers')).toHaveLength(1);
 
       // A burst of catalog changes reloads tools and tier once.
       fake.emit('catalogChanged', { toolCount: 3 });
@@ -178,6 +196,7 @@ describe('bindHost', () => {
       await vi.runAllTimersAsync();
       expect(fake.calls.filter((c) => c.method === 'listTools')).toHaveLength(1);
       expect(fake.calls.filter((c) => c.method === 'getTier')).toHaveLength(1);
+      expect(fake.calls.filter((c) => c.method === 'listPolicyRules')).toHaveLength(2);
 
       unbind();
       expect(fake.listenerCount()).toBe(0);
@@ -261,6 +280,77 @@ describe('slices', () => {
     expect(store.getState().servers.alpha).toBeUndefined();
     expect(store.getState().tools.alpha).toBeUndefined();
     expect(store.getState().tools.zeta).toHaveLength(1);
+  });
+
+  it('a server policy change updates the server and reloads its tools’ effective policies', async () => {
+    let effective: Policy = 'ask';
+    const fake = createFakeApi({
+      listTools: async () => [
+        tool('alpha', 'one', {
+          policy: { effective, source: 'server', reason: 'Set for its server "alpha".' },
+        }),
+      ],
+      setServerPolicy: async (id, policy) => {
+        effective = policy ?? 'ask';
+        return server(id, policy === null ? {} : { policy });
+      },
+    });
+    const store = createAppStore(fake.api);
+    expect(await store.getState().setServerPolicy('alpha', 'deny')).toMatchObject({ ok: true });
+    expect(store.getState().servers.alpha?.policy).toBe('deny');
+    expect(store.getState().tools.alpha?.[0]?.policy.effective).toBe('deny');
+    await store.getState().setServerPolicy('alpha', null);
+    expect(store.getState().servers.alpha?.policy).toBeUndefined();
+    expect(store.getState().tools.alpha?.[0]?.policy.effective).toBe('ask');
+  });
+
+  it('a tool policy change replaces that tool; a failure leaves it and reports the host’s message', async () => {
+    const fake = createFakeApi({
+      listTools: async () => [tool('alpha', 'one'), tool('alpha', 'two')],
+      setToolPolicy: async (name, policy) => {
+        if (name.endsWith('two')) throw new ToolbridgeError('NOT_FOUND', `No tool "${name}".`);
+        return tool('alpha', 'one', {
+          policy: {
+            setting: policy ?? undefined,
+            effective: policy ?? 'ask',
+            source: 'tool',
+            reason: 'Set for this tool.',
+          },
+        });
+      },
+    });
+    const store = createAppStore(fake.api);
+    await store.getState().loadTools();
+    await store.getState().setToolPolicy('mcp__alpha__one', 'deny');
+    expect(await store.getState().setToolPolicy('mcp__alpha__two', 'deny')).toEqual({
+      ok: false,
+      error: { code: 'NOT_FOUND', message: 'No tool "mcp__alpha__two".' },
+    });
+    expect(store.getState().tools.alpha?.map((t) => t.policy.effective)).toEqual(['deny', 'ask']);
+    expect(fake.calls.map((c) => [c.method, ...c.params])).toContainEqual([
+      'setToolPolicy',
+      'mcp__alpha__one',
+      'deny',
+    ]);
+  });
+
+  it('keeps the newest list of rules when a reload and a removal answer out of order', async () => {
+    const answers: Array<(rules: PolicyRuleView[]) => void> = [];
+    const fake = createFakeApi({
+      listPolicyRules: () => new Promise((resolve) => answers.push(resolve)),
+      removePolicyRule: () => new Promise((resolve) => answers.push(resolve)),
+    });
+    const store = createAppStore(fake.api);
+    const load = store.getState().loadPolicyRules();
+    const remove = store.getState().removePolicyRule('r1');
+    answers[1]?.([rule('r2')]);
+    answers[0]?.([rule('r1'), rule('r2')]);
+    await Promise.all([load, remove]);
+    expect(store.getState().policyRules.map((r) => r.id)).toEqual(['r2']);
+    expect(fake.calls.map((c) => [c.method, ...c.params])).toEqual([
+      ['listPolicyRules'],
+      ['removePolicyRule', 'r1'],
+    ]);
   });
 
   it('updates one tool in place after pinning it', async () => {

@@ -67,7 +67,7 @@ export function ActivityView() {
     <div className="view">
       <ViewHeader
         title="Activity"
-        lede="Every call an agent made through Toolbridge, who decided, and what came back. Arguments are shown with secrets redacted."
+        lede="Every call an agent made through Toolbridge, who decided, and what came back, and every approval policy changed here. Arguments are shown with secrets redacted."
         actions={
           <>
             <button type="button" data-testid="activity-export-jsonl" onClick={() => void exportAs('jsonl')}>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ServerView, ToolView } from '../../src/host/api.js';
+import type { Policy, ServerView, ToolView } from '../../src/host/api.js';
 import {
   EmptyState,
   ErrorText,
@@ -10,6 +10,7 @@ import {
   Toggle,
   ViewHeader,
 } from '../components/common.js';
+import { EffectivePolicy, PolicySelect } from '../components/policy-controls.js';
 import { buildOAuthClient, type OAuthClientFormValues, oauthFormValues } from '../lib/server-form.js';
 import { selectServerList, selectToolsOf } from '../store/selectors.js';
 import { useAppStore, useAppStoreShallow } from '../store/store-context.js';
@@ -69,15 +70,16 @@ function describeTransport(server: ServerView): string {
 
 function ServerItem(props: { server: ServerView }) {
   const { server } = props;
-  const { setServerEnabled, restartServer, authorizeServer, removeServer, notify } = useAppStoreShallow(
-    (s) => ({
+  const { setServerEnabled, restartServer, authorizeServer, removeServer, setServerPolicy, notify } =
+    useAppStoreShallow((s) => ({
       setServerEnabled: s.setServerEnabled,
       restartServer: s.restartServer,
       authorizeServer: s.authorizeServer,
       removeServer: s.removeServer,
+      setServerPolicy: s.setServerPolicy,
       notify: s.notify,
-    }),
-  );
+    }));
+  const defaultPolicy = useAppStore((s) => s.settings?.defaultPolicy);
   const [open, setOpen] = useState(false);
   const [confirmRemove, setConfirmRemove] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -117,6 +119,14 @@ function ServerItem(props: { server: ServerView }) {
         <span className="badge plain" data-testid={`server-tool-count-${id}`}>
           {server.toolCount} {server.toolCount === 1 ? 'tool' : 'tools'}
         </span>
+        <PolicySelect
+          label="Approval"
+          value={server.policy}
+          inheritLabel={defaultPolicy === undefined ? 'Default' : `Default (${defaultPolicy})`}
+          disabled={busy}
+          testId={`server-policy-${id}`}
+          onChange={(policy) => void run('Could not change the policy of', () => setServerPolicy(id, policy))}
+        />
         <Toggle
           label="Enabled"
           checked={server.enabled}
@@ -203,9 +213,14 @@ function ServerItem(props: { server: ServerView }) {
 function ServerDetail(props: { server: ServerView }) {
   const { server } = props;
   const tools = useAppStore(selectToolsOf(server.id));
+  const defaultPolicy = useAppStore((s) => s.settings?.defaultPolicy);
   return (
     <div className="server-detail">
       <h3 className="section-title">Tools</h3>
+      <p className="muted small">
+        Approval is per tool: a tool's own choice wins over the server's, which wins over the default in
+        Settings. Saved rules ("Always allow") are listed in Settings.
+      </p>
       {tools.length === 0 ? (
         <p className="muted">
           {server.status === 'connected'
@@ -215,7 +230,7 @@ function ServerDetail(props: { server: ServerView }) {
       ) : (
         <div className="tool-list" data-testid={`server-tools-${server.id}`}>
           {tools.map((tool) => (
-            <ToolRow key={tool.name} tool={tool} />
+            <ToolRow key={tool.name} tool={tool} inherits={inheritedLabel(server, defaultPolicy)} />
           ))}
         </div>
       )}
@@ -303,11 +318,18 @@ function OAuthClientEditor(props: { server: ServerView }) {
   );
 }
 
-function ToolRow(props: { tool: ToolView }) {
+/** What a tool without its own policy follows: its server's, else the default. */
+function inheritedLabel(server: ServerView, defaultPolicy: Policy | undefined): string {
+  if (server.policy !== undefined) return `Inherit (server: ${server.policy})`;
+  return defaultPolicy === undefined ? 'Inherit (default)' : `Inherit (default: ${defaultPolicy})`;
+}
+
+function ToolRow(props: { tool: ToolView; inherits: string }) {
   const { tool } = props;
-  const { setToolEnabled, setToolPinned, notify } = useAppStoreShallow((s) => ({
+  const { setToolEnabled, setToolPinned, setToolPolicy, notify } = useAppStoreShallow((s) => ({
     setToolEnabled: s.setToolEnabled,
     setToolPinned: s.setToolPinned,
+    setToolPolicy: s.setToolPolicy,
     notify: s.notify,
   }));
   const [showSchema, setShowSchema] = useState(false);
@@ -341,6 +363,13 @@ function ToolRow(props: { tool: ToolView }) {
           testId={`tool-pinned-${tool.name}`}
           onChange={(pinned) => void change(() => setToolPinned(tool.name, pinned))}
         />
+        <PolicySelect
+          label="Approval"
+          value={tool.policy.setting}
+          inheritLabel={props.inherits}
+          testId={`tool-policy-${tool.name}`}
+          onChange={(policy) => void change(() => setToolPolicy(tool.name, policy))}
+        />
         <button
           type="button"
           className="small ghost"
@@ -352,6 +381,7 @@ function ToolRow(props: { tool: ToolView }) {
         </button>
       </div>
       {tool.description !== '' && <ServerText text={tool.description} className="desc" />}
+      <EffectivePolicy policy={tool.policy} testId={`tool-policy-effective-${tool.name}`} />
       {error !== undefined && <ErrorText>{error}</ErrorText>}
       {showSchema && (
         <div className="mt-s">

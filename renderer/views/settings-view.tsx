@@ -1,6 +1,13 @@
 import { useEffect, useState } from 'react';
-import type { Policy, SettingsView as Settings, ToolSearchSettings } from '../../src/host/api.js';
+import type {
+  Policy,
+  PolicyRuleView,
+  SettingsView as Settings,
+  ToolSearchSettings,
+} from '../../src/host/api.js';
 import { ErrorText, ViewHeader } from '../components/common.js';
+import { POLICY_BADGE } from '../components/policy-controls.js';
+import { formatTime } from '../lib/format.js';
 import { useAppStoreShallow } from '../store/store-context.js';
 
 const SECRET_STORE_TEXT: Record<Settings['secretStoreKind'], { badge: string; text: string }> = {
@@ -169,7 +176,9 @@ export function SettingsView() {
         <section className="panel panel-body form-grid">
           <label className="field">
             Default policy
-            <span className="hint">For tools without their own rule. Rules are per tool and per server.</span>
+            <span className="hint">
+              For tools and servers without their own policy; set those in Servers.
+            </span>
             <select
               data-testid="settings-default-policy"
               value={draft.defaultPolicy}
@@ -232,7 +241,107 @@ export function SettingsView() {
           {error !== undefined && <ErrorText testId="settings-error">{error}</ErrorText>}
         </div>
       </form>
+      <ApprovalRulesSection />
     </div>
+  );
+}
+
+const DEFINITION_TEXT: Record<NonNullable<PolicyRuleView['definition']>, { badge: string; text: string }> = {
+  current: { badge: 'ok', text: 'matches the tool' },
+  changed: { badge: 'warn', text: 'tool changed: not applied' },
+  unknown: { badge: 'plain', text: 'tool not listed now' },
+};
+
+/** The saved rules (`policies.rules`), e.g. "Always allow" from cards, each with a Remove button. */
+function ApprovalRulesSection() {
+  const { rules, loaded, removeRule } = useAppStoreShallow((s) => ({
+    rules: s.policyRules,
+    loaded: s.policyRulesLoaded,
+    removeRule: s.removePolicyRule,
+  }));
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState<string>();
+  const remove = async (id: string) => {
+    setBusy(id);
+    const outcome = await removeRule(id);
+    setBusy(undefined);
+    setError(outcome.ok ? undefined : outcome.error.message);
+  };
+  return (
+    <>
+      <h3 className="section-title">Approval rules</h3>
+      <section className="panel" data-testid="policy-rules">
+        <p className="panel-body muted small">
+          Rules kept in the settings file. "Always allow" on a card adds one for that tool, tied to its
+          current definition. Removing a rule takes effect on the next call.
+        </p>
+        {loaded && rules.length === 0 ? (
+          <p className="panel-body" data-testid="policy-rules-empty">
+            No rules yet.
+          </p>
+        ) : (
+          <table className="data">
+            <thead>
+              <tr>
+                <th>Tool</th>
+                <th>Rule</th>
+                <th>Added</th>
+                <th aria-label="Remove" />
+              </tr>
+            </thead>
+            <tbody>
+              {rules.map((rule) => (
+                <tr key={rule.id} data-testid={`policy-rule-${rule.id}`} data-name={rule.name ?? ''}>
+                  <td className="mono wrap-anywhere">
+                    {rule.name ??
+                      (rule.toolName === undefined
+                        ? `${rule.serverId} (every tool)`
+                        : `${rule.serverId} / ${rule.toolName}`)}
+                  </td>
+                  <td>
+                    <div className="row">
+                      <span className={`badge ${POLICY_BADGE[rule.policy]}`}>
+                        {rule.kind === 'always-allow' ? 'always allow' : rule.policy}
+                      </span>
+                      {rule.definition !== undefined && (
+                        <span
+                          className={`badge ${DEFINITION_TEXT[rule.definition].badge}`}
+                          data-testid="policy-rule-definition"
+                          data-definition={rule.definition}
+                        >
+                          {DEFINITION_TEXT[rule.definition].text}
+                        </span>
+                      )}
+                    </div>
+                    <p className="small muted mt-s" data-testid="policy-rule-description">
+                      {rule.description}
+                    </p>
+                  </td>
+                  <td className="small">{rule.savedAt === undefined ? '—' : formatTime(rule.savedAt)}</td>
+                  <td>
+                    <button
+                      type="button"
+                      className="small"
+                      disabled={busy === rule.id}
+                      data-testid={`policy-rule-remove-${rule.id}`}
+                      aria-label={`Remove the rule for ${rule.name ?? rule.toolName ?? rule.serverId}`}
+                      onClick={() => void remove(rule.id)}
+                    >
+                      Remove
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {error !== undefined && (
+          <div className="panel-body">
+            <ErrorText testId="policy-rules-error">{error}</ErrorText>
+          </div>
+        )}
+      </section>
+    </>
   );
 }
 

@@ -130,6 +130,7 @@ describe('a tool policy set in the Servers view', () => {
     await select.selectOption('deny');
     await attributeOf(effective, 'data-effective').toBe('deny');
     await attributeOf(effective, 'data-source').toBe('tool');
+    await page.getByTestId(`tool-${WRITE}`).scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(SCREENSHOTS, 'policies-servers.png') });
 
     const result = await write('denied.txt');

@@ -191,6 +191,12 @@ function parsePairs(text: string, separator: '=' | ':', what: string): Record<st
   return pairs;
 }
 
+/** The fields every added server starts with: its id, its display name if given, enabled. */
+function identity(values: { id: string; name: string }): { id: string; name?: string; enabled: true } {
+  const name = values.name.trim();
+  return { id: values.id.trim(), ...(name === '' ? {} : { name }), enabled: true };
+}
+
 export function buildCommandConfig(values: CommandFormValues): FormResult {
   const idError = checkId(values.id.trim());
   if (idError !== undefined) return { ok: false, field: 'id', message: idError };
@@ -209,9 +215,7 @@ export function buildCommandConfig(values: CommandFormValues): FormResult {
   return {
     ok: true,
     config: {
-      id: values.id.trim(),
-      ...(values.name.trim() === '' ? {} : { name: values.name.trim() }),
-      enabled: true,
+      ...identity(values),
       transport: 'stdio',
       command,
       args,
@@ -240,9 +244,7 @@ export function buildUrlConfig(values: UrlFormValues): FormResult {
   return {
     ok: true,
     config: {
-      id: values.id.trim(),
-      ...(values.name.trim() === '' ? {} : { name: values.name.trim() }),
-      enabled: true,
+      ...identity(values),
       transport: values.transport,
       url: url.toString(),
       ...(Object.keys(headers).length > 0 ? { headers } : {}),

@@ -75,25 +75,48 @@ function useSubmit(onDone: () => void) {
   return { busy, error, setError, submit };
 }
 
-function CommandForm(props: { onDone: () => void }) {
-  const [values, setValues] = useState<CommandFormValues>({
-    id: '',
-    name: '',
-    commandLine: '',
-    env: '',
-    cwd: '',
-  });
+/**
+ * A server form's values, with the id suggested from `source` until the user edits the id, and the
+ * outcome of the last check (cleared by any edit).
+ */
+function useServerForm<V extends { id: string }>(initial: V, source: keyof V) {
+  const [values, setValues] = useState<V>(initial);
   const [idTouched, setIdTouched] = useState(false);
-  const [review, setReview] = useState<FormResult>();
-  const { busy, error, submit } = useSubmit(props.onDone);
-  const change = (patch: Partial<CommandFormValues>) => {
+  const [checked, setChecked] = useState<FormResult>();
+  const change = (patch: Partial<V>) => {
     const next = { ...values, ...patch };
-    if (!idTouched && patch.commandLine !== undefined) next.id = suggestServerId(patch.commandLine);
+    const sourceText = patch[source];
+    if (!idTouched && typeof sourceText === 'string') next.id = suggestServerId(sourceText);
     setValues(next);
-    setReview(undefined);
+    setChecked(undefined);
   };
   const fieldError = (field: string) =>
-    review !== undefined && !review.ok && review.field === field ? review.message : undefined;
+    checked !== undefined && !checked.ok && checked.field === field ? checked.message : undefined;
+  const idField = {
+    value: values.id,
+    error: fieldError('id'),
+    onEdit: (id: string) => {
+      setIdTouched(true);
+      // V's id is a plain string (the constraint); TypeScript cannot narrow a generic's key.
+      change({ id } as Partial<V>);
+    },
+  };
+  return { values, change, checked, setChecked, fieldError, idField };
+}
+
+function CommandForm(props: { onDone: () => void }) {
+  const {
+    values,
+    change,
+    checked: review,
+    setChecked: setReview,
+    fieldError,
+    idField,
+  } = useServerForm<CommandFormValues>(
+    { id: '', name: '', commandLine: '', env: '', cwd: '' },
+    'commandLine',
+  );
+  const { busy, error, submit } = useSubmit(props.onDone);
 
   return (
     <form
@@ -120,14 +143,7 @@ function CommandForm(props: { onDone: () => void }) {
           />
           {fieldError('command') && <ErrorText>{fieldError('command')}</ErrorText>}
         </label>
-        <ServerIdField
-          value={values.id}
-          error={fieldError('id')}
-          onEdit={(id) => {
-            setIdTouched(true);
-            change({ id });
-          }}
-        />
+        <ServerIdField {...idField} />
         <label className="field">
           Display name <span className="hint">Optional</span>
           <input
@@ -218,31 +234,18 @@ function CommandReview(props: { config: Extract<ServerConfig, { transport: 'stdi
 }
 
 function UrlForm(props: { onDone: () => void }) {
-  const [values, setValues] = useState<UrlFormValues>({
-    id: '',
-    name: '',
-    transport: 'http',
-    url: '',
-    headers: '',
-    oauth: oauthFormValues(undefined),
-  });
-  const [idTouched, setIdTouched] = useState(false);
-  const [invalid, setInvalid] = useState<{ field: string; message: string }>();
+  const { values, change, setChecked, fieldError, idField } = useServerForm<UrlFormValues>(
+    { id: '', name: '', transport: 'http', url: '', headers: '', oauth: oauthFormValues(undefined) },
+    'url',
+  );
   const { busy, error, submit } = useSubmit(props.onDone);
-  const change = (patch: Partial<UrlFormValues>) => {
-    const next = { ...values, ...patch };
-    if (!idTouched && patch.url !== undefined) next.id = suggestServerId(patch.url);
-    setValues(next);
-    setInvalid(undefined);
-  };
-  const fieldError = (field: string) => (invalid?.field === field ? invalid.message : undefined);
   return (
     <form
       onSubmit={(event) => {
         event.preventDefault();
         const result = buildUrlConfig(values);
         if (result.ok) void submit(result.config);
-        else setInvalid(result);
+        else setChecked(result);
       }}
     >
       <div className="form-grid">
@@ -257,14 +260,7 @@ function UrlForm(props: { onDone: () => void }) {
           />
           {fieldError('url') && <ErrorText>{fieldError('url')}</ErrorText>}
         </label>
-        <ServerIdField
-          value={values.id}
-          error={fieldError('id')}
-          onEdit={(id) => {
-            setIdTouched(true);
-            change({ id });
-          }}
-        />
+        <ServerIdField {...idField} />
         <label className="field">
           Transport
           <select

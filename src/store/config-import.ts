@@ -11,6 +11,7 @@ import { isPlainObject } from '../base/json.js';
 import { toServerId } from '../catalog/naming.js';
 import type { ServerConfig } from '../servers/types.js';
 import type { SettingsStore } from './settings-file.js';
+import { isHttpUrl } from './settings-schema.js';
 
 export type ImportFormat = 'claude-desktop' | 'cursor' | 'vscode';
 
@@ -269,15 +270,6 @@ function uniqueId(base: string, taken: Set<string>): string {
   let n = 2;
   while (taken.has(`${base}-${n}`)) n++;
   return `${base}-${n}`;
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
 }
 
 /** JSON with comments and trailing commas (VS Code's JSONC); the error names line and column. */

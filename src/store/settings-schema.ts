@@ -686,7 +686,8 @@ function checkPatterns(c: Checker, raw: unknown): string[] {
   return raw;
 }
 
-function isHttpUrl(value: string): boolean {
+/** An absolute http:// or https:// URL (a server, gateway or import entry). */
+export function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value);
     return url.protocol === 'http:' || url.protocol === 'https:';

@@ -1,13 +1,22 @@
 // `npm run bench`: speed on the real catalogs, scale on a synthetic one, the search-quality table,
-// then the host: tool_call overhead against a direct SDK client, and `serve` start-up.
+// the tokens of what the model sees, then the host: tool_call overhead against a direct SDK
+// client, and `serve` start-up.
 import { cpus, loadavg } from 'node:os';
+import { runContextBench } from './context.bench.js';
 import { runHostOverheadBench } from './host-overhead.bench.js';
 import { runQualityBench } from './quality.bench.js';
 import { runScaleBench } from './scale.bench.js';
 import { runServeStartupBench } from './serve-startup.bench.js';
 import { runSpeedBench } from './speed.bench.js';
 
-const sections = [runSpeedBench, runScaleBench, runQualityBench, runHostOverheadBench, runServeStartupBench];
+const sections = [
+  runSpeedBench,
+  runScaleBench,
+  runQualityBench,
+  runContextBench,
+  runHostOverheadBench,
+  runServeStartupBench,
+];
 
 console.log(
   `# Toolbridge engine bench — node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ` +

@@ -4,41 +4,26 @@
  * the host API, as the UI does.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   approvalCards,
   connectAgent,
   errorOf,
-  makeDataDir,
-  type RunningHost,
+  hostForFile,
   referenceServers,
-  removeDir,
-  startHost,
+  startFreshHost,
   text,
   toolCall,
-  writeSettings,
 } from './kit.js';
 
 const ECHO = 'mcp__everything__echo';
 
-let dataDir: string;
-let running: RunningHost;
-
-beforeAll(async () => {
-  dataDir = await makeDataDir();
-  // `ask` comes from the settings' default here; the shortest card timeout the settings accept.
-  await writeSettings(dataDir, {
-    servers: await referenceServers(dataDir, 'everything'),
-    policies: { default: 'ask' },
-    cardTimeoutMs: 1_000,
-  });
-  running = await startHost(dataDir);
-});
-
-afterAll(async () => {
-  await running?.close();
-  await removeDir(dataDir);
-});
+// `ask` comes from the settings' default here; the shortest card timeout the settings accept.
+const running = hostForFile(async (dataDir) => ({
+  servers: await referenceServers(dataDir, 'everything'),
+  policies: { default: 'ask' },
+  cardTimeoutMs: 1_000,
+}));
 
 describe('a call under ask waits for the person', () => {
   it('runs once approved: the card shows the real tool and exact arguments', async () => {
@@ -156,12 +141,10 @@ describe('a call under ask waits for the person', () => {
 
 describe('closing the host with cards open', () => {
   it('fails the waiting calls cleanly instead of leaving them hanging', async () => {
-    const own = await makeDataDir();
-    await writeSettings(own, {
-      servers: await referenceServers(own, 'everything'),
-      cardTimeoutMs: 600_000,
-    });
-    const other = await startHost(own, { policyOverride: 'ask' });
+    const other = await startFreshHost(
+      async (own) => ({ servers: await referenceServers(own, 'everything'), cardTimeoutMs: 600_000 }),
+      { policyOverride: 'ask' },
+    );
     try {
       const agent = await connectAgent(other);
       const opened = approvalCards(other.host, 2);
@@ -182,7 +165,6 @@ describe('closing the host with cards open', () => {
       expect(JSON.stringify(settled)).not.toContain('Echo:');
     } finally {
       await other.close();
-      await removeDir(own);
     }
   });
 });

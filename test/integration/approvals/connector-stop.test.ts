@@ -13,41 +13,36 @@ import { type FixtureGateway, startFixtureGateway } from '../../fixtures/gateway
 import {
   approvalCards,
   connectAgent,
-  makeDataDir,
   type RunningHost,
   referenceServers,
-  removeDir,
-  startHost,
+  startFreshHost,
   text,
-  writeSettings,
 } from './kit.js';
 
-let dataDir: string;
 let gateway: FixtureGateway;
 let running: RunningHost | undefined;
 
 beforeEach(async () => {
-  dataDir = await makeDataDir();
   gateway = await startFixtureGateway({ connected: ['github'] });
 });
 
 afterEach(async () => {
   await running?.close();
   await gateway.close();
-  await removeDir(dataDir);
 });
 
 describe('Stop during a connector batch', () => {
   it('reports the entries not yet started INTERRUPTED and the gateway never runs them', async () => {
-    await writeSettings(dataDir, {
-      servers: await referenceServers(dataDir, 'everything'),
-      policies: { default: 'ask' },
-      connectors: { gatewayUrl: gateway.url, enabled: true },
-      cardTimeoutMs: 600_000,
+    running = await startFreshHost(async (dataDir) => {
+      const { store } = await FileSecretStore.open(dataDir);
+      await store.set(CONNECTOR_GATEWAY_TOKEN_KEY, gateway.token);
+      return {
+        servers: await referenceServers(dataDir, 'everything'),
+        policies: { default: 'ask' },
+        connectors: { gatewayUrl: gateway.url, enabled: true },
+        cardTimeoutMs: 600_000,
+      };
     });
-    const { store } = await FileSecretStore.open(dataDir);
-    await store.set(CONNECTOR_GATEWAY_TOKEN_KEY, gateway.token);
-    running = await startHost(dataDir);
     const agent = await connectAgent(running);
 
     const titles = ['first', 'second', 'third', 'fourth'];

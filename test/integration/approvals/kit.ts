@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll } from 'vitest';
 import type { ApprovalCardView, Policy } from '../../../src/host/api.js';
 import { createHost, type Host, type HostOptions } from '../../../src/host/host.js';
 import { defaultServerConfigs } from '../../../src/servers/default-servers.js';
@@ -16,6 +17,7 @@ import type { ServerConfig } from '../../../src/servers/types.js';
 
 export interface RunningHost {
   host: Host;
+  dataDir: string;
   token: string;
   clients: Client[];
   /** Closes the agents, then the host. */
@@ -24,6 +26,10 @@ export interface RunningHost {
 
 export async function makeDataDir(): Promise<string> {
   return fs.mkdtemp(path.join(os.tmpdir(), 'tb-approvals-'));
+}
+
+export async function removeDir(dataDir: string): Promise<void> {
+  await fs.rm(dataDir, { recursive: true, force: true });
 }
 
 /** The reference servers by id: everything, filesystem, memory (memory keeps its graph in the data folder). */
@@ -42,22 +48,80 @@ export async function writeSettings(dataDir: string, settings: Record<string, un
   });
 }
 
-export async function startHost(
-  dataDir: string,
-  options: Partial<HostOptions> & { policyOverride?: Policy } = {},
-): Promise<RunningHost> {
+type StartOptions = Partial<HostOptions> & { policyOverride?: Policy };
+
+/** Readies a fresh host's data folder (the memory server keeps its graph there) and gives its settings. */
+export type SettingsFor = (dataDir: string) => Promise<Record<string, unknown>>;
+
+export async function startHost(dataDir: string, options: StartOptions = {}): Promise<RunningHost> {
   const host = await createHost({ dataDir, port: 0, log: () => undefined, ...options });
   await host.ready;
   const token = (await host.agents.ensureDefault()).token;
   const clients: Client[] = [];
   return {
     host,
+    dataDir,
     token,
     clients,
     close: async () => {
       await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
       await host.close();
     },
+  };
+}
+
+/** A host on a data folder of its own, with `settings` written first; its close() also removes the folder. */
+export async function startFreshHost(
+  settings: SettingsFor,
+  options: StartOptions = {},
+): Promise<RunningHost> {
+  const dataDir = await makeDataDir();
+  try {
+    await writeSettings(dataDir, await settings(dataDir));
+    const running = await startHost(dataDir, options);
+    return {
+      ...running,
+      close: async () => {
+        await running.close();
+        await removeDir(dataDir);
+      },
+    };
+  } catch (error) {
+    await removeDir(dataDir);
+    throw error;
+  }
+}
+
+/**
+ * One fresh host shared by all the tests of a file: started in beforeAll, closed (with its folder)
+ * in afterAll. The value reads through to it, so tests and hooks use it as any RunningHost.
+ */
+export function hostForFile(settings: SettingsFor, options: StartOptions = {}): RunningHost {
+  let started: RunningHost | undefined;
+  beforeAll(async () => {
+    started = await startFreshHost(settings, options);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  const current = (): RunningHost => {
+    if (started === undefined) throw new Error('the file host starts in beforeAll: use it in a hook or test');
+    return started;
+  };
+  return {
+    get host() {
+      return current().host;
+    },
+    get dataDir() {
+      return current().dataDir;
+    },
+    get token() {
+      return current().token;
+    },
+    get clients() {
+      return current().clients;
+    },
+    close: () => current().close(),
   };
 }
 
@@ -113,8 +177,4 @@ export function approvalCards(host: Host, count = 1): Promise<ApprovalCardView[]
       }
     });
   });
-}
-
-export async function removeDir(dataDir: string): Promise<void> {
-  await fs.rm(dataDir, { recursive: true, force: true });
 }

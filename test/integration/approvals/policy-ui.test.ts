@@ -7,32 +7,34 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { UI_ACTOR_ID } from '../../../src/approvals/approvals.js';
 import { ToolbridgeError } from '../../../src/base/errors.js';
 import {
   approvalCards,
   connectAgent,
   errorOf,
-  makeDataDir,
-  type RunningHost,
+  hostForFile,
   referenceServers,
-  removeDir,
-  startHost,
   text,
   toolCall,
-  writeSettings,
 } from './kit.js';
 
 const CREATE = 'mcp__memory__create_entities';
 const SEARCH = 'mcp__memory__search_nodes';
 const entities = (name: string) => ({ entities: [{ name, entityType: 'probe', observations: ['x'] }] });
 
-let dataDir: string;
-let running: RunningHost;
+const running = hostForFile(async (dataDir) => ({
+  servers: await referenceServers(dataDir, 'memory'),
+  policies: { default: 'ask', tools: { mcp__memory__read_graph: 'allow' } },
+}));
 let agent: Client;
 
-const settingsFile = () => path.join(dataDir, 'settings.json');
+beforeAll(async () => {
+  agent = await connectAgent(running);
+});
+
+const settingsFile = () => path.join(running.dataDir, 'settings.json');
 const onDisk = async () =>
   JSON.parse(await fs.readFile(settingsFile(), 'utf8')) as {
     policies: { servers: Record<string, string>; tools: Record<string, string>; rules: unknown[] };
@@ -62,21 +64,6 @@ async function refusedUntouched(call: () => Promise<unknown>, code: string, mess
   expect(await fs.readFile(settingsFile(), 'utf8')).toBe(before);
   expect(await policyChanges()).toHaveLength(changes);
 }
-
-beforeAll(async () => {
-  dataDir = await makeDataDir();
-  await writeSettings(dataDir, {
-    servers: await referenceServers(dataDir, 'memory'),
-    policies: { default: 'ask', tools: { mcp__memory__read_graph: 'allow' } },
-  });
-  running = await startHost(dataDir);
-  agent = await connectAgent(running);
-});
-
-afterAll(async () => {
-  await running?.close();
-  await removeDir(dataDir);
-});
 
 describe('bad requests', () => {
   it('an unknown tool or server, a bad policy or rule id: a clear error, settings and audit untouched', async () => {
@@ -206,7 +193,7 @@ describe('a server policy', () => {
     const saved = await onDisk();
     for (const name of targets) expect(saved.policies.tools[name]).toBe('ask');
     expect(saved.policies.servers).toEqual({ memory: 'allow' });
-    expect((await fs.readdir(dataDir)).filter((file) => file.includes('.tmp'))).toEqual([]);
+    expect((await fs.readdir(running.dataDir)).filter((file) => file.includes('.tmp'))).toEqual([]);
     expect((await fs.stat(settingsFile())).mode & 0o777).toBe(0o600);
     // Put things back for the next tests.
     await Promise.all([

@@ -7,26 +7,24 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  connectAgent,
-  errorOf,
-  makeDataDir,
-  type RunningHost,
-  referenceServers,
-  removeDir,
-  startHost,
-  text,
-  toolCall,
-  writeSettings,
-} from './kit.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { connectAgent, errorOf, hostForFile, referenceServers, text, toolCall } from './kit.js';
 
 const CREATE = 'mcp__memory__create_entities';
 const entities = (name: string) => ({ entities: [{ name, entityType: 'probe', observations: ['x'] }] });
 
-let dataDir: string;
-let running: RunningHost;
+const running = hostForFile(async (dataDir) => ({
+  servers: await referenceServers(dataDir, 'everything', 'memory'),
+  policies: {
+    default: 'allow',
+    rules: [{ serverId: 'memory', toolName: 'create_entities', policy: 'deny' }],
+  },
+}));
 let agent: Client;
+
+beforeAll(async () => {
+  agent = await connectAgent(running);
+});
 
 async function graph(): Promise<{ entities: Array<{ name: string }> }> {
   const result = await toolCall(agent, 'mcp__memory__read_graph', {});
@@ -54,24 +52,6 @@ async function untilListed(name: string, listed: boolean): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
-
-beforeAll(async () => {
-  dataDir = await makeDataDir();
-  await writeSettings(dataDir, {
-    servers: await referenceServers(dataDir, 'everything', 'memory'),
-    policies: {
-      default: 'allow',
-      rules: [{ serverId: 'memory', toolName: 'create_entities', policy: 'deny' }],
-    },
-  });
-  running = await startHost(dataDir);
-  agent = await connectAgent(running);
-});
-
-afterAll(async () => {
-  await running?.close();
-  await removeDir(dataDir);
-});
 
 describe('a deny rule', () => {
   it('blocks the tool through tool_call, and the server is never called', async () => {
@@ -120,7 +100,7 @@ describe('a deny rule', () => {
     expect(result.isError, text(result)).toBeFalsy();
     expect((await graph()).entities).toEqual([]);
     // The memory server writes its graph file on the first change; nothing ever changed it.
-    const file = path.join(dataDir, 'memory.jsonl');
+    const file = path.join(running.dataDir, 'memory.jsonl');
     const content = await fs.readFile(file, 'utf8').catch(() => '');
     expect(content).not.toContain('probe');
     const denied = await running.host.api.queryActivity({ toolName: CREATE, decision: 'deny', limit: 100 });

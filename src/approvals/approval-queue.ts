@@ -3,7 +3,7 @@ import { Emitter, type Event } from '../base/emitter.js';
 import { ToolbridgeError } from '../base/errors.js';
 import { isPlainObject, type JsonObject } from '../base/json.js';
 import type { AsyncDisposable } from '../base/lifecycle.js';
-import type { ApprovalCardView, CardDecision } from '../host/api.js';
+import type { ApprovalCardView, CallAccount, CardDecision } from '../host/api.js';
 import { canonicalJson } from './canonical-json.js';
 import { sha256Hex } from './definition-hash.js';
 import type { ToolKey } from './tool-key.js';
@@ -29,6 +29,8 @@ export interface ApprovalRequest extends ToolKey {
   displayArguments?: JsonObject;
   definitionHash: string;
   validation?: ApprovalCardView['validation'];
+  /** Connector calls: the account it runs under; shown on the card and part of the binding. */
+  account?: CallAccount;
 }
 
 export interface ApprovalWaitOptions {
@@ -67,6 +69,7 @@ export interface DispatchedCall extends ToolKey {
   agentId: string;
   definitionHash: string;
   arguments: JsonObject;
+  account?: CallAccount;
 }
 
 export interface ApprovalQueueOptions {
@@ -79,19 +82,37 @@ export interface ApprovalQueueOptions {
   clock?: Clock;
 }
 
-/** hash(tool key, definition hash, canonical JSON of the arguments): what an approval is bound to. */
-export function approvalBinding(key: ToolKey, definitionHash: string, args: JsonObject): string {
-  return sha256Hex(canonicalJson({ serverId: key.serverId, toolName: key.toolName, definitionHash, args }));
+/**
+ * hash(tool key, definition hash, canonical JSON of the arguments, connector account): what an
+ * approval is bound to. Without an account (local tools) the hash is what it always was.
+ */
+export function approvalBinding(
+  key: ToolKey,
+  definitionHash: string,
+  args: JsonObject,
+  account?: CallAccount,
+): string {
+  const { serverId, toolName } = key;
+  return sha256Hex(
+    canonicalJson({
+      serverId,
+      toolName,
+      definitionHash,
+      args,
+      ...(account === undefined ? {} : { account }),
+    }),
+  );
 }
 
-/** True when `approval` was given for exactly this tool, definition and arguments. */
+/** True when `approval` was given for exactly this tool, definition, arguments and account. */
 export function verifyApproval(
   approval: Approval,
   key: ToolKey,
   definitionHash: string,
   args: JsonObject,
+  account?: CallAccount,
 ): boolean {
-  const expected = Buffer.from(approvalBinding(key, definitionHash, args));
+  const expected = Buffer.from(approvalBinding(key, definitionHash, args, account));
   const actual = Buffer.from(approval.binding);
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
@@ -154,6 +175,7 @@ export class ApprovalQueue implements AsyncDisposable {
       agentId: snapshot.agentId,
       serverId: snapshot.serverId,
       toolName: snapshot.name,
+      ...(snapshot.account === undefined ? {} : { account: snapshot.account }),
       arguments: structuredClone(snapshot.displayArguments ?? snapshot.arguments),
       validation: snapshot.validation ?? { ok: true },
       createdAt: new Date(createdAt).toISOString(),
@@ -168,7 +190,7 @@ export class ApprovalQueue implements AsyncDisposable {
       const card: PendingCard = {
         view,
         request: snapshot,
-        binding: approvalBinding(snapshot, snapshot.definitionHash, snapshot.arguments),
+        binding: approvalBinding(snapshot, snapshot.definitionHash, snapshot.arguments, snapshot.account),
         stop: options.stop,
         settle: (outcome, event) => {
           if (this.pending.get(id) !== card) return;
@@ -231,7 +253,7 @@ export class ApprovalQueue implements AsyncDisposable {
 
   /**
    * Spends an approval right before dispatch. True once, and only when the call is the one the
-   * card showed: same agent, tool, definition and arguments, within the card timeout.
+   * card showed: same agent, tool, definition, arguments and account, within the card timeout.
    */
   redeem(approval: Approval, call: DispatchedCall): boolean {
     this.pruneGranted();
@@ -241,7 +263,7 @@ export class ApprovalQueue implements AsyncDisposable {
     return (
       granted.agentId === call.agentId &&
       granted.binding === approval.binding &&
-      verifyApproval(approval, call, call.definitionHash, call.arguments)
+      verifyApproval(approval, call, call.definitionHash, call.arguments, call.account)
     );
   }
 

@@ -5,7 +5,7 @@ import { Emitter, type Event } from '../base/emitter.js';
 import { ToolbridgeError } from '../base/errors.js';
 import { isPlainObject, type JsonValue } from '../base/json.js';
 import type { AsyncDisposable } from '../base/lifecycle.js';
-import type { ActivityEntry, ActivityPage, ActivityQuery } from '../host/api.js';
+import type { ActivityEntry, ActivityPage, ActivityQuery, CallAccount } from '../host/api.js';
 import { type Clock, systemClock } from './approval-queue.js';
 import { createRedactor, type Redactor } from './redaction.js';
 
@@ -147,6 +147,7 @@ export class AuditLog implements AsyncDisposable, AuditSink {
       agentId: record.agentId,
       toolName: record.toolName,
       serverId: record.serverId,
+      ...(record.account === undefined ? {} : { account: record.account }),
       arguments: capArguments(redactor.redactValue(record.arguments), this.options.maxArgumentChars),
       decision: record.decision,
       decidedBy: record.decidedBy,
@@ -326,8 +327,17 @@ function isStoredEntry(value: unknown): value is StoredEntry {
     DECIDERS.has(value.decidedBy) &&
     typeof value.durationMs === 'number' &&
     typeof value.resultBytes === 'number' &&
-    typeof value.isError === 'boolean'
+    typeof value.isError === 'boolean' &&
+    (value.account === undefined || isCallAccount(value.account))
   );
+}
+
+/** `account` is optional (older lines have none); when present it must have its shape. */
+function isCallAccount(value: unknown): value is CallAccount {
+  if (!isPlainObject(value)) return false;
+  const { alias } = value;
+  if (alias !== undefined && typeof alias !== 'string') return false;
+  return value.default === true ? true : value.default === undefined && alias !== undefined;
 }
 
 function publicEntry(stored: StoredEntry): ActivityEntry {
@@ -413,6 +423,8 @@ const CSV_COLUMNS = [
   'isError',
   'message',
   'arguments',
+  // Last, so the columns before it keep their places for readers of older exports.
+  'account',
 ] as const;
 
 function toCsv(entries: readonly ActivityEntry[]): string {
@@ -420,12 +432,24 @@ function toCsv(entries: readonly ActivityEntry[]): string {
   for (const entry of entries) {
     rows.push(
       CSV_COLUMNS.map((column) => {
-        const value = column === 'arguments' ? JSON.stringify(entry.arguments) : entry[column];
+        const value =
+          column === 'arguments'
+            ? JSON.stringify(entry.arguments)
+            : column === 'account'
+              ? accountCell(entry.account)
+              : entry[column];
         return csvCell(value === undefined ? '' : String(value));
       }).join(','),
     );
   }
   return `${rows.join('\r\n')}\r\n`;
+}
+
+/** `work`, `default` (alias unknown) or `github-account (default)`; empty for a local tool. */
+function accountCell(account: CallAccount | undefined): string | undefined {
+  if (account === undefined) return undefined;
+  if (!('alias' in account)) return 'default';
+  return account.default ? `${account.alias} (default)` : account.alias;
 }
 
 /**

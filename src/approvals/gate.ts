@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type ErrorCode, errorMessage, ToolbridgeError } from '../base/errors.js';
 import { isPlainObject, type JsonObject } from '../base/json.js';
 import type { ToolAnnotations } from '../catalog/types.js';
-import type { ActivityEntry, ApprovalCardView } from '../host/api.js';
+import type { ActivityEntry, ApprovalCardView, CallAccount } from '../host/api.js';
 import { type Approval, type ApprovalQueue, type Clock, systemClock } from './approval-queue.js';
 import type { AuditSink } from './audit-log.js';
 import { createRedactionHook, type HookCall, type ToolCallHook, ToolCallHooks } from './hooks.js';
@@ -34,6 +34,13 @@ export interface GateRequest {
   annotations?: ToolAnnotations;
   /** The bridge's argument check, shown on the card. @defaultValue `{ ok: true }` */
   validation?: ApprovalCardView['validation'];
+  /** `connectors__` calls: the account it runs under, on the card, in the approval and the audit line. */
+  account?: CallAccount;
+  /**
+   * Reads the alias a call ran under from its result (the gateway names it), so the audit line of
+   * a call under the default account names that account too.
+   */
+  ranUnder?: (result: CallToolResult) => string | undefined;
   /** The agent's request; aborting it closes the card and nothing runs late. */
   signal?: AbortSignal;
   /**
@@ -213,6 +220,7 @@ export class ApprovalGate {
           displayArguments: this.redactor().redactValue(args) as JsonObject,
           definitionHash: request.definitionHash,
           validation: request.validation ?? { ok: true },
+          ...(request.account === undefined ? {} : { account: request.account }),
         },
         { signal: request.signal, stop: this.stopControllerFor(request.stopSignal) },
       );
@@ -275,6 +283,7 @@ export class ApprovalGate {
         ...key,
         definitionHash: request.definitionHash,
         arguments: args,
+        ...(request.account === undefined ? {} : { account: request.account }),
       })
     ) {
       return this.refuse(
@@ -382,12 +391,14 @@ export class ApprovalGate {
     if (this.options.audit === undefined) return;
     const isError = result.isError === true;
     const text = message ?? (isError ? firstText(result) : undefined);
+    const account = auditAccount(request, result);
     try {
       await this.options.audit.append({
         time: new Date(this.clock.now()).toISOString(),
         agentId: request.agentId,
         toolName: request.name,
         serverId: request.serverId,
+        ...(account === undefined ? {} : { account }),
         arguments: this.redactor().redactValue(args),
         ...decision,
         durationMs,
@@ -400,6 +411,14 @@ export class ApprovalGate {
       console.warn('toolbridge: could not write the audit log:', errorMessage(error));
     }
   }
+}
+
+/** The request's account; a default one gets the alias the gateway said it ran under, when it did. */
+function auditAccount(request: GateRequest, result: CallToolResult): CallAccount | undefined {
+  const { account } = request;
+  if (account === undefined || !account.default || 'alias' in account) return account;
+  const alias = request.ranUnder?.(result);
+  return alias === undefined ? account : { alias, default: true };
 }
 
 function firstText(result: CallToolResult): string | undefined {

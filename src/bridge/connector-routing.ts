@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CatalogEntry } from '../catalog/types.js';
+import { ACCOUNT_ALIAS } from '../connectors/names.js';
 import type { ConnectorBackend, ConnectorOutcome, ToolExecutor } from './types.js';
 
 /**
@@ -24,6 +25,12 @@ export function connectorOutcomeResult(outcome: ConnectorOutcome): CallToolResul
   };
   if ('error' in outcome) result.isError = true;
   return result;
+}
+
+/** The account alias a connector result says it ran under (see `connectorOutcomeResult`), if a valid one. */
+export function connectorResultAccount(result: CallToolResult): string | undefined {
+  const account = result.structuredContent?.account;
+  return typeof account === 'string' && ACCOUNT_ALIAS.test(account) ? account : undefined;
 }
 
 /** The catalog entry for a connector name that the local catalog does not hold (it came from the gateway). */

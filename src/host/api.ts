@@ -100,6 +100,14 @@ export interface TierView {
 
 export type Policy = 'allow' | 'ask' | 'deny';
 
+/**
+ * The connector account a call runs under (`connectors__` tools only): the alias the entry named,
+ * or the app's default account. Before the call the default account's alias is unknown (the host
+ * keeps no copy of the account list); the audit line of a call that ran names the alias the
+ * gateway reported.
+ */
+export type CallAccount = { alias: string; default?: true } | { default: true };
+
 export interface ApprovalCardView {
   kind: 'approval';
   id: string;
@@ -107,6 +115,8 @@ export interface ApprovalCardView {
   serverId: string;
   /** The real tool name (`mcp__server__tool` or `connectors__…`), never a bridge name. */
   toolName: string;
+  /** Connector calls: the account the call runs under (the approval is bound to it). */
+  account?: CallAccount;
   arguments: JsonObject;
   validation: { ok: true } | { ok: false; message: string; path?: string };
   createdAt: string;
@@ -146,6 +156,8 @@ export interface ActivityEntry {
   agentId: string;
   toolName: string;
   serverId: string;
+  /** Connector calls: the account it ran (or would have run) under. Absent on older lines. */
+  account?: CallAccount;
   arguments: JsonValue;
   /** `policy-change`: a person changed a policy or removed a rule in the UI (no call was made). */
   decision: Policy | 'interrupted' | 'timeout' | 'policy-change';

@@ -19,7 +19,7 @@ import { createRedactor } from '../approvals/redaction.js';
 import { Emitter, type Event } from '../base/emitter.js';
 import type { JsonObject } from '../base/json.js';
 import { type AsyncDisposable, DisposableStore, toDisposable } from '../base/lifecycle.js';
-import { connectorOutcomeResult } from '../bridge/connector-routing.js';
+import { connectorOutcomeResult, connectorResultAccount } from '../bridge/connector-routing.js';
 import type { AgentSurface, CallContext, ConnectorBackend, ToolExecutor } from '../bridge/types.js';
 import type { CatalogEntry } from '../catalog/types.js';
 import { CONNECTORS_UNAVAILABLE_MESSAGE } from '../connectors/connector-executor.js';
@@ -467,13 +467,25 @@ interface RealToolParts {
   callTimeoutMs: () => number;
 }
 
-/** What the approval gate is asked about one real call. */
+/**
+ * What the approval gate is asked about one real call. A connector call names its account: the
+ * one the entry asked for, else the app's default (whose alias the host does not know before the
+ * gateway answers, so the card says "the default account" and the audit line takes the alias the
+ * gateway reports).
+ */
 function gateRequest(
   entry: CatalogEntry,
   args: Record<string, unknown>,
   context: CallContext,
   parts: Pick<RealToolParts, 'definitionHash'>,
 ): GateRequest {
+  const account =
+    entry.source !== 'connectors'
+      ? {}
+      : {
+          account: context.account === undefined ? { default: true as const } : { alias: context.account },
+          ranUnder: connectorResultAccount,
+        };
   return {
     agentId: context.agentId,
     name: entry.name,
@@ -482,6 +494,7 @@ function gateRequest(
     arguments: args as JsonObject,
     definitionHash: approvalHash(entry, parts),
     ...(entry.annotations === undefined ? {} : { annotations: entry.annotations }),
+    ...account,
     ...(context.signal === undefined ? {} : { signal: context.signal }),
     ...(context.stopSignal === undefined ? {} : { stopSignal: context.stopSignal }),
   };

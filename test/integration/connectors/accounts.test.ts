@@ -209,3 +209,49 @@ describe('several accounts per app', () => {
     ).toContain('github has no account "home"');
   });
 });
+
+describe('the account in approvals and the audit log', () => {
+  const auditAccounts = async () =>
+    (await fs.readFile(path.join(dataDir, 'audit.jsonl'), 'utf8'))
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { toolName: string; account?: unknown })
+      .filter((line) => line.toolName === 'connectors__github__GET_ME')
+      .map((line) => line.account);
+
+  it('each entry’s audit line names its account; the default one by the alias the gateway reported', async () => {
+    await linkWork();
+    await call('tool_call', { calls: [getMe('work'), getMe()] });
+    expect(gateway.executions.map((run) => run.account)).toEqual(['work', 'github-account']);
+    expect(await auditAccounts()).toEqual([{ alias: 'work' }, { alias: 'github-account', default: true }]);
+    const { entries } = await host.api.queryActivity({ toolName: 'connectors__github__GET_ME' });
+    expect(entries.map((entry) => entry.account)).toEqual([
+      { alias: 'github-account', default: true },
+      { alias: 'work' },
+    ]);
+  });
+
+  it('under ask, the card names the account before anything runs, and a denied entry is audited with it', async () => {
+    await linkWork();
+    await host.api.updateSettings({ defaultPolicy: 'ask' });
+    const cards = recordEvents(host, 'cardOpened');
+    const pending = call('tool_call', { calls: [getMe('work'), getMe()] });
+    await until(() => cards.length === 1, 'the first approval card');
+    expect(cards[0]).toMatchObject({
+      kind: 'approval',
+      toolName: 'connectors__github__GET_ME',
+      account: { alias: 'work' },
+    });
+    expect(gateway.executions).toEqual([]);
+    await host.api.resolveCard(cards[0]!.id, { action: 'deny' });
+    await until(() => cards.length === 2, 'the second approval card');
+    expect(cards[1]).toMatchObject({ account: { default: true } });
+    await host.api.resolveCard(cards[1]!.id, { action: 'approve' });
+    expect(await pending).toMatchObject({
+      success_count: 1,
+      results: [{ error: { code: 'DENIED' } }, { account: 'github-account' }],
+    });
+    expect(gateway.executions.map((run) => run.account)).toEqual(['github-account']);
+    expect(await auditAccounts()).toEqual([{ alias: 'work' }, { alias: 'github-account', default: true }]);
+  });
+});

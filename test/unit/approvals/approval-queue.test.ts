@@ -236,6 +236,30 @@ describe('ApprovalQueue.redeem', () => {
     expect((await waitingA).kind).toBe('denied');
   });
 
+  it('binds a connector call to its account: the card names it, another account is refused', async () => {
+    const work = call({
+      name: 'connectors__slack__SEND_MESSAGE',
+      serverId: 'slack',
+      toolName: 'SEND_MESSAGE',
+      account: { alias: 'work' },
+    });
+    const { account: _work, ...unnamed } = work;
+    const others: ApprovalRequest[] = [
+      call({ ...unnamed, account: { alias: 'home' } }),
+      call({ ...unnamed, account: { default: true } }),
+      unnamed,
+    ];
+    for (const other of others) {
+      const approval = await approved(work);
+      expect(opened.at(-1)?.account).toEqual({ alias: 'work' });
+      expect(verifyApproval(approval, other, other.definitionHash, other.arguments, other.account)).toBe(
+        false,
+      );
+      expect(queue.redeem(approval, other), JSON.stringify(other.account)).toBe(false);
+    }
+    expect(queue.redeem(await approved(work), work)).toBe(true);
+  });
+
   it('lapses when not used within the card timeout', async () => {
     const request = call();
     const approval = await approved(request);

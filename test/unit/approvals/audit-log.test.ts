@@ -9,7 +9,7 @@ import {
   csvCell,
 } from '../../../src/approvals/audit-log.js';
 import { createRedactor, REDACTED } from '../../../src/approvals/redaction.js';
-import type { ActivityEntry } from '../../../src/host/api.js';
+import type { ActivityEntry, CallAccount } from '../../../src/host/api.js';
 
 let dir: string;
 let logs: AuditLog[];
@@ -116,6 +116,53 @@ describe('AuditLog.append', () => {
     const entry = await log.append(record({ arguments: { content: 'x'.repeat(10_000) } }));
     expect(entry.arguments).toEqual({ $truncated: true, chars: 10_014, preview: expect.any(String) });
     expect((entry.arguments as { preview: string }).preview).toHaveLength(100);
+  });
+});
+
+/** A connector call's line, with the account it ran under. */
+function connectorRecord(account: CallAccount): AuditRecord {
+  return record({ toolName: 'connectors__github__GET_ME', serverId: 'github', account });
+}
+
+describe('AuditLog: the connector account', () => {
+  it('stores the account on the line and reads it back, local lines without one', async () => {
+    const log = await openLog();
+    const named = await log.append(connectorRecord({ alias: 'work' }));
+    expect(named.account).toEqual({ alias: 'work' });
+    await log.append(connectorRecord({ default: true }));
+    await log.append(record());
+    expect((await lines()).map((line) => JSON.parse(line).account)).toEqual([
+      { alias: 'work' },
+      { default: true },
+      undefined,
+    ]);
+    expect((await log.query()).entries.map((entry) => entry.account)).toEqual([
+      undefined,
+      { default: true },
+      { alias: 'work' },
+    ]);
+  });
+
+  it('reads lines written before the field existed, and skips a line whose account is malformed', async () => {
+    const line = (seq: number, extra: Record<string, unknown> = {}) =>
+      JSON.stringify({ seq, id: `id${seq}`, time: '2026-09-01T09:00:00Z', ...record(), ...extra });
+    await writeFile(
+      join(dir, 'audit.jsonl'),
+      [
+        line(1),
+        line(2, { account: 'work' }),
+        line(3, { account: { alias: 7 } }),
+        line(4, { account: { alias: 'work', default: false } }),
+        line(5, { account: {} }),
+        line(6, { account: { alias: 'home', default: true } }),
+        '',
+      ].join('\n'),
+    );
+    const log = await openLog();
+    expect((await log.query()).entries.map((entry) => [entry.id, entry.account])).toEqual([
+      ['id6', { alias: 'home', default: true }],
+      ['id1', undefined],
+    ]);
   });
 });
 
@@ -348,6 +395,7 @@ describe('AuditLog.export', () => {
       'isError',
       'message',
       'arguments',
+      'account',
     ]);
     expect(rows).toHaveLength(4);
     expect(rows[1]![10]).toBe('he said "hi", then\nleft');
@@ -358,6 +406,22 @@ describe('AuditLog.export', () => {
     expect(rows[3]![2]).toBe("'-agent");
     expect(rows[3]![10]).toBe("'@cmd");
     expect(csv.endsWith('\r\n')).toBe(true);
+  });
+
+  it('exports the connector account as the last CSV column, empty for local tools', async () => {
+    const log = await openLog();
+    await log.append(record());
+    await log.append(connectorRecord({ alias: 'work' }));
+    await log.append(connectorRecord({ default: true }));
+    await log.append(connectorRecord({ alias: 'github-account', default: true }));
+    const rows = parseCsv(await log.export('csv'));
+    expect(rows.map((row) => row.at(-1))).toEqual([
+      'account',
+      '',
+      'work',
+      'default',
+      'github-account (default)',
+    ]);
   });
 
   it('csvCell quotes only when needed', () => {

@@ -11,6 +11,7 @@ import type { PolicyConfig, PolicyRule } from '../../../src/approvals/policy.js'
 import { createRedactor, REDACTED } from '../../../src/approvals/redaction.js';
 import { ToolbridgeError } from '../../../src/base/errors.js';
 import type { JsonObject } from '../../../src/base/json.js';
+import { connectorOutcomeResult, connectorResultAccount } from '../../../src/bridge/connector-routing.js';
 import type { ApprovalCardView } from '../../../src/host/api.js';
 import { BYPASS_CORPUS, DENIED_NAME } from './bypass-corpus.js';
 import { shuffle } from './helpers.js';
@@ -531,6 +532,65 @@ describe('ApprovalGate.call: hooks and redaction', () => {
     queue.resolve(card.id, { action: 'approve' });
     await pending;
     expect(server.calls).toEqual([{ key: token }]);
+  });
+});
+
+describe('ApprovalGate: connector accounts', () => {
+  const slack = (account: GateRequest['account']): GateRequest => ({
+    ...request(
+      'SEND_MESSAGE',
+      { text: 'hi' },
+      { name: 'connectors__slack__SEND_MESSAGE', serverId: 'slack' },
+    ),
+    account,
+    ranUnder: connectorResultAccount,
+  });
+  /** A gateway answer that names the account it ran under. */
+  const ranAs = (alias: string) => async (): Promise<CallToolResult> =>
+    connectorOutcomeResult({ response: { ok: true }, account: alias });
+
+  it('the card and the audit line name the account the entry asked for; a local call has none', async () => {
+    const { gate, queue, audit, nextCard, server } = setup({ defaultPolicy: 'ask' });
+    const pending = gate.call(slack({ alias: 'work' }), ranAs('work'));
+    const card = await nextCard();
+    expect(card).toMatchObject({ toolName: 'connectors__slack__SEND_MESSAGE', account: { alias: 'work' } });
+    queue.resolve(card.id, { action: 'approve' });
+    expect(errorOf(await pending)).toBeUndefined();
+    const local = gate.call(request('read_file'), server.run);
+    const localCard = await nextCard();
+    expect(localCard).not.toHaveProperty('account');
+    queue.resolve(localCard.id, { action: 'approve' });
+    await local;
+    expect(audit.map((entry) => entry.account)).toEqual([{ alias: 'work' }, undefined]);
+    expect(audit[1]).not.toHaveProperty('account');
+  });
+
+  it('under the default account the card says so, and the audit line takes the alias the gateway reported', async () => {
+    const { gate, queue, audit, nextCard } = setup({ defaultPolicy: 'ask' });
+    const pending = gate.call(slack({ default: true }), ranAs('slack-account'));
+    const card = await nextCard();
+    expect(card.account).toEqual({ default: true });
+    queue.resolve(card.id, { action: 'approve' });
+    await pending;
+    // Denied: nothing ran, so nobody said which account it is.
+    const denied = gate.call(slack({ default: true }), ranAs('never'));
+    queue.resolve((await nextCard()).id, { action: 'deny' });
+    expect(errorOf(await denied)?.code).toBe('DENIED');
+    // A reported alias that breaks the alias rule is not taken.
+    const odd = gate.call(slack({ default: true }), ranAs('Not An Alias'));
+    queue.resolve((await nextCard()).id, { action: 'approve' });
+    await odd;
+    expect(audit.map((entry) => [entry.decision, entry.account])).toEqual([
+      ['allow', { alias: 'slack-account', default: true }],
+      ['deny', { default: true }],
+      ['allow', { default: true }],
+    ]);
+  });
+
+  it('an entry a Stop ended before the gate is audited with its account', async () => {
+    const { gate, audit } = setup({ defaultPolicy: 'ask' });
+    await gate.recordInterrupted(slack({ alias: 'work' }));
+    expect(audit).toMatchObject([{ decision: 'interrupted', account: { alias: 'work' } }]);
   });
 });
 

@@ -1,17 +1,19 @@
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type FixtureGateway, startFixtureGateway } from '../fixtures/gateway/fixture-gateway.js';
 import { type OAuthFixture, startOAuthMcpServer } from '../fixtures/oauth/oauth-mcp-server.js';
 import {
-  assertBuilt,
   connectAgent,
-  launchBrowser,
+  gone,
+  navigate,
+  openUi,
+  reportFailure,
   resultText,
   SCREENSHOTS,
-  type Serve,
-  startServe,
+  shown,
+  type UiSession,
 } from './e2e-kit.js';
 
 /**
@@ -23,43 +25,29 @@ import {
 
 let gateway: FixtureGateway;
 let oauth: OAuthFixture | undefined;
-let serve: Serve;
-let browser: Browser;
+let ui: UiSession;
 let context: BrowserContext;
 let page: Page;
 let agent: Client;
 
 beforeAll(async () => {
-  assertBuilt();
   gateway = await startFixtureGateway({ connected: ['notion'] });
-  serve = await startServe(['--policy', 'allow']);
-  browser = await launchBrowser();
-  context = await browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme: 'light' });
-  page = await context.newPage();
-  await page.goto(serve.uiUrl);
-  agent = await connectAgent(serve);
+  ui = await openUi({ serveArgs: ['--policy', 'allow'] });
+  ({ context, page } = ui);
+  await page.goto(ui.serve.uiUrl);
+  agent = await connectAgent(ui.serve);
 });
 
-afterEach(async (test) => {
-  if (test.task.result?.state !== 'fail') return;
-  console.error(`e2e failure: host stderr: ${serve?.stderr.join('\n')}`);
-});
+afterEach(reportFailure('connectors', () => ui));
 
 afterAll(async () => {
   await agent?.close();
-  await browser?.close();
-  await serve?.stop();
+  await ui?.close();
   await gateway?.close();
   await oauth?.close();
 });
 
-const shown = (locator: Locator, timeout = 15_000) => locator.waitFor({ state: 'visible', timeout });
-const gone = (locator: Locator, timeout = 15_000) => locator.waitFor({ state: 'hidden', timeout });
-
-async function openView(view: string): Promise<void> {
-  await page.getByTestId(`nav-${view}`).click();
-  await expect.poll(() => page.getByTestId(`nav-${view}`).getAttribute('aria-current')).toBe('page');
-}
+const openView = (view: string) => navigate(page, view);
 
 const callTool = (name: string, args: Record<string, unknown>) =>
   agent.callTool({ name: 'tool_call', arguments: { name, arguments: args } }, undefined, {
@@ -162,12 +150,42 @@ describe('connectors in the web UI', () => {
       { connector: 'github', alias: 'work', status: 'connected' },
     ]);
     await gone(row);
-    const ran = await agent.callTool({
-      name: 'tool_call',
-      arguments: { calls: [{ name: 'connectors__github__GET_ME', arguments: {}, account: 'work' }] },
-    });
-    expect(JSON.parse(resultText(ran)).results).toEqual([expect.objectContaining({ account: 'work' })]);
+
+    // Under ask, the approval card says which account the call runs as, before Approve.
+    const setDefaultPolicy = async (policy: 'ask' | 'allow') => {
+      await openView('settings');
+      await page.getByTestId('settings-default-policy').selectOption(policy);
+      await page.getByTestId('settings-save').click();
+      await shown(page.getByText('Saved'));
+    };
+    await setDefaultPolicy('ask');
+    await openView('cards');
+    const executed = gateway.executions.length;
+    const ran = agent.callTool(
+      {
+        name: 'tool_call',
+        arguments: { calls: [{ name: 'connectors__github__GET_ME', arguments: {}, account: 'work' }] },
+      },
+      undefined,
+      { timeout: 120_000 },
+    );
+    const card = page.locator('[data-card]');
+    await shown(card.getByTestId('card-account'));
+    expect(await card.getByTestId('card-tool').textContent()).toBe('connectors__github__GET_ME');
+    expect(await card.getByTestId('card-account').textContent()).toBe('as account work');
+    expect(gateway.executions).toHaveLength(executed);
+    await page.screenshot({ path: join(SCREENSHOTS, 'approval-card-account.png') });
+    await card.getByTestId('card-approve').click();
+    expect(JSON.parse(resultText(await ran)).results).toEqual([expect.objectContaining({ account: 'work' })]);
     expect(gateway.executions.at(-1)).toMatchObject({ slug: 'GITHUB_GET_ME', account: 'work' });
+    await gone(card);
+
+    // The Activity drawer names the account the call ran as.
+    await openView('activity');
+    await page.getByTestId('activity-row').first().click();
+    expect(await page.getByTestId('activity-account').textContent()).toBe('account work');
+    await page.screenshot({ path: join(SCREENSHOTS, 'activity-account.png') });
+    await setDefaultPolicy('allow');
   });
 
   it('manage_connections install shows the exact command on a card and adds the server on Approve', async () => {

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { expect, type TestContext } from 'vitest';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -34,7 +35,7 @@ export function assertBuilt(): void {
   }
 }
 
-export async function launchBrowser(): Promise<Browser> {
+async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -61,7 +62,7 @@ export interface Serve {
 }
 
 /** A real `toolbridge serve` in a fresh data folder on a free port, as a user would run it. */
-export async function startServe(extraArgs: string[] = []): Promise<Serve> {
+async function startServe(extraArgs: string[] = []): Promise<Serve> {
   const dataDir = await mkdtemp(join(tmpdir(), 'toolbridge-e2e-'));
   const child: ChildProcess = spawn(
     process.execPath,
@@ -120,4 +121,77 @@ export async function connectAgent(serve: Serve): Promise<Client> {
 export function resultText(result: unknown): string {
   const content = (result as { content?: Array<{ type: string; text?: string }> }).content ?? [];
   return content.map((part) => part.text ?? '').join('\n');
+}
+
+export interface UiSession {
+  serve: Serve;
+  context: BrowserContext;
+  page: Page;
+  /** What the page threw or logged as an error: tests expect none, a failure report prints them. */
+  pageErrors: string[];
+  /** Closes Chromium, then stops serve (which removes its data folder). */
+  close(): Promise<void>;
+}
+
+/**
+ * A real `toolbridge serve` with `serveArgs` and one page of real Chromium for it (light, 1280
+ * wide). The page is not on the UI yet: a test of the sign-in itself goes there on its own.
+ */
+export async function openUi(options: { serveArgs?: string[]; height?: number } = {}): Promise<UiSession> {
+  assertBuilt();
+  const serve = await startServe(options.serveArgs);
+  const browser = await launchBrowser().catch(async (error: unknown) => {
+    await serve.stop();
+    throw error;
+  });
+  const close = async () => {
+    await browser.close();
+    await serve.stop();
+  };
+  try {
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: options.height ?? 860 },
+      colorScheme: 'light',
+    });
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(String(error)));
+    page.on('console', (message) => {
+      if (message.type() === 'error') pageErrors.push(message.text());
+    });
+    return { serve, context, page, pageErrors, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/**
+ * An afterEach hook: when a test failed, a screenshot and what the page and the host said, to read
+ * the failure without rerunning.
+ */
+export function reportFailure(name: string, session: () => UiSession | undefined) {
+  return async (context: TestContext): Promise<void> => {
+    if (context.task.result?.state !== 'fail') return;
+    const ui = session();
+    const shot = join(tmpdir(), `toolbridge-e2e-${name}-failure-${Date.now()}.png`);
+    await ui?.page.screenshot({ path: shot, fullPage: true }).catch(() => {});
+    console.error(
+      `e2e failure: screenshot ${shot}\npage errors: ${ui?.pageErrors.join('\n')}\nhost stderr: ${ui?.serve.stderr.join('\n')}`,
+    );
+  };
+}
+
+// playwright-core has no expect of its own: these wait with vitest's polling instead.
+export const shown = (locator: Locator, timeout = 15_000) => locator.waitFor({ state: 'visible', timeout });
+export const gone = (locator: Locator, timeout = 15_000) => locator.waitFor({ state: 'hidden', timeout });
+export const textOf = (locator: Locator, timeout = 15_000) =>
+  expect.poll(() => locator.textContent(), { timeout });
+export const attributeOf = (locator: Locator, name: string, timeout = 15_000) =>
+  expect.poll(() => locator.getAttribute(name), { timeout });
+
+/** Clicks a view in the nav and waits until the nav marks it current. */
+export async function navigate(page: Page, view: string): Promise<void> {
+  await page.getByTestId(`nav-${view}`).click();
+  await attributeOf(page.getByTestId(`nav-${view}`), 'aria-current').toBe('page');
 }

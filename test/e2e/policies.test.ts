@@ -1,19 +1,22 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  assertBuilt,
+  attributeOf,
   connectAgent,
-  launchBrowser,
+  gone,
+  navigate,
+  openUi,
+  reportFailure,
   resultText,
   SCREENSHOTS,
   type Serve,
-  startServe,
+  shown,
+  type UiSession,
 } from './e2e-kit.js';
 
 /**
@@ -26,49 +29,27 @@ import {
 const WRITE = 'mcp__filesystem__write_file';
 const LIST = 'mcp__filesystem__list_directory';
 
+let ui: UiSession;
 let serve: Serve;
-let browser: Browser;
 let page: Page;
 let agent: Client;
-const pageErrors: string[] = [];
+let pageErrors: string[];
 
 beforeAll(async () => {
-  assertBuilt();
-  serve = await startServe();
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
-  page.on('pageerror', (error) => pageErrors.push(String(error)));
-  page.on('console', (message) => {
-    if (message.type() === 'error') pageErrors.push(message.text());
-  });
+  ui = await openUi({ height: 900 });
+  ({ serve, page, pageErrors } = ui);
   await page.goto(serve.uiUrl);
   agent = await connectAgent(serve);
 });
 
-afterEach(async (context) => {
-  if (context.task.result?.state !== 'fail') return;
-  const shot = join(tmpdir(), `toolbridge-e2e-policies-failure-${Date.now()}.png`);
-  await page?.screenshot({ path: shot, fullPage: true }).catch(() => {});
-  console.error(
-    `e2e failure: screenshot ${shot}\npage errors: ${pageErrors.join('\n')}\nhost stderr: ${serve?.stderr.join('\n')}`,
-  );
-});
+afterEach(reportFailure('policies', () => ui));
 
 afterAll(async () => {
   await agent?.close();
-  await browser?.close();
-  await serve?.stop();
+  await ui?.close();
 });
 
-const shown = (locator: Locator, timeout = 15_000) => locator.waitFor({ state: 'visible', timeout });
-const gone = (locator: Locator, timeout = 15_000) => locator.waitFor({ state: 'hidden', timeout });
-const attributeOf = (locator: Locator, name: string, timeout = 15_000) =>
-  expect.poll(() => locator.getAttribute(name), { timeout });
-
-async function openView(view: string): Promise<void> {
-  await page.getByTestId(`nav-${view}`).click();
-  await attributeOf(page.getByTestId(`nav-${view}`), 'aria-current').toBe('page');
-}
+const openView = (view: string) => navigate(page, view);
 
 const sandbox = (file: string) => join(serve.dataDir, 'sandbox', file);
 

@@ -1,14 +1,22 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   freeLoopbackPort,
   type OAuthFixture,
   startOAuthMcpServer,
 } from '../fixtures/oauth/oauth-mcp-server.js';
-import { assertBuilt, connectAgent, launchBrowser, resultText, type Serve, startServe } from './e2e-kit.js';
+import {
+  connectAgent,
+  openUi,
+  reportFailure,
+  resultText,
+  type Serve,
+  shown,
+  type UiSession,
+} from './e2e-kit.js';
 
 /**
  * Signing in to a remote MCP server whose authorization server does not let apps register
@@ -20,14 +28,13 @@ import { assertBuilt, connectAgent, launchBrowser, resultText, type Serve, start
 const SECRET = 'e2e-client-secret-CANARY-93ab';
 let oauth: OAuthFixture;
 let port: number;
+let ui: UiSession;
 let serve: Serve;
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let agent: Client;
 
 beforeAll(async () => {
-  assertBuilt();
   port = await freeLoopbackPort();
   oauth = await startOAuthMcpServer({
     dynamicRegistration: false,
@@ -37,28 +44,21 @@ beforeAll(async () => {
       redirectUris: [`http://127.0.0.1:${port}/oauth/callback`],
     },
   });
-  serve = await startServe(['--policy', 'allow']);
-  browser = await launchBrowser();
-  context = await browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme: 'light' });
-  page = await context.newPage();
+  ui = await openUi({ serveArgs: ['--policy', 'allow'] });
+  ({ serve, context, page } = ui);
   await page.goto(serve.uiUrl);
   agent = await connectAgent(serve);
 });
 
-afterEach(async (test) => {
-  if (test.task.result?.state !== 'fail') return;
-  console.error(`e2e failure: host stderr: ${serve?.stderr.join('\n')}`);
-});
+afterEach(reportFailure('server-sign-in', () => ui));
 
 afterAll(async () => {
   await agent?.close();
-  await browser?.close();
-  await serve?.stop();
+  await ui?.close();
   await oauth?.close();
 });
 
 const status = (id: string) => page.getByTestId(`server-status-${id}`);
-const shown = (locator: Locator) => locator.waitFor({ state: 'visible', timeout: 15_000 });
 
 describe('a remote server with a pre-registered OAuth client', () => {
   it('is added with its client in the URL form, signs in through the browser, and serves the agent', async () => {

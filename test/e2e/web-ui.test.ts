@@ -2,18 +2,23 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import {
-  assertBuilt,
+  attributeOf,
   connectAgent,
-  launchBrowser,
+  gone,
+  navigate,
+  openUi,
   ROOT,
+  reportFailure,
   resultText,
   SCREENSHOTS,
   type Serve,
-  startServe,
+  shown,
+  textOf,
+  type UiSession,
 } from './e2e-kit.js';
 
 /**
@@ -22,26 +27,20 @@ import {
  * stubs window.toolbridge. Tests run in order and share one host.
  */
 
+let ui: UiSession;
 let serve: Serve;
-let browser: Browser;
 let page: Page;
 let agent: Client;
 let folder: string;
-const pageErrors: string[] = [];
+let pageErrors: string[];
 const cspViolations: string[] = [];
 
 beforeAll(async () => {
-  assertBuilt();
   folder = await mkdtemp(join(tmpdir(), 'toolbridge-e2e-files-'));
   await writeFile(join(folder, 'hello.txt'), 'hello from the e2e folder\n');
   await mkdir(join(folder, 'notes'));
-  serve = await startServe(['--policy', 'ask']);
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1280, height: 860 }, colorScheme: 'light' });
-  page.on('pageerror', (error) => pageErrors.push(String(error)));
-  page.on('console', (message) => {
-    if (message.type() === 'error') pageErrors.push(message.text());
-  });
+  ui = await openUi({ serveArgs: ['--policy', 'ask'] });
+  ({ serve, page, pageErrors } = ui);
   await page.exposeFunction('reportCspViolation', (text: string) => cspViolations.push(text));
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (event) => {
@@ -52,34 +51,15 @@ beforeAll(async () => {
   });
 });
 
-afterEach(async (context) => {
-  if (context.task.result?.state !== 'fail') return;
-  // What the page and the host said, to read the failure without rerunning.
-  const shot = join(tmpdir(), `toolbridge-e2e-failure-${Date.now()}.png`);
-  await page?.screenshot({ path: shot }).catch(() => {});
-  console.error(
-    `e2e failure: screenshot ${shot}\npage errors: ${pageErrors.join('\n')}\nhost stderr: ${serve?.stderr.join('\n')}`,
-  );
-});
+afterEach(reportFailure('web-ui', () => ui));
 
 afterAll(async () => {
   await agent?.close();
-  await browser?.close();
-  await serve?.stop();
+  await ui?.close();
   if (folder !== undefined) await rm(folder, { recursive: true, force: true });
 });
 
-/** playwright-core has no expect of its own: wait with vitest's polling instead. */
-const shown = (locator: Locator, timeout = 10_000) => locator.waitFor({ state: 'visible', timeout });
-const gone = (locator: Locator, timeout = 10_000) => locator.waitFor({ state: 'hidden', timeout });
-const textOf = (locator: Locator, timeout = 10_000) => expect.poll(() => locator.textContent(), { timeout });
-const attributeOf = (locator: Locator, name: string, timeout = 10_000) =>
-  expect.poll(() => locator.getAttribute(name), { timeout });
-
-async function openView(view: string): Promise<void> {
-  await page.getByTestId(`nav-${view}`).click();
-  await attributeOf(page.getByTestId(`nav-${view}`), 'aria-current').toBe('page');
-}
+const openView = (view: string) => navigate(page, view);
 
 async function screenshot(view: string): Promise<void> {
   await page.evaluate(() => window.scrollTo(0, 0));

@@ -2,7 +2,8 @@
 // `npm start`: build what is out of date, then open the desktop app. Where Electron cannot run
 // (no binary downloaded, no display), say so in one line and start web mode instead.
 // `npm run demo` (--demo, or TOOLBRIDGE_DEMO=1): web mode in a fresh data folder with the test
-// fixture connector gateway (github, notion, slack) set up and signed in, to try connecting accounts.
+// fixture connector gateway (github, notion, slack) set up and signed in, to try connecting accounts,
+// and the fixture MCP server that needs sign-in, to try the OAuth flow.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,35 +54,71 @@ function run(script) {
   }
 }
 
-const FIXTURE_SOURCE = 'test/fixtures/gateway/fixture-gateway.ts';
-const FIXTURE_BUILT = 'out/demo/fixture-gateway.js';
+const FIXTURE_SOURCES = [
+  'test/fixtures/gateway/fixture-gateway.ts',
+  'test/fixtures/oauth/oauth-mcp-server.ts',
+];
+const FIXTURES_BUILT = ['out/demo/gateway/fixture-gateway.js', 'out/demo/oauth/oauth-mcp-server.js'];
 
 /**
- * The demo's gateway is the test fixture itself (one implementation of the protocol), compiled
- * on demand since it lives outside src/; its catalogs are the small copies in resources/.
+ * The demo's gateway and sign-in server are the test fixtures themselves (one implementation of
+ * each protocol), compiled on demand since they live outside src/; the gateway's catalogs are the
+ * small copies in resources/.
  */
-async function startDemoGateway() {
-  if (newest([FIXTURE_SOURCE]) > oldest([FIXTURE_BUILT])) {
-    process.stdout.write('toolbridge: building the demo connector gateway…\n');
+async function startDemoFixtures() {
+  if (newest(FIXTURE_SOURCES) > oldest(FIXTURES_BUILT)) {
+    process.stdout.write('toolbridge: building the demo connector gateway and sign-in server…\n');
     const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-    const flags = ['--outDir', 'out/demo', '--module', 'nodenext', '--moduleResolution', 'nodenext'];
+    const flags = ['--outDir', 'out/demo', '--rootDir', 'test/fixtures', '--module', 'nodenext'];
     const built = spawnSync(
       process.execPath,
-      [tsc, FIXTURE_SOURCE, ...flags, '--target', 'es2022', '--strict', '--skipLibCheck', '--types', 'node'],
+      [
+        tsc,
+        ...FIXTURE_SOURCES,
+        ...flags,
+        '--moduleResolution',
+        'nodenext',
+        '--target',
+        'es2022',
+        '--strict',
+        '--skipLibCheck',
+        '--types',
+        'node',
+      ],
       { cwd: root, stdio: 'inherit' },
     );
     if (built.status !== 0) process.exit(built.status ?? 1);
   }
-  const { startFixtureGateway } = await import(pathToFileURL(join(root, FIXTURE_BUILT)).href);
-  return startFixtureGateway({ sharedDataDir: join(root, 'resources', 'demo-connectors') });
+  const [gatewayModule, oauthModule] = await Promise.all(
+    FIXTURES_BUILT.map((file) => import(pathToFileURL(join(root, file)).href)),
+  );
+  const gateway = await gatewayModule.startFixtureGateway({
+    sharedDataDir: join(root, 'resources', 'demo-connectors'),
+  });
+  const signIn = await oauthModule.startOAuthMcpServer();
+  return { gateway, signIn };
 }
 
-/** A fresh data folder whose settings point at the gateway, with its token in the secret store. */
-async function demoDataDir(gateway) {
+/**
+ * A fresh data folder whose settings point at the gateway (its token in the secret store) and list
+ * the sign-in server, which stays in needs-auth until the user signs in from the Servers view.
+ */
+async function demoDataDir({ gateway, signIn }) {
   const dataDir = mkdtempSync(join(tmpdir(), 'toolbridge-demo-'));
+  const signInServer = {
+    id: 'demo-sign-in',
+    name: 'Sign-in demo',
+    enabled: true,
+    transport: 'http',
+    url: signIn.url,
+  };
   writeFileSync(
     join(dataDir, 'settings.json'),
-    JSON.stringify({ version: 2, connectors: { gatewayUrl: gateway.url, enabled: true } }),
+    JSON.stringify({
+      version: 2,
+      connectors: { gatewayUrl: gateway.url, enabled: true },
+      servers: [signInServer],
+    }),
     { mode: 0o600 },
   );
   const { FileSecretStore } = await import(pathToFileURL(join(root, 'dist/store/file-secret-store.js')).href);
@@ -132,10 +169,10 @@ function foreground(command, commandArgs, onExit = () => {}) {
 
 const electron = findElectronBinary();
 if (demo) {
-  const gateway = await startDemoGateway();
-  const dataDir = await demoDataDir(gateway);
+  const fixtures = await startDemoFixtures();
+  const dataDir = await demoDataDir(fixtures);
   process.stdout.write(
-    `toolbridge: demo: connector gateway at ${gateway.url} (github, notion, slack; every account starts unlinked), data in ${dataDir} (removed on exit). Open the ui: link, then call a connectors__github__… tool from the Playground or an agent: a connection card opens in Cards.\n`,
+    `toolbridge: demo: connector gateway at ${fixtures.gateway.url} (github, notion, slack; every account starts unlinked) and a server that needs sign-in at ${fixtures.signIn.url} ("Sign-in demo"), data in ${dataDir} (removed on exit). Open the ui: link, then call a connectors__github__… tool from the Playground or an agent: a connection card opens in Cards; or sign in to "Sign-in demo" from Servers.\n`,
   );
   foreground(
     process.execPath,

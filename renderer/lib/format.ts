@@ -1,3 +1,5 @@
+import type { CallAccount } from '../../src/host/api.js';
+
 const number = new Intl.NumberFormat('en-US');
 
 export function formatNumber(value: number): string {
@@ -50,4 +52,10 @@ export function formatRemaining(untilIso: string, now: number): string {
 
 export function prettyJson(value: unknown): string {
   return JSON.stringify(value, null, 2) ?? 'undefined';
+}
+
+/** A connector account: "work", "home (default)", or "the default account" while its alias is unknown. */
+export function formatAccount(account: CallAccount): string {
+  if (!('alias' in account)) return 'the default account';
+  return account.default ? `${account.alias} (default)` : account.alias;
 }

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { ActivityEntry, ActivityQuery } from '../../src/host/api.js';
 import { EmptyState, ErrorText, JsonBlock, ServerText, ViewHeader } from '../components/common.js';
 import { downloadText } from '../lib/download.js';
-import { formatBytes, formatDuration, formatTime } from '../lib/format.js';
+import { formatAccount, formatBytes, formatDuration, formatTime } from '../lib/format.js';
 import { activityFacets, selectSelectedActivity } from '../store/selectors.js';
 import { useAppStore, useAppStoreShallow } from '../store/store-context.js';
 
@@ -255,6 +255,12 @@ function Drawer(props: { onClose: () => void }) {
           <dd>{entry.agentId}</dd>
           <dt>Server</dt>
           <dd>{entry.serverId}</dd>
+          {entry.account !== undefined && (
+            <>
+              <dt>Account</dt>
+              <dd data-testid="activity-account">{formatAccount(entry.account)}</dd>
+            </>
+          )}
           <dt>Decision</dt>
           <dd>
             <span className={`badge ${DECISION_BADGE[entry.decision]}`}>{entry.decision}</span> by{' '}

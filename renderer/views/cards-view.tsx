@@ -8,7 +8,7 @@ import {
   ServerText,
   ViewHeader,
 } from '../components/common.js';
-import { formatRemaining, formatTime } from '../lib/format.js';
+import { formatAccount, formatRemaining, formatTime } from '../lib/format.js';
 import { selectCardsNewestFirst } from '../store/selectors.js';
 import { useAppStore, useAppStoreShallow } from '../store/store-context.js';
 
@@ -82,6 +82,10 @@ function ApprovalCard(props: { card: ApprovalCardView; now: number }) {
   };
   const deny = () =>
     decide(message.trim() === '' ? { action: 'deny' } : { action: 'deny', message: message.trim() });
+  const account =
+    card.account === undefined
+      ? undefined
+      : `${'alias' in card.account ? 'account ' : ''}${formatAccount(card.account)}`;
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     // Only when the card itself has focus: typing a deny message must not approve.
     if (event.target !== event.currentTarget) return;
@@ -100,7 +104,7 @@ function ApprovalCard(props: { card: ApprovalCardView; now: number }) {
       tabIndex={0}
       data-card={card.id}
       data-testid={`card-${card.id}`}
-      aria-label={`Approve ${card.toolName} for ${card.agentId}?`}
+      aria-label={`Approve ${card.toolName}${account === undefined ? '' : ` as ${account}`} for ${card.agentId}?`}
       onKeyDown={onKeyDown}
     >
       <div className="panel-body">
@@ -111,6 +115,11 @@ function ApprovalCard(props: { card: ApprovalCardView; now: number }) {
             {card.toolName}
           </span>
           <span className="muted small">on {card.serverId}</span>
+          {account !== undefined && (
+            <span className="badge plain" data-testid="card-account">
+              as {account}
+            </span>
+          )}
         </div>
         <p className="faint small mt-s">
           Opened {formatTime(card.createdAt)} · expires {formatRemaining(card.expiresAt, props.now)}

@@ -3,17 +3,20 @@
  * resolves a name, checks every address, and this connects to exactly those (no DNS-rebinding
  * window between the check and the connect). TLS still names the original host (SNI and the
  * certificate check) and so does the Host header. Redirects are returned, never followed, so the
- * guard can check each hop.
+ * guard can check each hop. The body is read whole, up to PINNED_FETCH_MAX_BODY_BYTES, before
+ * the response is returned: its callers (OAuth metadata, registration and token requests) only
+ * ever want small JSON, and a hostile server must not be able to stream without end.
  */
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { Readable } from 'node:stream';
+import { ToolbridgeError } from '../../base/errors.js';
 
 /**
  * Sends one request for `url`, connecting only to `addresses` when given (else the system's DNS,
  * for origins the user typed). Returns redirects as they are. Network failures reject with a
- * `TypeError`, as `fetch` does.
+ * `TypeError`, as `fetch` does; a body over the size limit rejects with `SERVER_UNAVAILABLE` (not
+ * a `TypeError`, which callers such as the SDK's discovery take for a network failure and skip).
  */
 export type PinnedFetch = (
   url: URL,
@@ -23,6 +26,12 @@ export type PinnedFetch = (
 
 /** A socket that stays silent this long fails the request. */
 export const PINNED_FETCH_IDLE_TIMEOUT_MS = 30_000;
+
+/**
+ * The largest response body read (1 MiB). Authorization-server metadata, a registered client and
+ * a token answer are a few KiB; anything past this is refused, not read to the end.
+ */
+export const PINNED_FETCH_MAX_BODY_BYTES = 1024 * 1024;
 
 /** Statuses whose responses never carry a body (the Response constructor refuses one). */
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
@@ -67,12 +76,43 @@ export const pinnedFetch: PinnedFetch = async (url, init, addresses) => {
   }
   const empty = NULL_BODY_STATUSES.has(status) || request.method === 'HEAD';
   if (empty) response.resume();
-  return new Response(empty ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), {
+  const content = empty ? null : await readBody(response, url, init.signal);
+  return new Response(content, {
     status,
     statusText: response.statusMessage ?? '',
     headers: responseHeaders,
   });
 };
+
+/** The whole body, or a refusal naming the limit as soon as it is passed (the socket is closed then). */
+async function readBody(
+  response: IncomingMessage,
+  url: URL,
+  signal: AbortSignal | null | undefined,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const tooLarge = () => {
+    response.destroy();
+    return new ToolbridgeError(
+      'SERVER_UNAVAILABLE',
+      `The answer from ${url.origin}${url.pathname} is larger than ${PINNED_FETCH_MAX_BODY_BYTES / (1024 * 1024)} MiB, the most Toolbridge reads from an OAuth server; it was not read.`,
+    );
+  };
+  // A declared length over the limit is refused before reading anything.
+  if (Number(response.headers['content-length']) > PINNED_FETCH_MAX_BODY_BYTES) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of response as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > PINNED_FETCH_MAX_BODY_BYTES) throw tooLarge();
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (ToolbridgeError.is(error)) throw error;
+    throw signal?.aborted ? signal.reason : new TypeError('fetch failed', { cause: error });
+  }
+  return Buffer.concat(chunks);
+}
 
 /** A `lookup` that answers with the checked addresses, whatever the name. */
 function pinnedLookup(addresses: readonly string[]): LookupFunction {

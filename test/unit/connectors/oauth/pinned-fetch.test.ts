@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
-import { pinnedFetch } from '../../../../src/connectors/oauth/pinned-fetch.js';
+import { PINNED_FETCH_MAX_BODY_BYTES, pinnedFetch } from '../../../../src/connectors/oauth/pinned-fetch.js';
 
 interface Seen {
   method: string | undefined;
@@ -38,6 +38,17 @@ async function serve(
   server = http;
   await new Promise<void>((done) => http.listen(0, '127.0.0.1', done));
   return { port: (http.address() as AddressInfo).port, seen };
+}
+
+/** Waits until `res` can take more, or the client has gone. */
+function drainedOrClosed(res: import('node:http').ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done).off('close', done);
+      resolve();
+    };
+    res.on('drain', done).on('close', done);
+  });
 }
 
 describe('pinnedFetch', () => {
@@ -118,5 +129,52 @@ describe('pinnedFetch', () => {
     await expect(
       pinnedFetch(new URL('http://127.0.0.1:9/'), { signal: abort.signal }, ['127.0.0.1']),
     ).rejects.toThrow('gave up');
+  });
+
+  it('reads a body of exactly the limit whole', async () => {
+    const { port } = await serve((_seen, res) => res.end(Buffer.alloc(PINNED_FETCH_MAX_BODY_BYTES, 'a')));
+    const response = await pinnedFetch(new URL(`http://127.0.0.1:${port}/`), {}, ['127.0.0.1']);
+    expect((await response.arrayBuffer()).byteLength).toBe(PINNED_FETCH_MAX_BODY_BYTES);
+  });
+
+  it('refuses a body streamed past 1 MiB with an error naming the limit, and closes the connection', async () => {
+    const chunk = Buffer.alloc(64 * 1024, '{');
+    const endless = 64 * PINNED_FETCH_MAX_BODY_BYTES;
+    let sent = 0;
+    let onClose: () => void = () => undefined;
+    const closed = new Promise<void>((resolve) => (onClose = resolve));
+    const { port } = await serve(async (_seen, res) => {
+      res.on('close', onClose);
+      // No Content-Length: chunked, as a server streaming without end sends it.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      while (sent < endless && !res.destroyed) {
+        sent += chunk.length;
+        if (!res.write(chunk)) await drainedOrClosed(res);
+      }
+      res.end();
+    });
+    const path = '/.well-known/oauth-authorization-server';
+    const error = await pinnedFetch(new URL(`http://127.0.0.1:${port}${path}?x=1`), {}, ['127.0.0.1']).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({
+      name: 'ToolbridgeError',
+      code: 'SERVER_UNAVAILABLE',
+      message: `The answer from http://127.0.0.1:${port}${path} is larger than 1 MiB, the most Toolbridge reads from an OAuth server; it was not read.`,
+    });
+    await closed;
+    // The connection went away long before the server was done.
+    expect(sent).toBeLessThan(endless / 4);
+  });
+
+  it('refuses a declared Content-Length over the limit before reading the body', async () => {
+    const { port } = await serve((_seen, res) => {
+      res.writeHead(200, { 'content-length': String(PINNED_FETCH_MAX_BODY_BYTES + 1) });
+      // Only a little of it comes; the refusal must not wait for the rest.
+      res.write('{');
+    });
+    await expect(pinnedFetch(new URL(`http://127.0.0.1:${port}/token`), {}, ['127.0.0.1'])).rejects.toThrow(
+      'is larger than 1 MiB',
+    );
   });
 });

@@ -6,19 +6,18 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll } from 'vitest';
 import type { ApprovalCardView, Policy } from '../../../src/host/api.js';
 import { createHost, type Host, type HostOptions } from '../../../src/host/host.js';
 import { defaultServerConfigs } from '../../../src/servers/default-servers.js';
 import type { ServerConfig } from '../../../src/servers/types.js';
+import { connectDefaultAgent, writeSettings } from '../../helpers/host-kit.js';
 
 export interface RunningHost {
   host: Host;
   dataDir: string;
-  token: string;
   clients: Client[];
   /** Closes the agents, then the host. */
   close(): Promise<void>;
@@ -42,12 +41,6 @@ export async function referenceServers(dataDir: string, ...ids: string[]): Promi
   });
 }
 
-export async function writeSettings(dataDir: string, settings: Record<string, unknown>): Promise<void> {
-  await fs.writeFile(path.join(dataDir, 'settings.json'), JSON.stringify({ version: 2, ...settings }), {
-    mode: 0o600,
-  });
-}
-
 type StartOptions = Partial<HostOptions> & { policyOverride?: Policy };
 
 /** Readies a fresh host's data folder (the memory server keeps its graph there) and gives its settings. */
@@ -56,12 +49,10 @@ export type SettingsFor = (dataDir: string) => Promise<Record<string, unknown>>;
 export async function startHost(dataDir: string, options: StartOptions = {}): Promise<RunningHost> {
   const host = await createHost({ dataDir, port: 0, log: () => undefined, ...options });
   await host.ready;
-  const token = (await host.agents.ensureDefault()).token;
   const clients: Client[] = [];
   return {
     host,
     dataDir,
-    token,
     clients,
     close: async () => {
       await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
@@ -115,9 +106,6 @@ export function hostForFile(settings: SettingsFor, options: StartOptions = {}): 
     get dataDir() {
       return current().dataDir;
     },
-    get token() {
-      return current().token;
-    },
     get clients() {
       return current().clients;
     },
@@ -126,12 +114,7 @@ export function hostForFile(settings: SettingsFor, options: StartOptions = {}): 
 }
 
 export async function connectAgent(running: RunningHost): Promise<Client> {
-  const client = new Client({ name: 'approvals-agent', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(running.host.endpointUrl!), {
-      requestInit: { headers: { Authorization: `Bearer ${running.token}` } },
-    }),
-  );
+  const client = await connectDefaultAgent(running.host, 'approvals-agent');
   running.clients.push(client);
   return client;
 }

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REDACTED } from '../../../src/approvals/redaction.js';
+import { writeSettings } from '../../helpers/host-kit.js';
 import {
   connectAgent,
   errorOf,
@@ -19,7 +20,6 @@ import {
   startHost,
   text,
   toolCall,
-  writeSettings,
 } from './kit.js';
 
 const FIXTURE_SERVER = fileURLToPath(new URL('../../fixtures/servers/fixture-server.mjs', import.meta.url));

@@ -12,14 +12,14 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UNKNOWN_ACCOUNT_HINT } from '../../../src/connectors/connector-executor.js';
 import type { ConnectionCardView } from '../../../src/host/api.js';
-import { createHost, type Host } from '../../../src/host/host.js';
+import type { Host } from '../../../src/host/host.js';
 import { CONNECTOR_GATEWAY_TOKEN_KEY, InMemorySecretStore } from '../../../src/store/secret-store.js';
 import {
   allowInBrowser,
   type FixtureGateway,
   startFixtureGateway,
 } from '../../fixtures/gateway/fixture-gateway.js';
-import { callJson, connectDefaultAgent, recordEvents, until } from './host-kit.js';
+import { callJson, connectDefaultAgent, recordEvents, startHost, until } from '../../helpers/host-kit.js';
 
 let dataDir: string;
 let gateway: FixtureGateway;
@@ -31,22 +31,13 @@ beforeEach(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-accounts-'));
   gateway = await startFixtureGateway({ connected: ['github'] });
   opened.length = 0;
-  await fs.writeFile(
-    path.join(dataDir, 'settings.json'),
-    JSON.stringify({ version: 2, servers: [], connectors: { gatewayUrl: gateway.url, enabled: true } }),
-    { mode: 0o600 },
-  );
   const secrets = new InMemorySecretStore();
   await secrets.set(CONNECTOR_GATEWAY_TOKEN_KEY, gateway.token);
-  host = await createHost({
+  host = await startHost(
     dataDir,
-    port: 0,
-    secretStore: secrets,
-    policyOverride: 'allow',
-    openUrl: (url) => opened.push(url),
-    log: () => undefined,
-  });
-  await host.ready;
+    { servers: [], connectors: { gatewayUrl: gateway.url, enabled: true } },
+    { secretStore: secrets, policyOverride: 'allow', openUrl: (url) => opened.push(url) },
+  );
   agent = await connectDefaultAgent(host, 'accounts-agent');
 });
 

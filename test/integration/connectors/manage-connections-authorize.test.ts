@@ -12,13 +12,13 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConnectionCardView } from '../../../src/host/api.js';
-import { createHost, type Host } from '../../../src/host/host.js';
+import type { Host } from '../../../src/host/host.js';
 import {
   consentInBrowser,
   type OAuthFixture,
   startOAuthMcpServer,
 } from '../../fixtures/oauth/oauth-mcp-server.js';
-import { callJson, connectDefaultAgent, recordEvents, until } from './host-kit.js';
+import { callJson, connectDefaultAgent, recordEvents, startHost, until } from '../../helpers/host-kit.js';
 
 let fixture: OAuthFixture;
 let dataDir: string;
@@ -30,26 +30,17 @@ beforeEach(async () => {
   fixture = await startOAuthMcpServer();
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-authorize-'));
   opened.length = 0;
-  await fs.writeFile(
-    path.join(dataDir, 'settings.json'),
-    JSON.stringify({
-      version: 2,
+  // No connector gateway: the MCP actions of manage_connections need none.
+  host = await startHost(
+    dataDir,
+    {
       servers: [
         { id: 'remote', name: 'Remote', transport: 'http', url: fixture.url, enabled: true },
         { id: 'later', name: 'Later', transport: 'http', url: fixture.url, enabled: false },
       ],
-    }),
-    { mode: 0o600 },
+    },
+    { policyOverride: 'allow', openUrl: (url) => opened.push(url) },
   );
-  // No connector gateway: the MCP actions of manage_connections need none.
-  host = await createHost({
-    dataDir,
-    port: 0,
-    policyOverride: 'allow',
-    openUrl: (url) => opened.push(url),
-    log: () => undefined,
-  });
-  await host.ready;
   agent = await connectDefaultAgent(host, 'authorize-agent');
 });
 

@@ -1,8 +1,7 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../../../src/host/host.js';
@@ -14,6 +13,7 @@ import {
   type OAuthFixture,
   startOAuthMcpServer,
 } from '../../fixtures/oauth/oauth-mcp-server.js';
+import { connectDefaultAgent, startHost } from '../../helpers/host-kit.js';
 import { writeRemoteServerSettings } from './helpers.js';
 
 let fixture: OAuthFixture;
@@ -54,29 +54,15 @@ async function whoami(): Promise<string> {
 beforeAll(async () => {
   fixture = await startOAuthMcpServer({ accessTokenTtlSeconds: 600 });
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-oauth-'));
-  await fs.writeFile(
-    path.join(dataDir, 'settings.json'),
-    JSON.stringify({
+  host = await startHost(
+    dataDir,
+    {
       version: 1,
       servers: [{ id: 'remote', name: 'Remote', transport: 'http', url: fixture.url, enabled: true }],
-    }),
-    { mode: 0o600 },
+    },
+    { policyOverride: 'allow', log: (line) => logs.push(line), signIn: { clock: () => now } },
   );
-  host = await createHost({
-    dataDir,
-    port: 0,
-    policyOverride: 'allow',
-    log: (line) => logs.push(line),
-    signIn: { clock: () => now },
-  });
-  await host.ready;
-  const token = (await host.agents.ensureDefault()).token;
-  agent = new Client({ name: 'oauth-agent', version: '1.0.0' });
-  await agent.connect(
-    new StreamableHTTPClientTransport(new URL(host.endpointUrl!), {
-      requestInit: { headers: { Authorization: `Bearer ${token}` } },
-    }),
-  );
+  agent = await connectDefaultAgent(host, 'oauth-agent');
 });
 
 afterAll(async () => {

@@ -10,13 +10,14 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ToolbridgeError } from '../../../src/base/errors.js';
 import type { ConnectionCardView, UiEventMap } from '../../../src/host/api.js';
-import { createHost, type Host } from '../../../src/host/host.js';
+import type { Host } from '../../../src/host/host.js';
 import { CONNECTOR_GATEWAY_TOKEN_KEY, InMemorySecretStore } from '../../../src/store/secret-store.js';
 import {
   allowInBrowser,
   type FixtureGateway,
   startFixtureGateway,
 } from '../../fixtures/gateway/fixture-gateway.js';
+import { recordEvents, startHost, until } from '../../helpers/host-kit.js';
 import { inProcessTransport } from './in-process-server.js';
 
 let dataDir: string;
@@ -25,27 +26,21 @@ let host: Host;
 const opened: string[] = [];
 
 async function start(policy: 'allow' | 'ask' | 'deny', options: { gateway?: boolean } = {}) {
-  await fs.writeFile(
-    path.join(dataDir, 'settings.json'),
-    JSON.stringify({
-      version: 2,
-      servers: [{ id: 'local', transport: 'stdio', command: 'unused-in-process', enabled: true }],
-      ...(options.gateway === false ? {} : { connectors: { gatewayUrl: gateway.url, enabled: true } }),
-    }),
-    { mode: 0o600 },
-  );
   const secrets = new InMemorySecretStore();
   await secrets.set(CONNECTOR_GATEWAY_TOKEN_KEY, gateway.token);
-  host = await createHost({
+  host = await startHost(
     dataDir,
-    port: 0,
-    secretStore: secrets,
-    policyOverride: policy,
-    serverOptions: { createTransport: () => inProcessTransport() },
-    openUrl: (url) => opened.push(url),
-    log: () => undefined,
-  });
-  await host.ready;
+    {
+      servers: [{ id: 'local', transport: 'stdio', command: 'unused-in-process', enabled: true }],
+      ...(options.gateway === false ? {} : { connectors: { gatewayUrl: gateway.url, enabled: true } }),
+    },
+    {
+      secretStore: secrets,
+      policyOverride: policy,
+      serverOptions: { createTransport: () => inProcessTransport() },
+      openUrl: (url) => opened.push(url),
+    },
+  );
 }
 
 function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
@@ -56,18 +51,20 @@ function json(result: CallToolResult): Record<string, unknown> {
   return JSON.parse((result.content[0] as { text: string }).text);
 }
 
-function events<E extends keyof UiEventMap>(event: E): UiEventMap[E][] {
-  const seen: UiEventMap[E][] = [];
-  host.api.on(event, (payload) => seen.push(payload));
-  return seen;
-}
+const events = <E extends keyof UiEventMap>(event: E) => recordEvents(host, event);
 
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+/** manage_connections install of one catalog server, as the agent sends it. */
+const install = (name: string) =>
+  call('manage_connections', { action: 'install', connectors: [{ name, mcp: true }] });
+
+/** With a UI open: installs `name`, answers its card's one target with `answer`, gives the agent's results. */
+async function installFromCard(name: string, answer: 'connect' | 'skip'): Promise<unknown> {
+  host.api.attachUi();
+  const cardsOpened = events('cardOpened');
+  const pending = install(name);
+  await until(() => cardsOpened.length === 1);
+  await host.api.resolveConnectionTarget(cardsOpened[0]!.id, name, answer);
+  return json(await pending).results;
 }
 
 beforeEach(async () => {
@@ -182,10 +179,7 @@ describe('connectors in the host', () => {
     await start('allow');
     host.api.attachUi();
     const cardsOpened = events('cardOpened');
-    const pending = call('manage_connections', {
-      action: 'install',
-      connectors: [{ name: 'memory', mcp: true }],
-    });
+    const pending = install('memory');
     await until(() => cardsOpened.length === 1);
     const card = cardsOpened[0] as ConnectionCardView;
     const row = card.targets[0]!;
@@ -202,9 +196,7 @@ describe('connectors in the host', () => {
 
   it('install is refused without a UI, skipped from the card, and unknown names are listed', async () => {
     await start('allow');
-    const headless = json(
-      await call('manage_connections', { action: 'install', connectors: [{ name: 'memory', mcp: true }] }),
-    );
+    const headless = json(await install('memory'));
     expect(headless.results).toEqual([
       expect.objectContaining({
         server: 'memory',
@@ -212,20 +204,10 @@ describe('connectors in the host', () => {
         message: expect.stringContaining('approve'),
       }),
     ]);
-    host.api.attachUi();
-    const cardsOpened = events('cardOpened');
-    const pending = call('manage_connections', {
-      action: 'install',
-      connectors: [{ name: 'everything', mcp: true }],
-    });
-    await until(() => cardsOpened.length === 1);
-    await host.api.resolveConnectionTarget(cardsOpened[0]!.id, 'everything', 'skip');
-    expect(json(await pending).results).toEqual([
+    expect(await installFromCard('everything', 'skip')).toEqual([
       expect.objectContaining({ server: 'everything', status: 'skipped' }),
     ]);
-    const unknown = json(
-      await call('manage_connections', { action: 'install', connectors: [{ name: 'nope', mcp: true }] }),
-    );
+    const unknown = json(await install('nope'));
     expect(JSON.stringify(unknown)).toContain('everything, filesystem, memory');
     expect((await host.api.listServers()).map((server) => server.id)).toEqual(['local']);
   });
@@ -271,15 +253,7 @@ describe('connectors in the host', () => {
     expect(JSON.stringify(entry)).toContain('Connectors are not available in this session');
     expect(gateway.requests).toEqual([]);
 
-    host.api.attachUi();
-    const cardsOpened = events('cardOpened');
-    const pending = call('manage_connections', {
-      action: 'install',
-      connectors: [{ name: 'memory', mcp: true }],
-    });
-    await until(() => cardsOpened.length === 1);
-    await host.api.resolveConnectionTarget(cardsOpened[0]!.id, 'memory', 'connect');
-    expect(json(await pending).results).toEqual([
+    expect(await installFromCard('memory', 'connect')).toEqual([
       expect.objectContaining({ server: 'memory', status: 'installed' }),
     ]);
   });

@@ -1,9 +1,30 @@
 /** Small helpers for tests that drive a whole host as the agent and as the person at the UI. */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { UiEventMap } from '../../../src/host/api.js';
-import type { Host } from '../../../src/host/host.js';
+import type { UiEventMap } from '../../src/host/api.js';
+import { createHost, type Host, type HostOptions } from '../../src/host/host.js';
+
+/** Writes a data folder's settings.json (0600) as the host keeps it; `settings` may name an older version. */
+export async function writeSettings(dataDir: string, settings: Record<string, unknown>): Promise<void> {
+  await fs.writeFile(path.join(dataDir, 'settings.json'), JSON.stringify({ version: 2, ...settings }), {
+    mode: 0o600,
+  });
+}
+
+/** A real host on `dataDir` with these settings, on a free loopback port, quiet, and ready. */
+export async function startHost(
+  dataDir: string,
+  settings: Record<string, unknown>,
+  options: Partial<HostOptions> = {},
+): Promise<Host> {
+  await writeSettings(dataDir, settings);
+  const host = await createHost({ dataDir, port: 0, log: () => undefined, ...options });
+  await host.ready;
+  return host;
+}
 
 /** Every payload of one UI event from now on, as the UI would receive them. */
 export function recordEvents<E extends keyof UiEventMap>(host: Host, event: E): UiEventMap[E][] {

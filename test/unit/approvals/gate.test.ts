@@ -597,16 +597,22 @@ describe('ApprovalGate: connector accounts', () => {
 describe('ApprovalGate.call: batches and stop', () => {
   const entries = ['read_file', 'list_dir', 'write_file', 'stat', 'read_file'];
 
+  /** Hands every entry to the gate in turn, each waiting for the one before, under one stop signal. */
+  async function sendAll(
+    { gate, server }: Pick<Setup, 'gate' | 'server'>,
+    stopSignal: AbortSignal,
+  ): Promise<CallToolResult[]> {
+    const results: CallToolResult[] = [];
+    for (const [i, tool] of entries.entries()) {
+      results.push(await gate.call(request(tool, { i }, { stopSignal }), server.run));
+    }
+    return results;
+  }
+
   it('M16: a batch of 5 with entry 3 under ask gives 1 card and 5 audit decisions', async () => {
     const { gate, server, queue, cards, audit, nextCard } = setup(policies);
     const stop = gate.createStopController();
-    const batch = (async () => {
-      const results: CallToolResult[] = [];
-      for (const [i, tool] of entries.entries()) {
-        results.push(await gate.call(request(tool, { i }, { stopSignal: stop.signal }), server.run));
-      }
-      return results;
-    })();
+    const batch = sendAll({ gate, server }, stop.signal);
     queue.resolve((await nextCard()).id, { action: 'approve' });
     const results = await batch;
     expect(cards).toHaveLength(1);
@@ -655,13 +661,7 @@ describe('ApprovalGate.call: batches and stop', () => {
   it('a batch that hands every entry to the gate gets INTERRUPTED for the rest too, each audited', async () => {
     const { gate, server, queue, audit, nextCard } = setup(policies);
     const stop = gate.createStopController();
-    const batch = (async () => {
-      const results: CallToolResult[] = [];
-      for (const [i, tool] of entries.entries()) {
-        results.push(await gate.call(request(tool, { i }, { stopSignal: stop.signal }), server.run));
-      }
-      return results;
-    })();
+    const batch = sendAll({ gate, server }, stop.signal);
     queue.resolve((await nextCard()).id, { action: 'stop' });
     const results = await batch;
     expect(results.map((result) => errorOf(result)?.code)).toEqual([

@@ -216,14 +216,17 @@ describe('AgentEndpoint', () => {
     const { transport } = await connect(alice.token);
     const sessionId = transport.sessionId!;
     const listTools = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
-    const stolen = await raw({
-      body: listTools,
-      headers: {
-        Authorization: `Bearer ${bob.token}`,
-        'mcp-session-id': sessionId,
-        'mcp-protocol-version': '2025-06-18',
-      },
-    });
+    // The same tools/list on alice's session, sent with one agent's token or the other's.
+    const listOnSession = (token: string) =>
+      raw({
+        body: listTools,
+        headers: {
+          Authorization: `Bearer ${token}`,
+          'mcp-session-id': sessionId,
+          'mcp-protocol-version': '2025-06-18',
+        },
+      });
+    const stolen = await listOnSession(bob.token);
     expect(stolen.status).toBe(404);
     expect(stolen.body).not.toContain('echo');
     const stream = await raw({
@@ -235,14 +238,7 @@ describe('AgentEndpoint', () => {
       },
     });
     expect(stream.status).toBe(404);
-    const own = await raw({
-      body: listTools,
-      headers: {
-        Authorization: `Bearer ${alice.token}`,
-        'mcp-session-id': sessionId,
-        'mcp-protocol-version': '2025-06-18',
-      },
-    });
+    const own = await listOnSession(alice.token);
     expect(own.status).toBe(200);
     expect(own.body).toContain('echo for alice');
   });

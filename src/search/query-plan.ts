@@ -1,5 +1,6 @@
 import { isEnglishWord } from './common-words.js';
 import { stem } from './stemmer.js';
+import { isSubjectName } from './subject-names.js';
 import type { Correction } from './types.js';
 import { correctWord } from './typo.js';
 
@@ -239,7 +240,8 @@ export class QueryReader {
 
   /**
    * Whether word `i` stands where a service is named (see {@link CHANNELS}). An English word
-   * (`harvest`, `london`) needs more: first only in a short query whose next word is an action.
+   * (`harvest`, `copper`) needs more: first only in a short query whose next word is an action.
+   * A place, a language or a day there (`weather in paris`) is what the task is about, not a service.
    */
   private isServicePlace(query: QueryWords, i: number, english: boolean): boolean {
     const run = query.runOf[i]!;
@@ -248,9 +250,11 @@ export class QueryReader {
     if (TOOL_VERBS.has(before) && (!english || endsPhrase(runs, run))) return true;
     if (!english && NAME_MARKERS.has(before)) return true;
     if (isSignInObject(runs, run) || isAccountName(runs, run)) return true;
+    if (run === 0 && runs.length >= 2 && query.labelled) return true;
+    if (run !== 0 && run !== runs.length - 1) return false;
+    if (isSubjectName(query.words[i]!)) return false;
     if (run === runs.length - 1 && CHANNELS.has(before)) return true;
     if (run !== 0 || runs.length < 2) return false;
-    if (query.labelled) return true;
     return !english || (runs.length <= MAX_WORDS_FOR_ENGLISH_FIRST && this.isAction(runs[1]!));
   }
 

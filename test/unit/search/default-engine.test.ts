@@ -122,6 +122,24 @@ describe('default engine', () => {
       }
     });
 
+    it('reads a place, a language or a day where a service would stand as what the task is about', () => {
+      for (const query of [
+        'weather forecast in paris',
+        'weather forecast in canberra',
+        'weather forecast in texas',
+        'london weather forecast',
+        'post a message in french',
+        'create an issue in rust',
+        'post a message on saturday',
+      ]) {
+        const result = index.search(query);
+        expect(result.matches, query).not.toEqual([]);
+        expect(result.unknownWords ?? [], query).toEqual([]);
+      }
+      // Any other name in that position is still read as the service the task should run in.
+      expect(index.search('weather forecast in zorblat').matches).toEqual([]);
+    });
+
     it('reads an English word that tools hold only in longer forms as a name where a service is named, not an inflection', () => {
       // Tools say `recurring`, never `recur`; `messages` is only a plural of the held `message`.
       expect(index.search('create a charge through recur').unknownWords).toEqual(['recur']);

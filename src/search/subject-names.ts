@@ -1,0 +1,97 @@
+import { createRequire } from 'node:module';
+
+/**
+ * Names of what a task is about: places, languages and days (`paris`, `texas`, `canberra`,
+ * `french`, `rust`, `saturday`). Where a query ends `in <word>` or opens with a word, an unknown
+ * word usually names the app to run it in (`create an invoice in harvest`); one of these there is
+ * the task's subject (`weather in paris`, `exceptions in ruby`, `a meeting on saturday`), so it
+ * never empties the result.
+ *
+ * Places come from `city-timezones` (cities of at least 100,000 people, their provinces and
+ * countries) and languages from `countries-list`, both read on first use. One-word names only:
+ * queries are read a word at a time.
+ */
+
+const MIN_CITY_POPULATION = 100_000;
+
+/** Languages code is written in, which no country list names. */
+const PROGRAMMING_LANGUAGES = [
+  'bash',
+  'clojure',
+  'cobol',
+  'cpp',
+  'csharp',
+  'dart',
+  'elixir',
+  'erlang',
+  'fortran',
+  'golang',
+  'groovy',
+  'haskell',
+  'java',
+  'javascript',
+  'julia',
+  'kotlin',
+  'lua',
+  'matlab',
+  'ocaml',
+  'perl',
+  'php',
+  'powershell',
+  'python',
+  'ruby',
+  'rust',
+  'scala',
+  'solidity',
+  'swift',
+  'typescript',
+  'zig',
+];
+
+/** Days and months; not `monday`, which is also a well-known app (monday.com). */
+const CALENDAR = [
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
+
+let names: Set<string> | undefined;
+
+export function isSubjectName(word: string): boolean {
+  names ??= loadNames();
+  return names.has(word);
+}
+
+function loadNames(): Set<string> {
+  const require = createRequire(import.meta.url);
+  const { cityMapping } = require('city-timezones') as typeof import('city-timezones');
+  const { countries, languages } = require('countries-list') as typeof import('countries-list');
+  const found = new Set<string>([...PROGRAMMING_LANGUAGES, ...CALENDAR]);
+  const add = (name: string | undefined) => {
+    const word = name?.toLowerCase();
+    if (word !== undefined && /^[a-z]+$/.test(word)) found.add(word);
+  };
+  for (const city of cityMapping) {
+    if (city.pop < MIN_CITY_POPULATION) continue;
+    add(city.city_ascii);
+    add(city.province);
+  }
+  for (const country of Object.values(countries)) add(country.name);
+  for (const language of Object.values(languages)) add(language.name);
+  return found;
+}

@@ -27,6 +27,9 @@ export type PinnedFetch = (
 /** A socket that stays silent this long fails the request. */
 export const PINNED_FETCH_IDLE_TIMEOUT_MS = 30_000;
 
+/** A whole request, body included, must be done within this (a server may send a byte at a time). */
+export const PINNED_FETCH_TOTAL_TIMEOUT_MS = 60_000;
+
 /**
  * The largest response body read (1 MiB). Authorization-server metadata, a registered client and
  * a token answer are a few KiB; anything past this is refused, not read to the end.
@@ -36,7 +39,28 @@ export const PINNED_FETCH_MAX_BODY_BYTES = 1024 * 1024;
 /** Statuses whose responses never carry a body (the Response constructor refuses one). */
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
-export const pinnedFetch: PinnedFetch = async (url, init, addresses) => {
+/** `pinnedFetch` with another overall deadline (tests use a short one). */
+export function pinnedFetchWithin(totalTimeoutMs: number): PinnedFetch {
+  return (url, init, addresses) => send(url, init, addresses, totalTimeoutMs);
+}
+
+export const pinnedFetch: PinnedFetch = pinnedFetchWithin(PINNED_FETCH_TOTAL_TIMEOUT_MS);
+
+async function send(
+  url: URL,
+  init: RequestInit,
+  addresses: readonly string[] | undefined,
+  totalTimeoutMs: number,
+): Promise<Response> {
+  const deadline = AbortSignal.timeout(totalTimeoutMs);
+  const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+  // The caller's abort keeps its reason; anything else fails as fetch does.
+  const failure = (error: unknown) =>
+    init.signal?.aborted
+      ? init.signal.reason
+      : new TypeError('fetch failed', {
+          cause: deadline.aborted ? new Error(`no complete answer within ${totalTimeoutMs / 1000} s`) : error,
+        });
   const request = new Request(url, { ...init, redirect: 'manual' });
   const body = request.body === null ? undefined : Buffer.from(await request.arrayBuffer());
   const headers: Record<string, string> = Object.fromEntries(request.headers);
@@ -50,17 +74,15 @@ export const pinnedFetch: PinnedFetch = async (url, init, addresses) => {
     path: `${url.pathname}${url.search}`,
     headers,
     ...(addresses === undefined ? {} : { lookup: pinnedLookup(addresses) }),
-    ...(init.signal ? { signal: init.signal } : {}),
+    signal,
   };
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const open = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const response = await new Promise<IncomingMessage>((resolve, reject) => {
-    const req = send(options, resolve);
+    const req = open(options, resolve);
     req.setTimeout(PINNED_FETCH_IDLE_TIMEOUT_MS, () =>
       req.destroy(new Error(`no answer within ${PINNED_FETCH_IDLE_TIMEOUT_MS / 1000} s`)),
     );
-    req.on('error', (error) =>
-      reject(init.signal?.aborted ? init.signal.reason : new TypeError('fetch failed', { cause: error })),
-    );
+    req.on('error', (error) => reject(failure(error)));
     req.end(body);
   });
   const status = response.statusCode ?? 0;
@@ -76,19 +98,19 @@ export const pinnedFetch: PinnedFetch = async (url, init, addresses) => {
   }
   const empty = NULL_BODY_STATUSES.has(status) || request.method === 'HEAD';
   if (empty) response.resume();
-  const content = empty ? null : await readBody(response, url, init.signal);
+  const content = empty ? null : await readBody(response, url, failure);
   return new Response(content, {
     status,
     statusText: response.statusMessage ?? '',
     headers: responseHeaders,
   });
-};
+}
 
 /** The whole body, or a refusal naming the limit as soon as it is passed (the socket is closed then). */
 async function readBody(
   response: IncomingMessage,
   url: URL,
-  signal: AbortSignal | null | undefined,
+  failure: (error: unknown) => unknown,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const tooLarge = () => {
     response.destroy();
@@ -109,7 +131,7 @@ async function readBody(
     }
   } catch (error) {
     if (ToolbridgeError.is(error)) throw error;
-    throw signal?.aborted ? signal.reason : new TypeError('fetch failed', { cause: error });
+    throw failure(error);
   }
   return Buffer.concat(chunks);
 }

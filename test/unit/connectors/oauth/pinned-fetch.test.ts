@@ -2,7 +2,11 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PINNED_FETCH_MAX_BODY_BYTES, pinnedFetch } from '../../../../src/connectors/oauth/pinned-fetch.js';
+import {
+  PINNED_FETCH_MAX_BODY_BYTES,
+  pinnedFetch,
+  pinnedFetchWithin,
+} from '../../../../src/connectors/oauth/pinned-fetch.js';
 
 interface Seen {
   method: string | undefined;
@@ -176,5 +180,24 @@ describe('pinnedFetch', () => {
     await expect(pinnedFetch(new URL(`http://127.0.0.1:${port}/token`), {}, ['127.0.0.1'])).rejects.toThrow(
       'is larger than 1 MiB',
     );
+  });
+
+  it('fails a server that trickles its answer past the overall deadline, and closes the connection', async () => {
+    let closed = false;
+    const { port } = await serve((_seen, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      // A byte well inside the idle timeout each time, for ever.
+      const drip = setInterval(() => res.write(' '), 20);
+      res.on('close', () => {
+        clearInterval(drip);
+        closed = true;
+      });
+    });
+    const error = await pinnedFetchWithin(300)(new URL(`http://127.0.0.1:${port}/token`), {}, [
+      '127.0.0.1',
+    ]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(((error as TypeError).cause as Error).message).toBe('no complete answer within 0.3 s');
+    await expect.poll(() => closed).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 // What Toolbridge adds to a tool call: tool_call through the host (HTTP agent endpoint, bridge,
 // argument check, approval gate with audit log, stdio to the server) against the SDK client
-// calling the same server directly over stdio. Also the host alone, without the HTTP hop.
+// calling the same server directly over stdio, and against the smallest proxy the SDK allows
+// (the same HTTP hop, nothing else). Also the host alone, without the HTTP hop.
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createHost } from '../dist/host/host.js';
 import { defaultServerConfigs } from '../dist/servers/default-servers.js';
 import { fixed, median, percentile, table, verdict } from './measure.js';
+import { startSdkProxy } from './sdk-proxy.js';
 
 const CALLS = 500;
 const WARMUP = 50;
@@ -39,6 +41,8 @@ export async function runHostOverheadBench() {
   const host = await createHost({ dataDir, port: 0, policyOverride: 'allow', log: () => undefined });
   const direct = new Client({ name: 'bench-direct', version: '1.0.0' });
   const agent = new Client({ name: 'bench-agent', version: '1.0.0' });
+  const proxied = new Client({ name: 'bench-proxied', version: '1.0.0' });
+  let proxy;
   try {
     await host.ready;
     const token = await host.agents.token('default');
@@ -50,11 +54,16 @@ export async function runHostOverheadBench() {
     await direct.connect(
       new StdioClientTransport({ command: everything.command, args: everything.args, stderr: 'ignore' }),
     );
+    proxy = await startSdkProxy(direct);
+    await proxied.connect(new StreamableHTTPClientTransport(proxy.url));
     const entry = (i) => ({ name: 'mcp__everything__echo', arguments: { message: `call ${i}` } });
     const surface = host.surfaceFor('default');
 
     const directTimes = await timeCalls((i) =>
       direct.callTool({ name: 'echo', arguments: { message: `call ${i}` } }),
+    );
+    const viaProxy = await timeCalls((i) =>
+      proxied.callTool({ name: 'echo', arguments: { message: `call ${i}` } }),
     );
     const viaHttp = await timeCalls((i) =>
       agent.callTool({ name: 'tool_call', arguments: { calls: [entry(i)] } }),
@@ -72,6 +81,12 @@ export async function runHostOverheadBench() {
         ['path', 'median ms', 'p95 ms', 'added median ms'],
         ['SDK client → server (stdio)', fixed(directTimes.median, 3), fixed(directTimes.p95, 3), '—'],
         [
+          'agent → minimal SDK proxy (HTTP) → server',
+          fixed(viaProxy.median, 3),
+          fixed(viaProxy.p95, 3),
+          fixed(viaProxy.median - directTimes.median, 3),
+        ],
+        [
           'agent → Toolbridge (HTTP) → server',
           fixed(viaHttp.median, 3),
           fixed(viaHttp.p95, 3),
@@ -85,10 +100,13 @@ export async function runHostOverheadBench() {
         ],
       ]),
       '',
-      `Added by Toolbridge (median, HTTP endpoint included): ${fixed(added, 3)} ms; target ≤ ${TARGET_ADDED_MS} ms: ${verdict(added <= TARGET_ADDED_MS)}`,
+      `Added by Toolbridge (median, HTTP endpoint included): ${fixed(added, 3)} ms; target ≤ ${TARGET_ADDED_MS} ms: ${verdict(added <= TARGET_ADDED_MS)}; ` +
+        `${fixed(viaHttp.median / viaProxy.median, 2)}× the minimal SDK proxy's whole call`,
     ].join('\n');
   } finally {
     await agent.close().catch(() => undefined);
+    await proxied.close().catch(() => undefined);
+    await proxy?.close();
     await direct.close().catch(() => undefined);
     await host.close();
     await fs.rm(dataDir, { recursive: true, force: true });

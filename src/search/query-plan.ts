@@ -66,6 +66,8 @@ export interface QueryLexicon {
   descriptionLeads(termId: number): number;
   /** Held words that could be one edit from `word` (same first letter, length within one); more is fine. */
   wordsNear(word: string): Iterable<string>;
+  /** Whether the word is one of a server id's words. */
+  isServerWord(word: string): boolean;
 }
 
 /** A query's words and where each stands (see `tokenizeRuns`). */
@@ -170,7 +172,9 @@ export class QueryReader {
       if (termId >= 0 && this.isNameHeldOnlyByStem(query, i)) termId = -1;
       if (termId < 0 && (readsNames || this.settings.typoCorrection)) {
         const reading = this.readMissing(word);
-        if (reading.kind === 'typo') {
+        if (reading.kind === 'typo' && this.isNameNotTypo(query, i, reading.correction)) {
+          placedNames.push(word);
+        } else if (reading.kind === 'typo') {
           plan.corrections.push({ from: word, to: reading.correction });
           term = stem(reading.correction);
           termId = this.lexicon.termId(term);
@@ -223,11 +227,25 @@ export class QueryReader {
     if (this.knows(word)) return false;
     if (this.settings.serviceNames.has(word)) return true;
     if (this.settings.gate !== 'unknown-name') return false;
-    const kind = this.readMissing(word).kind;
-    if (kind === 'name') return this.isServicePlace(query, i, false);
+    const reading = this.readMissing(word);
+    if (reading.kind === 'name') return this.isServicePlace(query, i, false);
+    if (reading.kind === 'typo') return this.isNameNotTypo(query, i, reading.correction);
     // An English word only longer forms of which some tool holds (`orbit` of `orbiting`) is a
     // name where a service stands; an inflection of a held word (`folders` of `folder`) is not.
-    return kind === 'english' && !this.holdsShorterForm(word) && this.isServicePlace(query, i, true);
+    return reading.kind === 'english' && !this.holdsShorterForm(word) && this.isServicePlace(query, i, true);
+  }
+
+  /**
+   * A word one edit from a catalog word, standing where a service is named as clearly as an
+   * English word must (`toggl create event`, `upload a photo in paymo`), is an absent service's
+   * name, not a typo of `toggle` or `paygo`, unless it corrects to a server's name (`githb`).
+   */
+  private isNameNotTypo(query: QueryWords, i: number, correction: string): boolean {
+    return (
+      this.settings.gate === 'unknown-name' &&
+      !this.lexicon.isServerWord(correction) &&
+      this.isServicePlace(query, i, true)
+    );
   }
 
   /** Whether some tool holds a shorter word of the same stem that `word` starts with. */

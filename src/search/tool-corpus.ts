@@ -279,6 +279,8 @@ function readEntries(
 export class ToolCorpus implements QueryLexicon {
   // The corpus's words by first letter and length, for typo correction (built on first use).
   private wordGroups: Map<string, string[]> | undefined;
+  // The words of its server ids (built on first use).
+  private serverWords: Set<string> | undefined;
 
   private constructor(
     private readonly cache: StemCache,
@@ -412,6 +414,19 @@ export class ToolCorpus implements QueryLexicon {
   /** Whether some tool holds this lower-case word exactly as written (not just its stem). */
   holdsWord(word: string): boolean {
     return this.terms.holdsWordId(this.cache.findWord(word, hashRange(word, 0, word.length)));
+  }
+
+  /** Whether the word is one of a server id's words (`github`, `cloudflare` and `api` of `cloudflare-api`). */
+  isServerWord(word: string): boolean {
+    if (this.serverWords === undefined) {
+      this.serverWords = new Set();
+      for (const part of this.parts) {
+        for (const server of new Set(part.servers)) {
+          for (const id of server.toLowerCase().match(/[a-z0-9]+/g) ?? []) this.serverWords.add(id);
+        }
+      }
+    }
+    return this.serverWords.has(word);
   }
 
   private partOf(doc: number): CorpusPart {

@@ -168,6 +168,28 @@ describe('default engine', () => {
       expect(index.search('weather forecast cty').corrections).toBeUndefined();
     });
 
+    it('reads a near-miss where a service is named as the service, unless it corrects to a server', () => {
+      // `charge` is a catalog word; `chargez` first before an action, or last after `in`, names an
+      // app that is not installed, and so does `chargs`, which even shares its stem. `githb` is one
+      // edit from the server `github`.
+      for (const query of [
+        'chargez create issue',
+        'create an issue in chargez',
+        'list issues via chargez',
+        'chargs create issue',
+      ]) {
+        const result = index.search(query);
+        expect(result.matches, query).toEqual([]);
+        expect(result.corrections, query).toBeUndefined();
+      }
+      expect(index.search('create an issue in githb').corrections).toEqual([{ from: 'githb', to: 'github' }]);
+      expect(index.search('githb create issue').matches[0]).toBe('mcp__github__create_issue');
+      // Anywhere else it is a typo as before.
+      expect(index.search('create a chargez for a customer').corrections).toEqual([
+        { from: 'chargez', to: 'charge' },
+      ]);
+    });
+
     it('leaves correct searches alone', () => {
       expect(index.search('github create issue').corrections).toBeUndefined();
     });

@@ -16,6 +16,8 @@ export function runQualityBench() {
   const heldOut1 = loadQueryFixture('negative-queries-heldout-1.jsonl');
   const heldOut2 = loadQueryFixture('negative-queries-heldout-2.jsonl');
   const heldOut3 = loadQueryFixture('negative-queries-heldout-3.jsonl');
+  const heldOut4 = loadQueryFixture('negative-queries-heldout-4.jsonl');
+  const heldOut5 = loadQueryFixture('negative-queries-heldout-5.jsonl');
   const typos = loadQueryFixture('typo-queries.jsonl');
   const engines = [
     ['reference (hermes preset)', HERMES_OPTIONS],
@@ -52,6 +54,8 @@ export function runQualityBench() {
     [`absent service, phrasing set 1 (${heldOut1.length})`, (index) => empty(index, heldOut1)],
     [`absent service, phrasing set 2 (${heldOut2.length})`, (index) => empty(index, heldOut2)],
     [`absent service, phrasing set 3 (${heldOut3.length})`, (index) => empty(index, heldOut3)],
+    [`absent service, phrasing set 4 (${heldOut4.length})`, (index) => empty(index, heldOut4)],
+    [`absent service, phrasing set 5 (${heldOut5.length})`, (index) => empty(index, heldOut5)],
     [`typo hit@5 when the clean query hits (${typos.length} typo queries)`, (index) => typo(index, typos)],
   ];
 

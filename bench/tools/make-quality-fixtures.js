@@ -3,10 +3,11 @@
 //   should match (relevant: []).
 // - typo-queries.jsonl: dev keyword queries with a one-letter typo (not the first letter) in one
 //   word of five letters or more; the relevant tools stay the same.
-// - negative-queries-heldout-1.jsonl, negative-queries-heldout-2.jsonl: more services that are not
-//   installed, with other actions and templates (the second adds `in my {s} account`, `log into
-//   {s}`, `connect to {s}`), written after the engine's rules to check them on phrasings they
-//   were not made from. `kind` says whether the service's name is an everyday English word.
+// - negative-queries-heldout-{1,2,4,5}.jsonl: more services that are not installed, with other
+//   actions and templates each (set 2 adds `in my {s} account`, `log into {s}`, `connect to {s}`;
+//   set 4 `in {s}, {a}`, `go to {s} and {a}`; set 5 `ask {s} to {a}`, `{a} in the {s} app`),
+//   written after the engine's rules to check them on phrasings they were not made from (set 3
+//   is written by hand). `kind` says whether the service's name is an everyday English word.
 // All are derived mechanically with seeded generators, so the files are reproducible.
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -274,12 +275,51 @@ const heldOut2 = heldOutNegatives(
   ['{s} {a}', '{a} in {s}', '{a} on {s}', 'please {a} in {s}', '{a} through {s}', 'connect to {s} and {a}', 'i want to {a} with {s}', '{a} in my {s} account', 'log into {s} and {a}', '{s} - {a}'],
 );
 
+// Written after every rule was in place and measured once, untuned: services, actions and
+// templates none of the earlier sets use.
+const heldOut4 = heldOutNegatives(
+  20261201,
+  'heldout4',
+  [
+    // biome-ignore format: a word list
+    ['well-known', ['hubspot', 'pipedrive', 'freshdesk', 'intercom', 'mailchimp', 'airtable', 'clickup', 'basecamp', 'quickbooks', 'xero', 'docusign', 'calendly', 'typeform', 'netlify', 'heroku']],
+    // biome-ignore format: a word list
+    ['english-word', ['ledger', 'meadow', 'summit', 'thicket', 'cinder', 'pebble', 'lantern', 'velvet', 'harpoon', 'marble', 'saffron', 'trellis', 'kestrel', 'bramble', 'flint']],
+    // biome-ignore format: a word list
+    ['other', ['wrike', 'clockify', 'todoist', 'pandadoc', 'gorgias', 'klaviyo', 'chargebee', 'recurly', 'zuora', 'bamboohr', 'personio', 'workable', 'teamtailor', 'ashby', 'deel']],
+  ],
+  // biome-ignore format: a word list
+  ['close a support ticket', 'create a purchase order', 'list unpaid bills', 'add a calendar event', 'approve an expense', 'send a contract for signature', 'share a folder', 'merge two contacts', 'refund a payment', 'create a landing page', 'tag a conversation', 'invite a teammate'],
+  // biome-ignore format: a word list
+  ['{a} for me in {s}', 'in {s}, {a}', '{s} please {a}', 'go to {s} and {a}', 'help me {a} on {s}', '{a} inside {s}', 'using {s}, {a}', 'with {s} {a}', '{a} over at {s}', 'could you {a} via {s}', '{s} > {a}', 'i need to {a} in {s} today'],
+);
+
+// Written with set 4's rules in place and measured once, untuned: the held-out check.
+const heldOut5 = heldOutNegatives(
+  5150,
+  'heldout5',
+  [
+    // biome-ignore format: a word list
+    ['well-known', ['bitbucket', 'gitlab', 'confluence', 'smartsheet', 'squarespace', 'wix', 'godaddy', 'twitch', 'pinterest', 'tumblr', 'venmo', 'coinbase', 'robinhood', 'doordash', 'instacart']],
+    // biome-ignore format: a word list
+    ['english-word', ['walrus', 'tangerine', 'paddock', 'quiver', 'hamlet', 'gazebo', 'muffin', 'sparrow', 'tinsel', 'bobcat', 'cobbler', 'lagoon', 'mantis', 'nugget', 'otter']],
+    // biome-ignore format: a word list
+    ['other', ['kintone', 'zohodesk', 'freshsales', 'keap', 'nimble', 'agiloft', 'tallyfy', 'pipefy', 'zapdesk', 'helpscout', 'kustomer', 'frontapp', 'missive', 'superhuman', 'sendinblue']],
+  ],
+  // biome-ignore format: a word list
+  ['cancel my subscription', 'download last month\'s invoice', 'rename a project', 'move a card to done', 'reply to the latest email', 'pause a campaign', 'reset my password', 'print a shipping label', 'change the due date', 'list my followers', 'transfer ownership', 'pin a message'],
+  // biome-ignore format: a word list
+  ['{a} in {s}', '{s} {a}', 'can {s} {a}', 'hey, {a} on {s}', 'in my {s}, {a}', 'is it possible to {a} with {s}?', '{a} - {s}', 'please use {s} and {a}', 'ask {s} to {a}', '{a} in the {s} app', 'from {s}: {a}', 'tell {s} to {a}'],
+);
+
 const jsonl = (rows) => `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`;
 writeFileSync(join(out, 'negative-queries.jsonl'), jsonl(negatives));
 writeFileSync(join(out, 'typo-queries.jsonl'), jsonl(typos));
 writeFileSync(join(out, 'negative-queries-heldout-1.jsonl'), jsonl(heldOut1));
 writeFileSync(join(out, 'negative-queries-heldout-2.jsonl'), jsonl(heldOut2));
+writeFileSync(join(out, 'negative-queries-heldout-4.jsonl'), jsonl(heldOut4));
+writeFileSync(join(out, 'negative-queries-heldout-5.jsonl'), jsonl(heldOut5));
 console.log(
   `negative-queries.jsonl: ${negatives.length} rows; typo-queries.jsonl: ${typos.length} rows; ` +
-    `held-out negatives: ${heldOut1.length} + ${heldOut2.length} rows`,
+    `held-out negatives: ${heldOut1.length} + ${heldOut2.length} + ${heldOut4.length} + ${heldOut5.length} rows`,
 );

@@ -78,6 +78,10 @@ export interface QueryWords {
   runs: readonly string[];
   /** The query opens with a one-word label (`Zoho: list leads`, `asana - search invoices`). */
   labelled?: boolean;
+  /** For each run, whether punctuation that ends a phrase follows it (`in zoho, list leads`). */
+  pausesAfter?: readonly boolean[];
+  /** The query ends with a one-word label after a spaced dash (`list leads - zoho`). */
+  trailingLabel?: boolean;
 }
 
 /**
@@ -86,13 +90,23 @@ export interface QueryWords {
  * (`create an invoice in zoho`), or any word after one of the tool verbs (`use zoho to …`,
  * `open zoho and …`).
  */
-const CHANNELS = new Set(['in', 'on', 'with', 'via', 'using', 'through', 'from', 'into']);
+const CHANNELS = new Set(['in', 'on', 'with', 'via', 'using', 'through', 'from', 'into', 'inside', 'within']);
 const TOOL_VERBS = new Set(['use', 'using', 'via', 'through', 'open']);
+/** `ask zoho to …`, `tell zoho to …`. */
+const ADDRESSING_VERBS = new Set(['ask', 'tell']);
+/** Words a query may open with before the app's name: `can zoho …`, `hey zoho, …`. */
+const OPENERS = new Set(['can', 'could', 'hey', 'please', 'ok']);
+/** Two-word tool verbs: `go to zuora and …`. */
+const TOOL_PHRASES = [
+  ['go', 'to'],
+  ['switch', 'to'],
+] as const;
 /**
- * After a tool verb an English word names a service only when its phrase ends there
- * (`use harvest to …`, `… via pitch`), not when it is part of a longer noun (`through rough patch`).
+ * After a channel or a tool verb a word names a service only when its phrase ends there
+ * (`use harvest to …`, `… via pitch`, `in zoho, list …`, `… in zoho today`): at the end, before
+ * punctuation, one of these words or an action; not inside a longer noun (`through rough patch`).
  */
-const PHRASE_ENDS = new Set(['and', 'to', 'for', 'then', 'or']);
+const PHRASE_ENDS = new Set(['and', 'to', 'for', 'then', 'or', 'today', 'now', 'please']);
 /** Before a word no dictionary knows, these mark it as a name too (`my zoho account`, `log into zoho`). */
 const NAME_MARKERS = new Set(['my', 'our', 'your', 'into']);
 /**
@@ -111,8 +125,9 @@ const SIGN_IN_PHRASES = [
   ['signed', 'into'],
 ] as const;
 /** `my willow account`: a word between an owner and one of these is an account's name. */
-const OWNERS = new Set(['my', 'our', 'your', 'their']);
+const OWNERS = new Set(['my', 'our', 'your', 'their', 'the']);
 const ACCOUNT_NOUNS = new Set([
+  'app',
   'account',
   'accounts',
   'workspace',
@@ -265,15 +280,37 @@ export class QueryReader {
     const run = query.runOf[i]!;
     const runs = query.runs;
     const before = run > 0 ? runs[run - 1]! : '';
-    if (TOOL_VERBS.has(before) && (!english || endsPhrase(runs, run))) return true;
+    const ends = this.endsPhrase(query, run, english);
+    const toolVerb = TOOL_VERBS.has(before) || followsPhrase(runs, run, TOOL_PHRASES);
+    if (toolVerb && (!english || ends)) return true;
     if (!english && NAME_MARKERS.has(before)) return true;
-    if (isSignInObject(runs, run) || isAccountName(runs, run)) return true;
+    if (followsPhrase(runs, run, SIGN_IN_PHRASES) || isAccountName(runs, run)) return true;
+    // `ask zoho to …`, `tell zoho to …`: the one asked is the app.
+    if (ADDRESSING_VERBS.has(before) && runs[run + 1] === 'to') return true;
     if (run === 0 && runs.length >= 2 && query.labelled) return true;
-    if (run !== 0 && run !== runs.length - 1) return false;
+    if (run === runs.length - 1 && runs.length >= 2 && query.trailingLabel) return true;
     if (isSubjectName(query.words[i]!)) return false;
-    if (run === runs.length - 1 && CHANNELS.has(before)) return true;
-    if (run !== 0 || runs.length < 2) return false;
-    return !english || (runs.length <= MAX_WORDS_FOR_ENGLISH_FIRST && this.isAction(runs[1]!));
+    // `at` names a place for a name (`at zuora`), for an English word only as `over at` (not `at noon`).
+    const channel = CHANNELS.has(before) || (before === 'at' && (!english || runs[run - 2] === 'over'));
+    if (channel && ends) return true;
+    // The first word, after an opener (`can zoho list leads`, `hey zoho, …`).
+    const first = OPENERS.has(runs[0]!) ? 1 : 0;
+    if (run !== first || runs.length < first + 2) return false;
+    if (!english) return true;
+    // `summit please create …`: a please between the name and the action changes nothing.
+    const next = runs[run + 1] === 'please' ? run + 2 : run + 1;
+    const words = runs.length - (next - run - 1) - first;
+    return words <= MAX_WORDS_FOR_ENGLISH_FIRST && next < runs.length && this.isAction(runs[next]!);
+  }
+
+  /**
+   * Whether run `run` ends its phrase (see {@link PHRASE_ENDS}). Before an action only a name does:
+   * an English word there may be the first half of a noun (`going through rough patch`).
+   */
+  private endsPhrase(query: QueryWords, run: number, english: boolean): boolean {
+    const next = query.runs[run + 1];
+    if (next === undefined || query.pausesAfter?.[run] === true || PHRASE_ENDS.has(next)) return true;
+    return !english && this.isAction(next);
   }
 
   /** Whether the word is one of the catalog's actions: a word many tool descriptions start with. */
@@ -356,16 +393,17 @@ export class QueryReader {
   }
 }
 
-function isSignInObject(runs: readonly string[], run: number): boolean {
-  return SIGN_IN_PHRASES.some(
+/** Whether run `run` comes right after one of `phrases` (`log into <run>`). */
+function followsPhrase(
+  runs: readonly string[],
+  run: number,
+  phrases: readonly (readonly string[])[],
+): boolean {
+  return phrases.some(
     (phrase) => run >= phrase.length && phrase.every((word, k) => runs[run - phrase.length + k] === word),
   );
 }
 
 function isAccountName(runs: readonly string[], run: number): boolean {
   return run > 0 && OWNERS.has(runs[run - 1]!) && ACCOUNT_NOUNS.has(runs[run + 1] ?? '');
-}
-
-function endsPhrase(runs: readonly string[], run: number): boolean {
-  return run === runs.length - 1 || PHRASE_ENDS.has(runs[run + 1]!);
 }

@@ -163,7 +163,11 @@ export interface TextWords {
   runOf: number[];
   /** Each run (maximal stretch of letters and digits) lower-cased, unsplit: `createIssue` → `createissue`. */
   runs: string[];
+  /** For each run, whether punctuation that ends a phrase (`,;:.!?()`) follows it before the next run. */
+  pausesAfter: boolean[];
 }
+
+const PAUSE = /[,;:.!?()]/;
 
 export function tokenizeRuns(text: string, options: Readonly<TokenizerOptions> = PLAIN_TOKENIZER): TextWords {
   scanWords(text, 0, options, querySpans);
@@ -171,11 +175,18 @@ export function tokenizeRuns(text: string, options: Readonly<TokenizerOptions> =
   const words = new Array<string>(count);
   const runOf = new Array<number>(count);
   const runs = new Array<string>(querySpans.runCount);
+  const runStarts = new Array<number>(querySpans.runCount);
+  const runEnds = new Array<number>(querySpans.runCount);
   for (let i = 0; i < count; i++) {
     words[i] = text.slice(querySpans.starts[i], querySpans.ends[i]).toLowerCase();
     runOf[i] = querySpans.runs[i]!;
     // A run's last word is the run itself: unsplit, or given whole after its parts.
     runs[runOf[i]!] = words[i]!;
+    runStarts[runOf[i]!] ??= querySpans.starts[i]!;
+    runEnds[runOf[i]!] = querySpans.ends[i]!;
   }
-  return { words, runOf, runs };
+  const pausesAfter = runs.map((_, run) =>
+    PAUSE.test(text.slice(runEnds[run], runStarts[run + 1] ?? text.length)),
+  );
+  return { words, runOf, runs, pausesAfter };
 }

@@ -16,8 +16,10 @@ import type {
   SearchResult,
 } from './types.js';
 
-/** One word, then a colon or a spaced dash: the query names where it should run. */
-const LEADING_LABEL = /^\s*[\p{L}\p{N}]+\s*(?::|\s[-\u2013\u2014]\s)/u;
+/** One word, then a colon, a `>` or a spaced dash: the query names where it should run. */
+const LEADING_LABEL = /^\s*[\p{L}\p{N}]+\s*(?::|>|\s[-\u2013\u2014]\s)/u;
+/** A spaced dash, then one word to the end: the query says where it should run last. */
+const TRAILING_LABEL = /\s[-\u2013\u2014]\s*[\p{L}\p{N}]+\s*$/u;
 
 /** How much one occurrence of a word counts in each part of a tool (1 everywhere = plain BM25). */
 export interface FieldWeights {
@@ -317,7 +319,11 @@ class Bm25ToolIndex implements ExtendableToolIndex {
     if (words.words.length === 0 || this.size === 0 || limit <= 0) {
       return searchOptions.explain ? { matches: [], explanation: emptyExplanation(text) } : { matches: [] };
     }
-    const plan = this.reader.read({ ...words, labelled: LEADING_LABEL.test(text) });
+    const plan = this.reader.read({
+      ...words,
+      labelled: LEADING_LABEL.test(text),
+      trailingLabel: TRAILING_LABEL.test(text),
+    });
     const exact = this.corpus.exactMatches(text.trim().toLowerCase());
     const required = this.requiredCoverage(plan.answerable.length);
     const blocked = plan.unknownWords.length > 0 || (plan.gateToken !== undefined && plan.gateTermId < 0);

@@ -122,6 +122,29 @@ describe('default engine', () => {
       }
     });
 
+    it('reads a name as a service after a channel where its phrase ends, after ask/tell … to, in the … app, and as a trailing label', () => {
+      for (const query of [
+        'in zorblat, create an issue',
+        'create an issue in zorblat today',
+        'create an issue inside zorblat',
+        'create an issue over at zorblat',
+        'go to zorblat and list issues',
+        'ask zorblat to list issues',
+        'tell zorblat to post a message',
+        'list issues in the zorblat app',
+        'can zorblat list issues',
+        'list issues - zorblat',
+        'zorblat > list issues',
+      ]) {
+        expect(index.search(query).unknownWords, query).toEqual(['zorblat']);
+      }
+      // An English word needs the clearer places: not before an action, not after a bare `at`.
+      for (const query of ['weather forecast at noon', 'list issues through rough patch']) {
+        expect(index.search(query).matches, query).not.toEqual([]);
+      }
+      expect(index.search('list issues over at harvest').unknownWords).toEqual(['harvest']);
+    });
+
     it('reads a place, a language or a day where a service would stand as what the task is about', () => {
       for (const query of [
         'weather forecast in paris',

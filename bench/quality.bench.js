@@ -18,6 +18,7 @@ export function runQualityBench() {
   const heldOut3 = loadQueryFixture('negative-queries-heldout-3.jsonl');
   const heldOut4 = loadQueryFixture('negative-queries-heldout-4.jsonl');
   const heldOut5 = loadQueryFixture('negative-queries-heldout-5.jsonl');
+  const heldOut6 = loadQueryFixture('negative-queries-heldout-6.jsonl');
   const typos = loadQueryFixture('typo-queries.jsonl');
   const engines = [
     ['reference (hermes preset)', HERMES_OPTIONS],
@@ -56,6 +57,7 @@ export function runQualityBench() {
     [`absent service, phrasing set 3 (${heldOut3.length})`, (index) => empty(index, heldOut3)],
     [`absent service, phrasing set 4 (${heldOut4.length})`, (index) => empty(index, heldOut4)],
     [`absent service, phrasing set 5 (${heldOut5.length})`, (index) => empty(index, heldOut5)],
+    [`absent service, phrasing set 6 (${heldOut6.length})`, (index) => empty(index, heldOut6)],
     [`typo hit@5 when the clean query hits (${typos.length} typo queries)`, (index) => typo(index, typos)],
   ];
 

@@ -78,6 +78,8 @@ export interface QueryWords {
   runs: readonly string[];
   /** The query opens with a one-word label (`Zoho: list leads`, `asana - search invoices`). */
   labelled?: boolean;
+  /** The query opens with one word and a comma (`zoho, list leads`, but also `yes, …`). */
+  commaLabelled?: boolean;
   /** For each run, whether punctuation that ends a phrase follows it (`in zoho, list leads`). */
   pausesAfter?: readonly boolean[];
   /** The query ends with a one-word label after a spaced dash (`list leads - zoho`). */
@@ -93,9 +95,9 @@ export interface QueryWords {
 const CHANNELS = new Set(['in', 'on', 'with', 'via', 'using', 'through', 'from', 'into', 'inside', 'within']);
 const TOOL_VERBS = new Set(['use', 'using', 'via', 'through', 'open']);
 /** `ask zoho to …`, `tell zoho to …`. */
-const ADDRESSING_VERBS = new Set(['ask', 'tell']);
+const ADDRESSING_VERBS = new Set(['ask', 'tell', 'need', 'want']);
 /** Words a query may open with before the app's name: `can zoho …`, `hey zoho, …`. */
-const OPENERS = new Set(['can', 'could', 'hey', 'please', 'ok']);
+const OPENERS = new Set(['can', 'could', 'would', 'will', 'does', 'hey', 'please', 'ok']);
 /** Two-word tool verbs: `go to zuora and …`. */
 const TOOL_PHRASES = [
   ['go', 'to'],
@@ -128,6 +130,8 @@ const SIGN_IN_PHRASES = [
 const OWNERS = new Set(['my', 'our', 'your', 'their', 'the']);
 const ACCOUNT_NOUNS = new Set([
   'app',
+  'website',
+  'site',
   'account',
   'accounts',
   'workspace',
@@ -288,6 +292,9 @@ export class QueryReader {
     // `ask zoho to …`, `tell zoho to …`: the one asked is the app.
     if (ADDRESSING_VERBS.has(before) && runs[run + 1] === 'to') return true;
     if (run === 0 && runs.length >= 2 && query.labelled) return true;
+    // After a comma, an English word is a label only before an action (`pitch, list leads`, not `yes, …`).
+    if (run === 0 && runs.length >= 2 && query.commaLabelled && (!english || this.isAction(runs[1]!)))
+      return true;
     if (run === runs.length - 1 && runs.length >= 2 && query.trailingLabel) return true;
     if (isSubjectName(query.words[i]!)) return false;
     // `at` names a place for a name (`at zuora`), for an English word only as `over at` (not `at noon`).
@@ -297,8 +304,9 @@ export class QueryReader {
     const first = OPENERS.has(runs[0]!) ? 1 : 0;
     if (run !== first || runs.length < first + 2) return false;
     if (!english) return true;
-    // `summit please create …`: a please between the name and the action changes nothing.
-    const next = runs[run + 1] === 'please' ? run + 2 : run + 1;
+    // `summit please create …`, `does summit let me create …`: these change nothing.
+    const next =
+      run + 1 + (runs[run + 1] === 'please' ? 1 : runs[run + 1] === 'let' && runs[run + 2] === 'me' ? 2 : 0);
     const words = runs.length - (next - run - 1) - first;
     return words <= MAX_WORDS_FOR_ENGLISH_FIRST && next < runs.length && this.isAction(runs[next]!);
   }

@@ -18,8 +18,10 @@ import type {
 
 /** One word, then a colon, a `>` or a spaced dash: the query names where it should run. */
 const LEADING_LABEL = /^\s*[\p{L}\p{N}]+\s*(?::|>|\s[-\u2013\u2014]\s)/u;
-/** A spaced dash, then one word to the end: the query says where it should run last. */
-const TRAILING_LABEL = /\s[-\u2013\u2014]\s*[\p{L}\p{N}]+\s*$/u;
+/** One word, then a comma. */
+const LEADING_COMMA_LABEL = /^\s*[\p{L}\p{N}]+\s*,/u;
+/** A spaced dash and one word, or one word in brackets, to the end: where it should run, last. */
+const TRAILING_LABEL = /(?:\s[-\u2013\u2014]\s*[\p{L}\p{N}]+|\(\s*[\p{L}\p{N}]+\s*\))\s*$/u;
 
 /** How much one occurrence of a word counts in each part of a tool (1 everywhere = plain BM25). */
 export interface FieldWeights {
@@ -322,6 +324,7 @@ class Bm25ToolIndex implements ExtendableToolIndex {
     const plan = this.reader.read({
       ...words,
       labelled: LEADING_LABEL.test(text),
+      commaLabelled: LEADING_COMMA_LABEL.test(text),
       trailingLabel: TRAILING_LABEL.test(text),
     });
     const exact = this.corpus.exactMatches(text.trim().toLowerCase());

@@ -122,7 +122,7 @@ describe('default engine', () => {
       }
     });
 
-    it('reads a name as a service after a channel where its phrase ends, after ask/tell … to, in the … app, and as a trailing label', () => {
+    it('reads a name as a service after a channel where its phrase ends, after ask/tell/need … to, an opener, in the … app, and as a label', () => {
       for (const query of [
         'in zorblat, create an issue',
         'create an issue in zorblat today',
@@ -134,12 +134,21 @@ describe('default engine', () => {
         'list issues in the zorblat app',
         'can zorblat list issues',
         'list issues - zorblat',
+        'list issues (zorblat)',
         'zorblat > list issues',
+        'zorblat, list issues',
+        'does zorblat let me list issues',
+        'need zorblat to list issues',
+        'list issues on the zorblat website',
       ]) {
         expect(index.search(query).unknownWords, query).toEqual(['zorblat']);
       }
       // An English word needs the clearer places: not before an action, not after a bare `at`.
-      for (const query of ['weather forecast at noon', 'list issues through rough patch']) {
+      for (const query of [
+        'weather forecast at noon',
+        'list issues through rough patch',
+        'yes, weather forecast',
+      ]) {
         expect(index.search(query).matches, query).not.toEqual([]);
       }
       expect(index.search('list issues over at harvest').unknownWords).toEqual(['harvest']);

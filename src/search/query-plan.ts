@@ -284,9 +284,8 @@ export class QueryReader {
     const run = query.runOf[i]!;
     const runs = query.runs;
     const before = run > 0 ? runs[run - 1]! : '';
-    const ends = this.endsPhrase(query, run, english);
     const toolVerb = TOOL_VERBS.has(before) || followsPhrase(runs, run, TOOL_PHRASES);
-    if (toolVerb && (!english || ends)) return true;
+    if (toolVerb && (!english || this.endsPhrase(query, run, english))) return true;
     if (!english && NAME_MARKERS.has(before)) return true;
     if (followsPhrase(runs, run, SIGN_IN_PHRASES) || isAccountName(runs, run)) return true;
     // `ask zoho to …`, `tell zoho to …`: the one asked is the app.
@@ -299,7 +298,7 @@ export class QueryReader {
     if (isSubjectName(query.words[i]!)) return false;
     // `at` names a place for a name (`at zuora`), for an English word only as `over at` (not `at noon`).
     const channel = CHANNELS.has(before) || (before === 'at' && (!english || runs[run - 2] === 'over'));
-    if (channel && ends) return true;
+    if (channel && this.endsPhrase(query, run, english)) return true;
     // The first word, after an opener (`can zoho list leads`, `hey zoho, …`).
     const first = OPENERS.has(runs[0]!) ? 1 : 0;
     if (run !== first || runs.length < first + 2) return false;

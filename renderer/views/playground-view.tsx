@@ -162,7 +162,7 @@ function ResultGroup(props: {
         <span className="muted">Gate token:</span>
         {explanation.gateToken === undefined ? (
           <span className="faint" data-testid="explain-gate">
-            none (no term is rare enough to gate)
+            none (only a word naming an app that is not installed stops a search)
           </span>
         ) : (
           <span className="chip" data-testid="explain-gate">
@@ -191,6 +191,18 @@ function ResultGroup(props: {
             </span>
           ))}
         </p>
+      )}
+      {explanation.unknownWords !== undefined && (
+        <div className="callout mt-s small" data-testid="explain-unknown">
+          Read as an app no installed tool mentions, so nothing is returned:
+          <ul>
+            {explanation.unknownWords.map(({ word, why }) => (
+              <li key={word}>
+                <span className="chip">{word}</span> {why}
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
       {explanation.matches.length === 0 ? (
         <p className="muted mt-m">

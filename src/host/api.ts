@@ -237,6 +237,8 @@ export interface SearchExplanationView {
   gateToken?: string;
   answerableTerms: string[];
   corrections?: Array<{ from: string; to: string }>;
+  /** Words read as an app no installed tool mentions (they empty the result), and why. */
+  unknownWords?: Array<{ word: string; why: string }>;
   matches: Array<{ name: string; score: number; terms: Record<string, number> }>;
 }
 

@@ -679,5 +679,11 @@ function explanationView(query: string, explanation: SearchExplanation | undefin
   };
   if (explanation.gateToken !== undefined) view.gateToken = explanation.gateToken;
   if (explanation.corrections.length > 0) view.corrections = explanation.corrections;
+  if (explanation.unknownWords.length > 0) {
+    view.unknownWords = explanation.unknownWords.map((word) => ({
+      word,
+      why: explanation.whyUnknown[word] ?? 'no tool mentions it',
+    }));
+  }
   return view;
 }

@@ -34,6 +34,8 @@ export interface QueryPlan {
   ignoredWords: string[];
   /** Words that look like the name of something no tool knows: they empty the result. */
   unknownWords: string[];
+  /** Why each of `unknownWords` was read as a service, in plain words. */
+  whyUnknown: Record<string, string>;
 }
 
 export interface QueryReaderSettings {
@@ -175,6 +177,7 @@ export class QueryReader {
       corrections: [],
       ignoredWords: [],
       unknownWords: [],
+      whyUnknown: {},
     };
     const { gate, serviceNames } = this.settings;
     const readsNames = gate === 'unknown-name';
@@ -182,6 +185,11 @@ export class QueryReader {
     // Unlisted names standing where a service is named: they empty the result unless the query
     // reads as a task description (see `looksLikeData`).
     const placedNames: string[] = [];
+    const whyPlaced: Record<string, string> = {};
+    const place = (word: string, why: string) => {
+      placedNames.push(word);
+      whyPlaced[word] = why;
+    };
     let namesServices = false;
     for (let i = 0; i < words.length; i++) {
       const word = words[i]!;
@@ -191,8 +199,9 @@ export class QueryReader {
       if (termId >= 0 && this.isNameHeldOnlyByStem(query, i)) termId = -1;
       if (termId < 0 && (readsNames || this.settings.typoCorrection)) {
         const reading = this.readMissing(word);
-        if (reading.kind === 'typo' && this.isNameNotTypo(query, i, reading.correction)) {
-          placedNames.push(word);
+        const typoPlace = reading.kind === 'typo' ? this.typoAsName(query, i, reading.correction) : undefined;
+        if (reading.kind === 'typo' && typoPlace !== undefined) {
+          place(word, `one letter from "${reading.correction}", but where a service is named: ${typoPlace}`);
         } else if (reading.kind === 'typo') {
           plan.corrections.push({ from: word, to: reading.correction });
           term = stem(reading.correction);
@@ -200,10 +209,17 @@ export class QueryReader {
         } else if (readsNames) {
           const listed = serviceNames.has(word);
           namesServices ||= listed;
-          if (listed) plan.unknownWords.push(word);
-          else if (reading.kind === 'name' && this.isServicePlace(query, i, false)) placedNames.push(word);
-          else if (reading.kind === 'english' && this.isServicePlace(query, i, true)) placedNames.push(word);
-          else plan.ignoredWords.push(word);
+          const where =
+            reading.kind === 'name' || reading.kind === 'english'
+              ? this.servicePlace(query, i, reading.kind === 'english')
+              : undefined;
+          if (listed) {
+            plan.unknownWords.push(word);
+            plan.whyUnknown[word] = 'a well-known app that no installed tool mentions';
+          } else if (where !== undefined) {
+            const what = reading.kind === 'name' ? 'a name no dictionary knows' : 'an everyday English word';
+            place(word, `${what}, where a service is named: ${where}`);
+          } else plan.ignoredWords.push(word);
         }
       }
       plan.stems.push(term);
@@ -230,6 +246,7 @@ export class QueryReader {
       plan.unknownWords = [];
     } else {
       plan.unknownWords.push(...placedNames);
+      Object.assign(plan.whyUnknown, whyPlaced);
     }
     this.keepRarest(plan);
     if (gate === 'rarest-term') this.setRarestGate(plan);
@@ -247,24 +264,26 @@ export class QueryReader {
     if (this.settings.serviceNames.has(word)) return true;
     if (this.settings.gate !== 'unknown-name') return false;
     const reading = this.readMissing(word);
-    if (reading.kind === 'name') return this.isServicePlace(query, i, false);
-    if (reading.kind === 'typo') return this.isNameNotTypo(query, i, reading.correction);
+    if (reading.kind === 'name') return this.servicePlace(query, i, false) !== undefined;
+    if (reading.kind === 'typo') return this.typoAsName(query, i, reading.correction) !== undefined;
     // An English word only longer forms of which some tool holds (`orbit` of `orbiting`) is a
     // name where a service stands; an inflection of a held word (`folders` of `folder`) is not.
-    return reading.kind === 'english' && !this.holdsShorterForm(word) && this.isServicePlace(query, i, true);
+    return (
+      reading.kind === 'english' &&
+      !this.holdsShorterForm(word) &&
+      this.servicePlace(query, i, true) !== undefined
+    );
   }
 
   /**
    * A word one edit from a catalog word, standing where a service is named as clearly as an
    * English word must (`toggl create event`, `upload a photo in paymo`), is an absent service's
    * name, not a typo of `toggle` or `paygo`, unless it corrects to a server's name (`githb`).
+   * Returns where it stands, or undefined when it is a typo.
    */
-  private isNameNotTypo(query: QueryWords, i: number, correction: string): boolean {
-    return (
-      this.settings.gate === 'unknown-name' &&
-      !this.lexicon.isServerWord(correction) &&
-      this.isServicePlace(query, i, true)
-    );
+  private typoAsName(query: QueryWords, i: number, correction: string): string | undefined {
+    if (this.settings.gate !== 'unknown-name' || this.lexicon.isServerWord(correction)) return undefined;
+    return this.servicePlace(query, i, true);
   }
 
   /** Whether some tool holds a shorter word of the same stem that `word` starts with. */
@@ -276,38 +295,53 @@ export class QueryReader {
   }
 
   /**
-   * Whether word `i` stands where a service is named (see {@link CHANNELS}). An English word
-   * (`harvest`, `copper`) needs more: first only in a short query whose next word is an action.
-   * A place, a language or a day there (`weather in paris`) is what the task is about, not a service.
+   * Where word `i` stands, in words, when that is where a service is named (see
+   * {@link CHANNELS}); undefined anywhere else. An English word (`harvest`, `copper`) needs more:
+   * first only in a short query whose next word is an action. A place, a language or a day there
+   * (`weather in paris`) is what the task is about, not a service.
    */
-  private isServicePlace(query: QueryWords, i: number, english: boolean): boolean {
+  private servicePlace(query: QueryWords, i: number, english: boolean): string | undefined {
     const run = query.runOf[i]!;
     const runs = query.runs;
     const before = run > 0 ? runs[run - 1]! : '';
-    const toolVerb = TOOL_VERBS.has(before) || followsPhrase(runs, run, TOOL_PHRASES);
-    if (toolVerb && (!english || this.endsPhrase(query, run, english))) return true;
-    if (!english && NAME_MARKERS.has(before)) return true;
-    if (followsPhrase(runs, run, SIGN_IN_PHRASES) || isAccountName(runs, run)) return true;
+    const toolVerb = TOOL_VERBS.has(before) ? before : followedPhrase(runs, run, TOOL_PHRASES);
+    if (toolVerb !== undefined && (!english || this.endsPhrase(query, run, english))) {
+      return `after "${toolVerb}"`;
+    }
+    if (!english && NAME_MARKERS.has(before)) return `after "${before}"`;
+    const signIn = followedPhrase(runs, run, SIGN_IN_PHRASES);
+    if (signIn !== undefined) return `after "${signIn}"`;
+    if (isAccountName(runs, run)) return `between "${before}" and "${runs[run + 1]}"`;
     // `ask zoho to …`, `tell zoho to …`: the one asked is the app.
-    if (ADDRESSING_VERBS.has(before) && runs[run + 1] === 'to') return true;
-    if (run === 0 && runs.length >= 2 && query.labelled) return true;
-    // After a comma, an English word is a label only before an action (`pitch, list leads`, not `yes, …`).
-    if (run === 0 && runs.length >= 2 && query.commaLabelled && (!english || this.isAction(runs[1]!)))
-      return true;
-    if (run === runs.length - 1 && runs.length >= 2 && query.trailingLabel) return true;
-    if (isSubjectName(query.words[i]!)) return false;
+    if (ADDRESSING_VERBS.has(before) && runs[run + 1] === 'to') return `in "${before} … to"`;
+    const opensLabel =
+      query.labelled ||
+      // After a comma, an English word is a label only before an action (`pitch, list leads`, not `yes, …`).
+      (query.commaLabelled && (!english || this.isAction(runs[1] ?? '')));
+    if (run === 0 && runs.length >= 2 && opensLabel) return 'as the label the query opens with';
+    if (run === runs.length - 1 && runs.length >= 2 && query.trailingLabel) {
+      return 'as the label the query ends with';
+    }
+    if (isSubjectName(query.words[i]!)) return undefined;
     // `at` names a place for a name (`at zuora`), for an English word only as `over at` (not `at noon`).
-    const channel = CHANNELS.has(before) || (before === 'at' && (!english || runs[run - 2] === 'over'));
-    if (channel && this.endsPhrase(query, run, english)) return true;
+    const overAt = before === 'at' && runs[run - 2] === 'over';
+    const channel = CHANNELS.has(before) || (before === 'at' && (!english || overAt));
+    if (channel && this.endsPhrase(query, run, english)) {
+      return `after "${overAt ? 'over at' : before}", where its phrase ends`;
+    }
     // The first word, after an opener (`can zoho list leads`, `hey zoho, …`).
     const first = OPENERS.has(runs[0]!) ? 1 : 0;
-    if (run !== first || runs.length < first + 2) return false;
-    if (!english) return true;
+    if (run !== first || runs.length < first + 2) return undefined;
+    const firstWord = first === 0 ? 'as the first word' : `as the first word after "${runs[0]}"`;
+    if (!english) return firstWord;
     // `summit please create …`, `does summit let me create …`: these change nothing.
     const next =
       run + 1 + (runs[run + 1] === 'please' ? 1 : runs[run + 1] === 'let' && runs[run + 2] === 'me' ? 2 : 0);
     const words = runs.length - (next - run - 1) - first;
-    return words <= MAX_WORDS_FOR_ENGLISH_FIRST && next < runs.length && this.isAction(runs[next]!);
+    if (words > MAX_WORDS_FOR_ENGLISH_FIRST || next >= runs.length || !this.isAction(runs[next]!)) {
+      return undefined;
+    }
+    return `${firstWord} of a short query, before the action "${runs[next]}"`;
   }
 
   /**
@@ -400,15 +434,16 @@ export class QueryReader {
   }
 }
 
-/** Whether run `run` comes right after one of `phrases` (`log into <run>`). */
-function followsPhrase(
+/** The one of `phrases` that run `run` comes right after (`log into <run>`), as text. */
+function followedPhrase(
   runs: readonly string[],
   run: number,
   phrases: readonly (readonly string[])[],
-): boolean {
-  return phrases.some(
+): string | undefined {
+  const found = phrases.find(
     (phrase) => run >= phrase.length && phrase.every((word, k) => runs[run - phrase.length + k] === word),
   );
+  return found?.join(' ');
 }
 
 function isAccountName(runs: readonly string[], run: number): boolean {

@@ -528,6 +528,7 @@ class Bm25ToolIndex implements ExtendableToolIndex {
       corrections: plan.corrections,
       ignoredWords: plan.ignoredWords,
       unknownWords: plan.unknownWords,
+      whyUnknown: plan.whyUnknown,
       matches,
     };
     if (plan.gateToken !== undefined) explanation.gateToken = plan.gateToken;
@@ -580,6 +581,7 @@ function emptyExplanation(query: string): SearchExplanation {
     corrections: [],
     ignoredWords: [],
     unknownWords: [],
+    whyUnknown: {},
     matches: [],
   };
 }

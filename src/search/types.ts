@@ -57,6 +57,8 @@ export interface SearchExplanation {
   ignoredWords: string[];
   /** Words no tool holds that look like a name (a service that is not installed): they empty `matches`. */
   unknownWords: string[];
+  /** Why each of `unknownWords` was read as a service, in plain words (`an everyday English word, where a service is named: after "in", where its phrase ends`). */
+  whyUnknown: Record<string, string>;
   matches: MatchExplanation[];
 }
 

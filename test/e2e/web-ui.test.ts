@@ -226,6 +226,8 @@ describe('playground', () => {
     await page.getByTestId('playground-query-0').fill('list files in a directory');
     await page.getByTestId('playground-add-query').click();
     await page.getByTestId('playground-query-1').fill('remember an entity');
+    await page.getByTestId('playground-add-query').click();
+    await page.getByTestId('playground-query-2').fill('list files in zorblat');
     await page.getByTestId('playground-search').click();
 
     const first = page.getByTestId('result-group-0');
@@ -242,6 +244,11 @@ describe('playground', () => {
     await textOf(first.getByTestId('explain-terms')).toContain('list');
     await textOf(first.getByTestId('match-terms').first()).toMatch(/\d\.\d\d/);
     await shown(first.getByTestId('explain-gate'));
+    // A name where an app is named empties the result, and the page says why.
+    const absent = page.getByTestId('result-group-2');
+    await textOf(absent.getByTestId('explain-unknown')).toContain('zorblat');
+    await textOf(absent.getByTestId('explain-unknown')).toContain('after "in", where its phrase ends');
+    expect(await absent.getByTestId('result-match').count()).toBe(0);
     await screenshot('playground');
   });
 });

@@ -240,9 +240,11 @@ export function explainMiss(miss: EvalMiss, k: number): string[] {
     if (why.ignoredWords.length > 0)
       lines.push(`  ignored (no tool holds them): ${why.ignoredWords.join(', ')}`);
     if (why.unknownWords.length > 0) {
-      lines.push(
-        `  unknown words (no tool holds them, so nothing is returned): ${why.unknownWords.join(', ')}`,
-      );
+      lines.push('  unknown words (no tool holds them, so nothing is returned):');
+      for (const word of why.unknownWords) {
+        const reason = why.whyUnknown[word];
+        lines.push(`    ${word}${reason === undefined ? '' : `: ${reason}`}`);
+      }
     }
     const gate = why.gateToken === undefined ? '' : `gate term "${why.gateToken}", `;
     lines.push(

@@ -154,6 +154,28 @@ describe('default engine', () => {
       expect(index.search('list issues over at harvest').unknownWords).toEqual(['harvest']);
     });
 
+    it('says in the explanation why each word was read as an absent app', () => {
+      const why = (query: string) => index.search(query, { explain: true }).explanation?.whyUnknown;
+      expect(why('create an issue in zorblat')).toEqual({
+        zorblat: 'a name no dictionary knows, where a service is named: after "in", where its phrase ends',
+      });
+      expect(why('harvest list issues')).toEqual({
+        harvest:
+          'an everyday English word, where a service is named: as the first word of a short query, before the action "list"',
+      });
+      expect(why('send a message with jira')).toEqual({
+        jira: 'a well-known app that no installed tool mentions',
+      });
+      expect(why('chargez create issue')).toEqual({
+        chargez:
+          'one letter from "charge", but where a service is named: as the first word of a short query, before the action "create"',
+      });
+      expect(why('ask zorblat to list issues')).toEqual({
+        zorblat: 'a name no dictionary knows, where a service is named: in "ask … to"',
+      });
+      expect(why('weather forecast for a city')).toEqual({});
+    });
+
     it('reads a place, a language or a day where a service would stand as what the task is about', () => {
       for (const query of [
         'weather forecast in paris',

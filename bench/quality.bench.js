@@ -19,6 +19,7 @@ export function runQualityBench() {
   const heldOut4 = loadQueryFixture('negative-queries-heldout-4.jsonl');
   const heldOut5 = loadQueryFixture('negative-queries-heldout-5.jsonl');
   const heldOut6 = loadQueryFixture('negative-queries-heldout-6.jsonl');
+  const heldOut7 = loadQueryFixture('negative-queries-heldout-7.jsonl');
   const typos = loadQueryFixture('typo-queries.jsonl');
   const engines = [
     ['reference (hermes preset)', HERMES_OPTIONS],
@@ -58,6 +59,7 @@ export function runQualityBench() {
     [`absent service, phrasing set 4 (${heldOut4.length})`, (index) => empty(index, heldOut4)],
     [`absent service, phrasing set 5 (${heldOut5.length})`, (index) => empty(index, heldOut5)],
     [`absent service, phrasing set 6 (${heldOut6.length})`, (index) => empty(index, heldOut6)],
+    [`absent service, phrasing set 7, held out (${heldOut7.length})`, (index) => empty(index, heldOut7)],
     [`typo hit@5 when the clean query hits (${typos.length} typo queries)`, (index) => typo(index, typos)],
   ];
 

@@ -5,9 +5,11 @@
 //   word of five letters or more; the relevant tools stay the same.
 // - negative-queries-heldout-{1,2,4,5}.jsonl: more services that are not installed, with other
 //   actions and templates each (set 2 adds `in my {s} account`, `log into {s}`, `connect to {s}`;
-//   set 4 `in {s}, {a}`, `go to {s} and {a}`; set 5 `ask {s} to {a}`, `{a} in the {s} app`),
+//   set 4 `in {s}, {a}`, `go to {s} and {a}`; set 5 `ask {s} to {a}`, `{a} in the {s} app`; set 6
+//   `does {s} let me {a}`, `{a} ({s})`; set 7 `i use {s} - {a}`, `my {s} needs me to {a}`),
 //   written after the engine's rules to check them on phrasings they were not made from (set 3
-//   is written by hand). `kind` says whether the service's name is an everyday English word.
+//   is written by hand; sets 1–6 prompted rules after, set 7 did not). `kind` says whether the
+//   service's name is an everyday English word.
 // All are derived mechanically with seeded generators, so the files are reproducible.
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -331,6 +333,24 @@ const heldOut6 = heldOutNegatives(
   ['{a} with my {s}', 'could {s} {a}?', '{a} on the {s} website', 'over in {s}, {a}', 'let\'s {a} using {s}', '{a}. use {s}', 'need {s} to {a}', 'in {s} please {a}', 'does {s} let me {a}', '{a} ({s})', 'via {s}: {a}', '{s}, {a}'],
 );
 
+// Written after set 6's rules and measured once, never tuned on: the number to trust.
+const heldOut7 = heldOutNegatives(
+  777,
+  'heldout7',
+  [
+    // biome-ignore format: a word list
+    ['well-known', ['grubhub', 'opentable', 'coursera', 'duolingo', 'bitwarden', 'sonarqube', 'zillow', 'patreon', 'imgur', 'revolut', 'jenkins', 'netsuite', 'waze', 'unsplash', 'replit']],
+    // biome-ignore format: a word list
+    ['english-word', ['acorn', 'bellows', 'corridor', 'dovetail', 'ferret', 'gimlet', 'hammock', 'inkwell', 'jigsaw', 'kiln', 'lilac', 'mortar', 'nettle', 'oriole', 'puffin']],
+    // biome-ignore format: a word list
+    ['other', ['xentral', 'plecto', 'klipfolio', 'databox', 'lemlist', 'woodpeckr', 'outfunnel', 'zoominfo', 'seamlessai', 'apollio', 'usergems', 'clari', 'gong', 'chorusai', 'avoma']],
+  ],
+  // biome-ignore format: a word list
+  ['archive the old channel', 'send the weekly digest', 'look up an order status', 'create a new segment', 'sync contacts', 'list the top customers', 'schedule a reminder', 'generate an invoice pdf', 'open a new ticket', 'download the attachments', 'update billing details', 'show my dashboard'],
+  // biome-ignore format: a word list
+  ['{a} on {s}', '{s}: {a}', 'i use {s} - {a}', 'we have {s}. {a}', '{a} for our {s} workspace', 'could you {a} through {s}', '{s} {a} now', 'my {s} needs me to {a}', '{a} within {s}', 'open {s}, then {a}', 'with {s}, {a}', 'quickly {a} in {s}'],
+);
+
 const jsonl = (rows) => `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`;
 writeFileSync(join(out, 'negative-queries.jsonl'), jsonl(negatives));
 writeFileSync(join(out, 'typo-queries.jsonl'), jsonl(typos));
@@ -339,7 +359,8 @@ writeFileSync(join(out, 'negative-queries-heldout-2.jsonl'), jsonl(heldOut2));
 writeFileSync(join(out, 'negative-queries-heldout-4.jsonl'), jsonl(heldOut4));
 writeFileSync(join(out, 'negative-queries-heldout-5.jsonl'), jsonl(heldOut5));
 writeFileSync(join(out, 'negative-queries-heldout-6.jsonl'), jsonl(heldOut6));
+writeFileSync(join(out, 'negative-queries-heldout-7.jsonl'), jsonl(heldOut7));
 console.log(
   `negative-queries.jsonl: ${negatives.length} rows; typo-queries.jsonl: ${typos.length} rows; ` +
-    `held-out negatives: ${heldOut1.length} + ${heldOut2.length} + ${heldOut4.length} + ${heldOut5.length} + ${heldOut6.length} rows`,
+    `held-out negatives: ${heldOut1.length} + ${heldOut2.length} + ${heldOut4.length} + ${heldOut5.length} + ${heldOut6.length} + ${heldOut7.length} rows`,
 );

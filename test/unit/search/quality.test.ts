@@ -29,6 +29,7 @@ interface Row {
   negativeHeldOut4: number;
   negativeHeldOut5: number;
   negativeHeldOut6: number;
+  negativeHeldOut7: number;
   typo: number;
   typoCorrected: number;
 }
@@ -83,6 +84,7 @@ describe('search quality, all shared catalogs, limit 5', () => {
     const heldOut4 = readJsonl<EvalQuery>(fixture('negative-queries-heldout-4.jsonl'));
     const heldOut5 = readJsonl<EvalQuery>(fixture('negative-queries-heldout-5.jsonl'));
     const heldOut6 = readJsonl<EvalQuery>(fixture('negative-queries-heldout-6.jsonl'));
+    const heldOut7 = readJsonl<EvalQuery>(fixture('negative-queries-heldout-7.jsonl'));
     const typos = readJsonl<TypoQuery>(fixture('typo-queries.jsonl'));
     const measure = (options?: ToolIndexOptionsInput): Row => {
       const index = createToolIndex(entries, options);
@@ -101,6 +103,7 @@ describe('search quality, all shared catalogs, limit 5', () => {
         negativeHeldOut4: empty(heldOut4),
         negativeHeldOut5: empty(heldOut5),
         negativeHeldOut6: empty(heldOut6),
+        negativeHeldOut7: empty(heldOut7),
         typo: typo.hitRate,
         typoCorrected: typo.correctedRate,
       };
@@ -129,6 +132,7 @@ describe('search quality, all shared catalogs, limit 5', () => {
     // card`, `… with my pylon`): these bounds guard what was measured, not the issue's target.
     expect(rows.default.negativeHeldOut5).toBeGreaterThanOrEqual(0.85);
     expect(rows.default.negativeHeldOut6).toBeGreaterThanOrEqual(0.83);
+    expect(rows.default.negativeHeldOut7).toBeGreaterThanOrEqual(0.83);
   });
 
   it('beats the reference and plain BM25 on keyword, natural, known-item and typo queries', () => {

@@ -59,3 +59,8 @@ export function formatAccount(account: CallAccount): string {
   if (!('alias' in account)) return 'the default account';
   return account.default ? `${account.alias} (default)` : account.alias;
 }
+
+/** An account after "as": "account work", or "the default account" while its alias is unknown. */
+export function accountPhrase(account: CallAccount): string {
+  return `${'alias' in account ? 'account ' : ''}${formatAccount(account)}`;
+}

@@ -8,7 +8,7 @@ import {
   ServerText,
   ViewHeader,
 } from '../components/common.js';
-import { formatAccount, formatRemaining, formatTime } from '../lib/format.js';
+import { accountPhrase, formatRemaining, formatTime } from '../lib/format.js';
 import { selectCardsNewestFirst } from '../store/selectors.js';
 import { useAppStore, useAppStoreShallow } from '../store/store-context.js';
 
@@ -82,10 +82,7 @@ function ApprovalCard(props: { card: ApprovalCardView; now: number }) {
   };
   const deny = () =>
     decide(message.trim() === '' ? { action: 'deny' } : { action: 'deny', message: message.trim() });
-  const account =
-    card.account === undefined
-      ? undefined
-      : `${'alias' in card.account ? 'account ' : ''}${formatAccount(card.account)}`;
+  const account = card.account === undefined ? undefined : accountPhrase(card.account);
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     // Only when the card itself has focus: typing a deny message must not approve.
     if (event.target !== event.currentTarget) return;

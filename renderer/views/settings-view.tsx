@@ -7,7 +7,7 @@ import type {
 } from '../../src/host/api.js';
 import { ErrorText, ViewHeader } from '../components/common.js';
 import { POLICY_BADGE } from '../components/policy-controls.js';
-import { formatTime } from '../lib/format.js';
+import { accountPhrase, formatTime } from '../lib/format.js';
 import { useAppStoreShallow } from '../store/store-context.js';
 
 const SECRET_STORE_TEXT: Record<Settings['secretStoreKind'], { badge: string; text: string }> = {
@@ -273,7 +273,8 @@ function ApprovalRulesSection() {
       <section className="panel" data-testid="policy-rules">
         <p className="panel-body muted small">
           Rules kept in the settings file. "Always allow" on a card adds one for that tool, tied to its
-          current definition. Removing a rule takes effect on the next call.
+          current definition and, for a connector tool, to the account the call ran as. Removing a rule takes
+          effect on the next call.
         </p>
         {loaded && rules.length === 0 ? (
           <p className="panel-body" data-testid="policy-rules-empty">
@@ -303,6 +304,11 @@ function ApprovalRulesSection() {
                       <span className={`badge ${POLICY_BADGE[rule.policy]}`}>
                         {rule.kind === 'always-allow' ? 'always allow' : rule.policy}
                       </span>
+                      {rule.account !== undefined && (
+                        <span className="badge plain" data-testid="policy-rule-account">
+                          as {accountPhrase(rule.account)}
+                        </span>
+                      )}
                       {rule.definition !== undefined && (
                         <span
                           className={`badge ${DEFINITION_TEXT[rule.definition].badge}`}

@@ -14,7 +14,7 @@ import { ApprovalQueue, type CardResolvedEvent, type Clock, systemClock } from '
 import { AuditLog, type AuditLogOptions } from './audit-log.js';
 import { ApprovalGate, type GateRequest, type RunTool } from './gate.js';
 import { ToolCallHooks } from './hooks.js';
-import type { PolicyConfig, PolicyDecision, PolicyRule, PolicySubject } from './policy.js';
+import type { PolicyConfig, PolicyDecision, PolicyRule, PolicySubject, RuleAccount } from './policy.js';
 import { checkRedactionPatterns, createRedactor, type Redactor } from './redaction.js';
 import type { ToolKey } from './tool-key.js';
 
@@ -111,9 +111,9 @@ export class Approvals implements AsyncDisposable {
     return this.gate.decide(subject);
   }
 
-  /** Forgets this session's "always allow" for a tool, once its saved rule is removed. */
-  forgetAlwaysAllow(key: ToolKey): void {
-    this.gate.forgetAlways(key);
+  /** Forgets this session's "always allow" for a tool and account, once its saved rule is removed. */
+  forgetAlwaysAllow(rule: ToolKey & { account?: RuleAccount }): void {
+    this.gate.forgetAlways(rule);
   }
 
   /** Writes a policy change to the audit log, by the user through the UI. Never throws. */

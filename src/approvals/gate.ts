@@ -12,6 +12,9 @@ import {
   type PolicyDecision,
   type PolicyRule,
   type PolicySubject,
+  type RuleAccount,
+  ruleAccount,
+  sameRuleAccount,
 } from './policy.js';
 import { createRedactor, type Redactor } from './redaction.js';
 import { nameMatchesKey, type ToolKey } from './tool-key.js';
@@ -66,7 +69,8 @@ export interface ApprovalGateOptions {
   clock?: Clock;
   /**
    * Persists an "always allow" rule (the gate already applies it for this session). The rule is
-   * bound to the definition hash, so a changed tool asks again.
+   * bound to the definition hash, so a changed tool asks again, and for a connector call to its
+   * account, so another account of the app asks again.
    */
   onAlwaysAllow?: (rule: PolicyRule) => void | Promise<void>;
 }
@@ -132,13 +136,18 @@ export class ApprovalGate {
   }
 
   /**
-   * Drops the "always allow" rules granted since start for one tool, so removing the saved rule
-   * takes effect at once: without this the session's copy would go on allowing it.
+   * Drops the "always allow" rules granted since start for one tool and account (no account: the
+   * tool's rules for every account, as local tools and older rules have), so removing the saved
+   * rule takes effect at once: without this the session's copy would go on allowing it.
    */
-  forgetAlways(key: ToolKey): void {
+  forgetAlways(rule: ToolKey & { account?: RuleAccount }): void {
     for (let index = this.sessionRules.length - 1; index >= 0; index--) {
       const held = this.sessionRules[index]!;
-      if (held.serverId === key.serverId && held.toolName === key.toolName)
+      if (
+        held.serverId === rule.serverId &&
+        held.toolName === rule.toolName &&
+        sameRuleAccount(held.account, rule.account)
+      )
         this.sessionRules.splice(index, 1);
     }
   }
@@ -176,6 +185,7 @@ export class ApprovalGate {
       ...key,
       definitionHash: request.definitionHash,
       annotations: request.annotations,
+      ...(request.account === undefined ? {} : { account: request.account }),
     });
     if (policy.policy === 'deny') {
       return this.refuse(
@@ -228,7 +238,7 @@ export class ApprovalGate {
         case 'approved':
           approval = outcome.approval;
           decision = { decision: 'allow', decidedBy: 'user' };
-          if (approval.always) await this.rememberAlways(key, request.definitionHash);
+          if (approval.always) await this.rememberAlways(key, request.definitionHash, request.account);
           break;
         case 'denied':
           return this.refuse(
@@ -347,15 +357,21 @@ export class ApprovalGate {
     return local;
   }
 
-  private async rememberAlways(key: ToolKey, definitionHash: string): Promise<void> {
+  private async rememberAlways(
+    key: ToolKey,
+    definitionHash: string,
+    account: CallAccount | undefined,
+  ): Promise<void> {
+    const bound = { ...key, ...(account === undefined ? {} : { account: ruleAccount(account) }) };
     const rule: PolicyRule = {
-      ...key,
+      ...bound,
       policy: 'allow',
       definitionHash,
       savedAt: new Date(this.clock.now()).toISOString(),
       savedFrom: 'card',
     };
-    this.forgetAlways(key);
+    // The same tool and account's earlier rule holds a stale hash; other accounts' rules stay.
+    this.forgetAlways(bound);
     this.sessionRules.push(rule);
     try {
       await this.options.onAlwaysAllow?.({ ...rule });

@@ -55,6 +55,7 @@ export {
   type PolicyDecision,
   type PolicyRule,
   type PolicySubject,
+  type RuleAccount,
   type ServerPolicy,
 } from './policy.js';
 export {

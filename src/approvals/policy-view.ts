@@ -5,7 +5,7 @@
 import type { Policy, PolicyRuleView, ToolPolicyView } from '../host/api.js';
 import { canonicalJson } from './canonical-json.js';
 import { sha256Hex } from './definition-hash.js';
-import type { PolicyDecision, PolicyRule } from './policy.js';
+import type { PolicyDecision, PolicyRule, RuleAccount } from './policy.js';
 import type { ToolKey } from './tool-key.js';
 
 const VERBS: Record<Policy, string> = { allow: 'allows', ask: 'asks before', deny: 'denies' };
@@ -91,6 +91,7 @@ export function policyRuleViews(
     if (target !== undefined) view.name = target.name;
     if (rule.savedAt !== undefined) view.savedAt = rule.savedAt;
     if (rule.savedFrom !== undefined) view.savedFrom = rule.savedFrom;
+    if (rule.account !== undefined) view.account = rule.account;
     if (isAlwaysAllow(rule)) {
       view.definition =
         target === undefined
@@ -112,7 +113,13 @@ function isAlwaysAllow(rule: PolicyRule): boolean {
 
 function alwaysAllowText(rule: PolicyRule): string {
   const from = rule.savedFrom === 'card' ? ', saved from an approval card' : '';
-  return `Always allow${from}${savedOn(rule)}`;
+  return `Always allow${asAccount(rule.account)}${from}${savedOn(rule)}`;
+}
+
+/** " as account work", " as the default account", or nothing for a rule that holds for every account. */
+function asAccount(account: RuleAccount | undefined): string {
+  if (account === undefined) return '';
+  return 'alias' in account ? ` as account ${account.alias}` : ' as the default account';
 }
 
 function savedOn(rule: PolicyRule): string {
@@ -137,7 +144,7 @@ function describeRule(rule: PolicyRule, definition: PolicyRuleView['definition']
     const alike =
       rule.toolName !== undefined && rule.policy !== 'allow' ? ' and names that look like it' : '';
     const verb = VERBS[rule.policy];
-    parts.push(`${verb[0]!.toUpperCase()}${verb.slice(1)} ${target}${alike}.`);
+    parts.push(`${verb[0]!.toUpperCase()}${verb.slice(1)} ${target}${asAccount(rule.account)}${alike}.`);
     const saved = savedOn(rule);
     if (saved !== '') parts.push(`Saved${saved}.`);
   }

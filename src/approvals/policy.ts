@@ -1,5 +1,5 @@
 import type { ToolAnnotations } from '../catalog/types.js';
-import type { Policy } from '../host/api.js';
+import type { CallAccount, Policy } from '../host/api.js';
 import { nameSkeleton, type ToolKey } from './tool-key.js';
 
 /** One explicit rule. Rules are judged deny → ask → allow; the first match wins whatever its scope. */
@@ -20,7 +20,19 @@ export interface PolicyRule {
   savedAt?: string;
   /** Where the rule came from: `card` for "Always allow" on an approval card. */
   savedFrom?: 'card';
+  /**
+   * Allow rules for a connector tool only: the rule holds only for calls under this account, as
+   * "Always allow" on a card for that account saves it. Absent (rules saved before accounts were
+   * recorded, hand-written ones): every account. Ignored on deny and ask rules, as the hash is.
+   */
+  account?: RuleAccount;
 }
+
+/**
+ * The account a rule holds for, as the approval request named it: an alias, or the app's default
+ * account when the call named none (its alias is not known before the call).
+ */
+export type RuleAccount = { alias: string } | { default: true };
 
 /** Per-server settings that apply when no rule matches. */
 export interface ServerPolicy {
@@ -47,6 +59,8 @@ export const DEFAULT_POLICY: Policy = 'ask';
 export interface PolicySubject extends ToolKey {
   definitionHash?: string;
   annotations?: ToolAnnotations;
+  /** Connector calls: the account the call runs under. */
+  account?: CallAccount;
 }
 
 export interface PolicyDecision {
@@ -94,9 +108,32 @@ function ruleMatches(rule: PolicyRule, subject: PolicySubject): boolean {
   if (rule.policy === 'allow') {
     // Allow is exact: a look-alike name or a changed definition is a tool the user never allowed.
     if (rule.toolName !== subject.toolName) return false;
+    if (!accountMatches(rule.account, subject.account)) return false;
     return rule.definitionHash === undefined || rule.definitionHash === subject.definitionHash;
   }
   // Deny and ask also cover look-alikes on the same server (`Delete_File` beside `delete_file`),
   // so a server cannot step around a rule by offering the same name spelled differently.
   return rule.toolName === subject.toolName || nameSkeleton(rule.toolName) === nameSkeleton(subject.toolName);
+}
+
+/** The rule's form of a call's account: the alias it named, else the default account. */
+export function ruleAccount(account: CallAccount): RuleAccount {
+  return 'alias' in account ? { alias: account.alias } : { default: true };
+}
+
+/** True when two rules hold for the same accounts: the same alias, both the default, or both every account. */
+export function sameRuleAccount(a: RuleAccount | undefined, b: RuleAccount | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return 'alias' in a ? 'alias' in b && a.alias === b.alias : !('alias' in b);
+}
+
+/**
+ * A rule without an account holds for every account (and for local tools). One with an account
+ * holds only for a call under it; a call that named no account counts as the default account's,
+ * never as a named alias's, since which alias is the default is not known before the call.
+ */
+function accountMatches(rule: RuleAccount | undefined, subject: CallAccount | undefined): boolean {
+  if (rule === undefined) return true;
+  if (subject === undefined) return false;
+  return 'alias' in rule ? 'alias' in subject && subject.alias === rule.alias : subject.default === true;
 }

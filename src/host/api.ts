@@ -69,6 +69,11 @@ export interface PolicyRuleView {
   /** ISO 8601, when the rule records it. */
   savedAt?: string;
   savedFrom?: 'card';
+  /**
+   * Connector tools: the one account the rule holds for (`{alias}`, or `{default: true}` for a
+   * call that named none); absent for every account.
+   */
+  account?: CallAccount;
   redactOutbound: boolean;
   /**
    * Rules bound to a definition: `current` while the tool's definition is the one approved,

@@ -279,7 +279,11 @@ export class HostApi implements ToolbridgeApi {
     });
     // The gate's copy of an "always allow" from this session must go too, or it would still allow.
     if (rule.policy === 'allow' && rule.toolName !== undefined) {
-      this.host.approvals.forgetAlwaysAllow({ serverId: rule.serverId, toolName: rule.toolName });
+      this.host.approvals.forgetAlwaysAllow({
+        serverId: rule.serverId,
+        toolName: rule.toolName,
+        ...(rule.account === undefined ? {} : { account: rule.account }),
+      });
     }
     await this.host.approvals.recordPolicyChange({
       serverId: rule.serverId,
@@ -489,6 +493,8 @@ export class HostApi implements ToolbridgeApi {
       toolName: entry.toolName,
       definitionHash: approvalHash(entry, catalog),
       annotations: entry.annotations,
+      // A connector tool's badge is what a call naming no account gets: the default account's.
+      ...(entry.source === 'connectors' ? { account: { default: true as const } } : {}),
     });
     const plan = catalog.plan(DEFAULT_CONTEXT_LENGTH_TOKENS);
     const view: ToolView = {

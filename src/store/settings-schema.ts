@@ -3,12 +3,13 @@
  * renderer and tests can use it as is. Validation collects every problem with its path, what was
  * wrong and what to send instead.
  */
-import type { PolicyRule } from '../approvals/policy.js';
+import { type PolicyRule, sameRuleAccount } from '../approvals/policy.js';
 import { checkRedactionPatterns } from '../approvals/redaction.js';
 import { ToolbridgeError } from '../base/errors.js';
 import { isPlainObject, type JsonObject } from '../base/json.js';
 import { isValidServerId, toServerId } from '../catalog/naming.js';
 import { DEFAULT_TOOL_SEARCH_SETTINGS } from '../catalog/tool-search-config.js';
+import { ACCOUNT_ALIAS, ACCOUNT_ALIAS_RULE } from '../connectors/names.js';
 import type { Policy, ToolSearchSettings } from '../host/api.js';
 import type { OAuthClientConfig, ServerConfig } from '../servers/types.js';
 
@@ -208,12 +209,16 @@ export function connectorGatewayUrl(connectors: ConnectorSettings): string | und
 
 /**
  * `rules` with an "always allow" rule saved (see ApprovalsOptions.onAlwaysAllow). An earlier allow
- * rule for the same tool is replaced, since its definition hash is stale; its `redactOutbound`
- * carries over so saving again never quietly stops outbound redaction.
+ * rule for the same tool and account is replaced, since its definition hash is stale; its
+ * `redactOutbound` carries over so saving again never quietly stops outbound redaction. Rules for
+ * the tool's other accounts, and one for every account, stay as they are.
  */
 export function withAlwaysAllowRule(rules: readonly PolicyRule[], rule: PolicyRule): PolicyRule[] {
   const same = (held: PolicyRule): boolean =>
-    held.policy === 'allow' && held.serverId === rule.serverId && held.toolName === rule.toolName;
+    held.policy === 'allow' &&
+    held.serverId === rule.serverId &&
+    held.toolName === rule.toolName &&
+    sameRuleAccount(held.account, rule.account);
   const redact =
     rule.redactOutbound === true || rules.some((held) => same(held) && held.redactOutbound === true);
   return [...rules.filter((held) => !same(held)), { ...rule, ...(redact ? { redactOutbound: true } : {}) }];
@@ -244,6 +249,7 @@ const RULE_KEYS = [
   'redactOutbound',
   'savedAt',
   'savedFrom',
+  'account',
 ];
 const RULE_EXAMPLE = '{"serverId": "github", "toolName": "create_issue", "policy": "allow"}';
 
@@ -485,9 +491,48 @@ function checkRules(c: Checker, raw: unknown): PolicyRule[] {
       if (item.savedFrom === 'card') rule.savedFrom = 'card';
       else c.issue(`${path}.savedFrom`, `can only be "card"; got ${describe(item.savedFrom)}. Remove it.`);
     }
+    if (item.account !== undefined) checkRuleAccount(c, item.account, `${path}.account`, rule, policyValid);
     rules.push(rule);
   });
   return rules;
+}
+
+/**
+ * A rule's `account`: `{"alias": "work"}` or `{"default": true}`, on an allow rule for one tool
+ * (like the definition hash, it narrows what an allow covers; a deny or ask rule holds for every
+ * account).
+ */
+function checkRuleAccount(
+  c: Checker,
+  raw: unknown,
+  path: string,
+  rule: PolicyRule,
+  policyValid: boolean,
+): void {
+  const keys = isPlainObject(raw) ? Object.keys(raw) : [];
+  if (isPlainObject(raw) && keys.length === 1 && typeof raw.alias === 'string') {
+    if (ACCOUNT_ALIAS.test(raw.alias)) rule.account = { alias: raw.alias };
+    else
+      c.issue(
+        `${path}.alias`,
+        `must be an account alias (${ACCOUNT_ALIAS_RULE}); got ${describe(raw.alias)}.`,
+      );
+  } else if (isPlainObject(raw) && keys.length === 1 && raw.default === true) {
+    rule.account = { default: true };
+  } else {
+    c.issue(
+      path,
+      `must be {"alias": "work"} for one account or {"default": true} for the app's default account; got ${describe(raw)}. Remove it for every account.`,
+    );
+  }
+  if (rule.toolName === undefined) {
+    c.issue(
+      path,
+      'needs a toolName: an account narrows an allow rule for one connector tool. Add toolName or remove account.',
+    );
+  } else if (policyValid && rule.policy !== 'allow') {
+    c.issue(path, `is only for allow rules; a ${rule.policy} rule holds for every account. Remove account.`);
+  }
 }
 
 /** The tool's own name when `toolName` is an agent-facing name of that server or connector. */

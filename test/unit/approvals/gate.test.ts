@@ -12,7 +12,7 @@ import { createRedactor, REDACTED } from '../../../src/approvals/redaction.js';
 import { ToolbridgeError } from '../../../src/base/errors.js';
 import type { JsonObject } from '../../../src/base/json.js';
 import { connectorOutcomeResult, connectorResultAccount } from '../../../src/bridge/connector-routing.js';
-import type { ApprovalCardView } from '../../../src/host/api.js';
+import type { ApprovalCardView, CallAccount } from '../../../src/host/api.js';
 import { BYPASS_CORPUS, DENIED_NAME } from './bypass-corpus.js';
 import { shuffle } from './helpers.js';
 
@@ -422,6 +422,97 @@ describe('ApprovalGate.call: always allow', () => {
     await nextCard();
     expect(cards).toHaveLength(2);
     expect(server.calls).toEqual([{ n: 1 }]);
+  });
+
+  describe('for a connector call, bound to its account', () => {
+    const slack = (account: CallAccount, n: number): GateRequest =>
+      request(
+        'SEND_MESSAGE',
+        { n },
+        {
+          name: 'connectors__slack__SEND_MESSAGE',
+          serverId: 'slack',
+          definitionHash: 'h1',
+          account,
+        },
+      );
+    const work = { alias: 'work' };
+
+    it('saves the account; the next call as it runs without a card, another account or the default asks', async () => {
+      const { gate, server, queue, cards, saved, nextCard } = setup({ defaultPolicy: 'ask' });
+      const first = gate.call(slack(work, 1), server.run);
+      queue.resolve((await nextCard()).id, { action: 'always' });
+      await first;
+      expect(saved).toEqual([
+        {
+          serverId: 'slack',
+          toolName: 'SEND_MESSAGE',
+          account: { alias: 'work' },
+          policy: 'allow',
+          definitionHash: 'h1',
+          savedAt: '2026-09-01T10:00:00.000Z',
+          savedFrom: 'card',
+        },
+      ]);
+      expect(gate.alwaysRules()).toEqual(saved);
+      await gate.call(slack(work, 2), server.run);
+      expect(cards).toHaveLength(1);
+
+      for (const [account, n] of [
+        [{ alias: 'personal' }, 3],
+        [{ default: true }, 4],
+      ] as const) {
+        const other = gate.call(slack(account, n), server.run);
+        const card = await nextCard();
+        expect(card.account).toEqual(account);
+        queue.resolve(card.id, { action: 'deny' });
+        expect(errorOf(await other)?.code).toBe('DENIED');
+      }
+      expect(server.calls).toEqual([{ n: 1 }, { n: 2 }]);
+
+      // After a restart only the saved rule remains, and it holds for the same account alone.
+      const restarted = setup({ defaultPolicy: 'ask', rules: saved });
+      await restarted.gate.call(slack(work, 5), restarted.server.run);
+      expect(restarted.server.calls).toEqual([{ n: 5 }]);
+      void restarted.gate.call(slack({ default: true }, 6), restarted.server.run);
+      await restarted.nextCard();
+      expect(restarted.server.calls).toHaveLength(1);
+    });
+
+    it('"always" for the default account is its own rule; forgetting one account keeps the other', async () => {
+      const { gate, server, queue, saved, nextCard } = setup({ defaultPolicy: 'ask' });
+      for (const [account, n] of [
+        [work, 1],
+        [{ default: true }, 2],
+      ] as const) {
+        const call = gate.call(slack(account, n), server.run);
+        queue.resolve((await nextCard()).id, { action: 'always' });
+        await call;
+      }
+      expect(saved.map((rule) => rule.account)).toEqual([{ alias: 'work' }, { default: true }]);
+      expect(gate.alwaysRules()).toEqual(saved);
+
+      const subject = { serverId: 'slack', toolName: 'SEND_MESSAGE', definitionHash: 'h1' };
+      gate.forgetAlways({ serverId: 'slack', toolName: 'SEND_MESSAGE', account: { alias: 'work' } });
+      expect(gate.alwaysRules()).toEqual([saved[1]]);
+      expect(gate.decide({ ...subject, account: work }).policy).toBe('ask');
+      expect(gate.decide({ ...subject, account: { default: true } }).policy).toBe('allow');
+      // Forgetting a rule for every account (a local tool's, or an older one) leaves a bound one.
+      gate.forgetAlways({ serverId: 'slack', toolName: 'SEND_MESSAGE' });
+      expect(gate.alwaysRules()).toEqual([saved[1]]);
+    });
+
+    it('a rule saved before accounts were recorded still allows the tool under every account', async () => {
+      const { gate, server, cards } = setup({
+        defaultPolicy: 'ask',
+        rules: [{ serverId: 'slack', toolName: 'SEND_MESSAGE', policy: 'allow', definitionHash: 'h1' }],
+      });
+      await gate.call(slack(work, 1), server.run);
+      await gate.call(slack({ alias: 'personal' }, 2), server.run);
+      await gate.call(slack({ default: true }, 3), server.run);
+      expect(cards).toEqual([]);
+      expect(server.calls).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    });
   });
 
   it('a failing save still allows for the session', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decidePolicy, type PolicyRule } from '../../../src/approvals/policy.js';
 import { type PolicySettingsLike, policyConfigFromSettings } from '../../../src/approvals/policy-settings.js';
 import { policyRuleId, policyRuleViews, toolPolicyView } from '../../../src/approvals/policy-view.js';
-import { validateSettings } from '../../../src/store/settings-schema.js';
+import { validateSettings, withAlwaysAllowRule } from '../../../src/store/settings-schema.js';
 
 const ALWAYS: PolicyRule = {
   serverId: 'files',
@@ -168,6 +168,45 @@ describe('policyRuleViews', () => {
     );
   });
 
+  it('says which account an always-allow holds for, in its words and as data', () => {
+    const send = { serverId: 'slack', toolName: 'SEND_MESSAGE' };
+    const everyAccount: PolicyRule = { ...ALWAYS, ...send };
+    const work: PolicyRule = { ...everyAccount, account: { alias: 'work' } };
+    const views = policyRuleViews(
+      [work, { ...everyAccount, account: { default: true } }, everyAccount],
+      () => ({
+        name: 'connectors__slack__SEND_MESSAGE',
+        definitionHash: 'h1',
+      }),
+    );
+    const current = " It matches the tool's current definition.";
+    expect(views.map((view) => [view.account, view.description])).toEqual([
+      [
+        { alias: 'work' },
+        `Always allow as account work, saved from an approval card on 2026-11-30.${current}`,
+      ],
+      [
+        { default: true },
+        `Always allow as the default account, saved from an approval card on 2026-11-30.${current}`,
+      ],
+      [undefined, `Always allow, saved from an approval card on 2026-11-30.${current}`],
+    ]);
+    // Each account's rule is a rule of its own, removed on its own.
+    expect(new Set(views.map((view) => view.id)).size).toBe(3);
+    const decision = decidePolicy(
+      { defaultPolicy: 'ask', rules: [work] },
+      { ...send, definitionHash: 'h1', account: { alias: 'work' } },
+    );
+    expect(toolPolicyView(send, decision, undefined).reason).toBe(
+      'Always allow as account work, saved from an approval card on 2026-11-30.',
+    );
+    const [handWritten] = policyRuleViews(
+      [{ ...send, policy: 'allow', account: { default: true } }],
+      () => undefined,
+    );
+    expect(handWritten?.description).toBe('Allows "SEND_MESSAGE" on "slack" as the default account.');
+  });
+
   it('ids depend on the whole content, not on key order', () => {
     const reordered = Object.fromEntries(Object.entries(ALWAYS).reverse()) as unknown as PolicyRule;
     expect(policyRuleId(reordered)).toBe(policyRuleId(ALWAYS));
@@ -182,6 +221,61 @@ describe('rules in the settings file', () => {
 
   it('keep when and where an always-allow was saved', () => {
     expect(withRule({ ...ALWAYS }).policies.rules).toEqual([ALWAYS]);
+  });
+
+  it('keep the account an always-allow holds for, and read a rule without one as before', () => {
+    const work = { ...ALWAYS, serverId: 'slack', toolName: 'SEND_MESSAGE', account: { alias: 'work' } };
+    const byDefault = { ...work, account: { default: true } };
+    expect(withRule(work).policies.rules).toEqual([work]);
+    expect(withRule(byDefault).policies.rules).toEqual([byDefault]);
+    // An older file's rule has no account field, and reads back without one.
+    const [older] = withRule({ ...ALWAYS }).policies.rules;
+    expect(older).toEqual(ALWAYS);
+    expect(older).not.toHaveProperty('account');
+  });
+
+  it('refuse an account that is not one alias or the default, or on a rule it cannot narrow', () => {
+    const messages = (account: unknown, rule: Record<string, unknown> = { ...ALWAYS }) => {
+      try {
+        withRule({ ...rule, account });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(messages({ alias: 'Work' })).toMatch(
+      /policies\.rules\[0\]\.account\.alias must be an account alias \(an alias is 1–32 lower-case/,
+    );
+    for (const bad of ['work', { alias: 'work', default: true }, { default: false }, {}]) {
+      expect(messages(bad)).toMatch(
+        /policies\.rules\[0\]\.account must be \{"alias": "work"\} for one account or \{"default": true\}/,
+      );
+    }
+    expect(messages({ alias: 'work' }, { serverId: 'slack', policy: 'allow' })).toMatch(
+      /account needs a toolName/,
+    );
+    expect(messages({ alias: 'work' }, { serverId: 'slack', toolName: 't', policy: 'deny' })).toMatch(
+      /account is only for allow rules; a deny rule holds for every account/,
+    );
+  });
+
+  it('saving "always" again replaces the same account’s rule only', () => {
+    const rule = (account: PolicyRule['account'], definitionHash: string): PolicyRule => ({
+      serverId: 'slack',
+      toolName: 'SEND_MESSAGE',
+      policy: 'allow',
+      definitionHash,
+      ...(account === undefined ? {} : { account }),
+    });
+    let rules: PolicyRule[] = [rule(undefined, 'h0')];
+    rules = withAlwaysAllowRule(rules, rule({ alias: 'work' }, 'h1'));
+    rules = withAlwaysAllowRule(rules, rule({ default: true }, 'h1'));
+    rules = withAlwaysAllowRule(rules, rule({ alias: 'work' }, 'h2'));
+    expect(rules).toEqual([
+      rule(undefined, 'h0'),
+      rule({ default: true }, 'h1'),
+      rule({ alias: 'work' }, 'h2'),
+    ]);
   });
 
   it('refuse a savedAt that is not a time and a savedFrom other than card, saying what to send', () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_POLICY, decidePolicy, type PolicyConfig } from '../../../src/approvals/policy.js';
+import {
+  DEFAULT_POLICY,
+  decidePolicy,
+  type PolicyConfig,
+  type RuleAccount,
+} from '../../../src/approvals/policy.js';
 
 const key = { serverId: 'files', toolName: 'delete_file' };
 
@@ -52,6 +57,57 @@ describe('decidePolicy', () => {
     expect(decidePolicy(config, { ...key, definitionHash: 'h1' }).policy).toBe('allow');
     expect(decidePolicy(config, { ...key, definitionHash: 'h2' }).policy).toBe('ask');
     expect(decidePolicy(config, key).policy).toBe('ask');
+  });
+
+  describe('accounts (connector tools)', () => {
+    const send = { serverId: 'slack', toolName: 'SEND_MESSAGE', definitionHash: 'h1' };
+    const work = { alias: 'work' };
+    const allowAs = (account?: RuleAccount): PolicyConfig => ({
+      defaultPolicy: 'ask',
+      rules: [{ ...send, policy: 'allow', ...(account === undefined ? {} : { account }) }],
+    });
+
+    it('an allow rule bound to an account holds only for calls under that account', () => {
+      const config = allowAs(work);
+      expect(decidePolicy(config, { ...send, account: work })).toMatchObject({
+        policy: 'allow',
+        source: 'rule',
+      });
+      expect(decidePolicy(config, { ...send, account: { alias: 'personal' } }).policy).toBe('ask');
+      // A call that names no account runs as the default one, which may or may not be "work".
+      expect(decidePolicy(config, { ...send, account: { default: true } }).policy).toBe('ask');
+      // A local call has no account, and an account-bound rule is never one for it.
+      expect(decidePolicy(config, send).policy).toBe('ask');
+    });
+
+    it('one bound to the default account holds for calls that name none, never for a named alias', () => {
+      const config = allowAs({ default: true });
+      expect(decidePolicy(config, { ...send, account: { default: true } }).policy).toBe('allow');
+      expect(decidePolicy(config, { ...send, account: { alias: 'slack-account' } }).policy).toBe('ask');
+      expect(decidePolicy(config, send).policy).toBe('ask');
+    });
+
+    it('a rule without an account (saved before accounts were recorded) still holds for every account', () => {
+      const config = allowAs();
+      for (const account of [work, { alias: 'personal' }, { default: true as const }]) {
+        expect(decidePolicy(config, { ...send, account }).policy).toBe('allow');
+      }
+      expect(decidePolicy(config, send).policy).toBe('allow');
+    });
+
+    it('deny and ask rules hold for every account; the account narrows only what an allow covers', () => {
+      const config: PolicyConfig = {
+        defaultPolicy: 'allow',
+        rules: [
+          { ...send, policy: 'allow', account: work },
+          { serverId: 'slack', toolName: 'SEND_MESSAGE', policy: 'ask', account: { alias: 'other' } },
+        ],
+      };
+      expect(decidePolicy(config, { ...send, account: work })).toMatchObject({
+        policy: 'ask',
+        rule: { policy: 'ask' },
+      });
+    });
   });
 
   it('a deny rule keeps holding whatever the definition hash', () => {

@@ -68,17 +68,20 @@ export interface RuleTarget {
   definitionHash: string;
 }
 
-/** The saved rules in words, in their stored order; identical rules are listed once. */
+/**
+ * The saved rules in words, in their stored order; identical rules are listed once. `lookup` gets
+ * the rule's key and hash, since a tool the catalog does not hold (a connector's) may be known by
+ * the hash its approvals bind to.
+ */
 export function policyRuleViews(
   rules: readonly PolicyRule[],
-  lookup: (key: ToolKey) => RuleTarget | undefined,
+  lookup: (key: ToolKey & Pick<PolicyRule, 'definitionHash'>) => RuleTarget | undefined,
 ): PolicyRuleView[] {
   const views = new Map<string, PolicyRuleView>();
   for (const rule of rules) {
     const id = policyRuleId(rule);
     if (views.has(id)) continue;
-    const target =
-      rule.toolName === undefined ? undefined : lookup({ serverId: rule.serverId, toolName: rule.toolName });
+    const target = rule.toolName === undefined ? undefined : lookup({ ...rule, toolName: rule.toolName });
     const view: PolicyRuleView = {
       id,
       serverId: rule.serverId,

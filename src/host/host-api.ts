@@ -566,14 +566,20 @@ export class HostApi implements ToolbridgeApi {
   }
 
   /** The catalog's tool for a rule's (server, tool) key, with the hash an approval binds to. */
-  #ruleTarget(key: ToolKey): RuleTarget | undefined {
+  /**
+   * The tool a rule is about, as it is listed now. Connector tools live on the gateway, not in the
+   * catalog, and their approvals bind to the name alone, so a rule holding that name's hash is
+   * about that connector tool.
+   */
+  #ruleTarget(rule: ToolKey & Pick<PolicyRule, 'definitionHash'>): RuleTarget | undefined {
     const { catalog } = this.host;
-    const entry = [agentFacingName('mcp', key), agentFacingName('connectors', key)]
+    const entry = [agentFacingName('mcp', rule), agentFacingName('connectors', rule)]
       .map((name) => catalog.entry(name))
-      .find((found) => found?.serverId === key.serverId && found.toolName === key.toolName);
-    return entry === undefined
-      ? undefined
-      : { name: entry.name, definitionHash: approvalHash(entry, catalog) };
+      .find((found) => found?.serverId === rule.serverId && found.toolName === rule.toolName);
+    if (entry !== undefined) return { name: entry.name, definitionHash: approvalHash(entry, catalog) };
+    const name = agentFacingName('connectors', rule);
+    const hash = connectorApprovalHash(name);
+    return rule.definitionHash === hash ? { name, definitionHash: hash } : undefined;
   }
 
   #requireServer(id: string): void {
@@ -612,8 +618,12 @@ export function serverView(host: Pick<HostParts, 'servers' | 'settings'>, id: st
  */
 export function approvalHash(entry: CatalogEntry, catalog: Pick<HostCatalog, 'definitionHash'>): string {
   return entry.source === 'connectors'
-    ? definitionHash({ name: entry.name })
+    ? connectorApprovalHash(entry.name)
     : catalog.definitionHash(entry.name);
+}
+
+function connectorApprovalHash(name: string): string {
+  return definitionHash({ name });
 }
 
 const POLICY_VALUES: readonly unknown[] = ['allow', 'ask', 'deny'];

@@ -245,4 +245,57 @@ describe('the account in approvals and the audit log', () => {
     expect(gateway.executions.map((run) => run.account)).toEqual(['github-account']);
     expect(await auditAccounts()).toEqual([{ alias: 'work' }, { alias: 'github-account', default: true }]);
   });
+
+  it('"Always" on a card for account work covers the next call as work only; the default account asks again', async () => {
+    await linkWork();
+    await host.api.updateSettings({ defaultPolicy: 'ask' });
+    const cards = recordEvents(host, 'cardOpened');
+    const first = call('tool_call', { calls: [getMe('work')] });
+    await until(() => cards.length === 1, 'the card for account work');
+    expect(cards[0]).toMatchObject({ account: { alias: 'work' } });
+    await host.api.resolveCard(cards[0]!.id, { action: 'always' });
+    expect(await first).toMatchObject({ success_count: 1, results: [{ account: 'work' }] });
+
+    // Saved with its account, and said so in the rules list.
+    const onDisk = JSON.parse(await fs.readFile(path.join(dataDir, 'settings.json'), 'utf8'));
+    expect(onDisk.policies.rules).toMatchObject([
+      { serverId: 'github', toolName: 'GET_ME', policy: 'allow', account: { alias: 'work' } },
+    ]);
+    const [rule] = await host.api.listPolicyRules();
+    expect(rule).toMatchObject({
+      name: 'connectors__github__GET_ME',
+      account: { alias: 'work' },
+      definition: 'current',
+    });
+    expect(rule!.description).toMatch(/^Always allow as account work, saved from an approval card on /);
+
+    // The next call as work runs without a card.
+    expect(await call('tool_call', { calls: [getMe('work')] })).toMatchObject({
+      success_count: 1,
+      results: [{ account: 'work' }],
+    });
+    expect(cards).toHaveLength(1);
+
+    // The default account (and a call naming it by alias) is another account: it asks again.
+    for (const [entry, account] of [
+      [getMe(), { default: true }],
+      [getMe('github-account'), { alias: 'github-account' }],
+    ] as const) {
+      const seen = cards.length;
+      const pending = call('tool_call', { calls: [entry] });
+      await until(() => cards.length === seen + 1, 'a card for another account');
+      expect(cards.at(-1)).toMatchObject({ account });
+      await host.api.resolveCard(cards.at(-1)!.id, { action: 'deny' });
+      expect(await pending).toMatchObject({ results: [{ error: { code: 'DENIED' } }] });
+    }
+    expect(gateway.executions.map((run) => run.account)).toEqual(['work', 'work']);
+
+    // Removing the rule takes back the session's copy too: work asks again.
+    await host.api.removePolicyRule(rule!.id);
+    const seen = cards.length;
+    const again = call('tool_call', { calls: [getMe('work')] });
+    await until(() => cards.length === seen + 1, 'a card for work after the rule was removed');
+    await host.api.resolveCard(cards.at(-1)!.id, { action: 'approve' });
+    expect(await again).toMatchObject({ success_count: 1, results: [{ account: 'work' }] });
+  });
 });

@@ -156,7 +156,7 @@ describe('connectors in the web UI', () => {
       await openView('settings');
       await page.getByTestId('settings-default-policy').selectOption(policy);
       await page.getByTestId('settings-save').click();
-      await shown(page.getByText('Saved'));
+      await shown(page.getByText('Saved', { exact: true }));
     };
     await setDefaultPolicy('ask');
     await openView('cards');
@@ -175,7 +175,7 @@ describe('connectors in the web UI', () => {
     expect(await card.getByTestId('card-account').textContent()).toBe('as account work');
     expect(gateway.executions).toHaveLength(executed);
     await page.screenshot({ path: join(SCREENSHOTS, 'approval-card-account.png') });
-    await card.getByTestId('card-approve').click();
+    await card.getByTestId('card-always').click();
     expect(JSON.parse(resultText(await ran)).results).toEqual([expect.objectContaining({ account: 'work' })]);
     expect(gateway.executions.at(-1)).toMatchObject({ slug: 'GITHUB_GET_ME', account: 'work' });
     await gone(card);
@@ -184,6 +184,40 @@ describe('connectors in the web UI', () => {
     await openView('activity');
     await page.getByTestId('activity-row').first().click();
     expect(await page.getByTestId('activity-account').textContent()).toBe('work');
+
+    // "Always" held for account work only: the next call as work runs without a card (under ask
+    // a card would keep it waiting past the timeout), a call as the default account asks again.
+    await openView('cards');
+    const getMe = (account?: string) =>
+      agent.callTool(
+        {
+          name: 'tool_call',
+          arguments: {
+            calls: [{ name: 'connectors__github__GET_ME', arguments: {}, ...(account ? { account } : {}) }],
+          },
+        },
+        undefined,
+        { timeout: 30_000 },
+      );
+    expect(JSON.parse(resultText(await getMe('work'))).results).toEqual([
+      expect.objectContaining({ account: 'work' }),
+    ]);
+    expect(await card.count()).toBe(0);
+    const byDefault = getMe();
+    await shown(card.getByTestId('card-account'));
+    expect(await card.getByTestId('card-account').textContent()).toBe('as the default account');
+    await card.getByTestId('card-deny').click();
+    expect(resultText(await byDefault)).toContain('DENIED');
+    expect(gateway.executions.at(-1)).toMatchObject({ account: 'work' });
+
+    // Settings → Approval rules says which account the rule holds for.
+    await openView('settings');
+    const rule = page.getByTestId('policy-rules').locator('tr[data-name="connectors__github__GET_ME"]');
+    await shown(rule);
+    expect(await rule.getByTestId('policy-rule-account').textContent()).toBe('as account work');
+    expect(await rule.getByTestId('policy-rule-description').textContent()).toMatch(
+      /^Always allow as account work, saved from an approval card on \d{4}-\d\d-\d\d\. It matches the tool's current definition\.$/,
+    );
     await setDefaultPolicy('allow');
   });
 

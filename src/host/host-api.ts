@@ -493,8 +493,6 @@ export class HostApi implements ToolbridgeApi {
       toolName: entry.toolName,
       definitionHash: approvalHash(entry, catalog),
       annotations: entry.annotations,
-      // A connector tool's badge is what a call naming no account gets: the default account's.
-      ...(entry.source === 'connectors' ? { account: { default: true as const } } : {}),
     });
     const plan = catalog.plan(DEFAULT_CONTEXT_LENGTH_TOKENS);
     const view: ToolView = {

@@ -239,6 +239,8 @@ function heldOutNegatives(seed, prefix, groups, actions, templates) {
   return rows;
 }
 
+// `nylas` is installed after all: a shared catalog has `EmailByNylas`, which the word filter
+// does not split, so its rows are dropped (after drawing, so the other rows stay as they were).
 const heldOut1 = heldOutNegatives(
   424242,
   'heldout-neg',
@@ -258,7 +260,7 @@ const heldOut1 = heldOutNegatives(
   ['send an invoice', 'list contacts', 'create a task', 'add a subscriber', 'start a call', 'export leads', 'book a meeting', 'archive emails', 'post a status update', 'sync my calendar', 'delete a workspace', 'get billing history', 'create a form', 'publish a page', 'track time', 'assign a ticket', 'import customers', 'send a newsletter', 'find a document', 'update a deal'],
   // biome-ignore format: a word list
   ['{s} {a}', '{a} in {s}', '{a} on {s}', 'use {s} to {a}', '{a} with {s}', '{a} via {s}', '{a} using {s}', 'open {s} and {a}', 'can you {a} in {s}', '{a} from {s}', 'how do i {a} in {s}', '{s}: {a}'],
-);
+).filter((row) => row.service !== 'nylas');
 
 const heldOut2 = heldOutNegatives(
   99173,

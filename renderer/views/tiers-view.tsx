@@ -155,7 +155,7 @@ function TierDetails(props: { tier: TierView; label: string }) {
           <div className={`meter${used > tier.budgetTokens ? ' over' : ''}`}>
             <span style={{ width: `${fill}%` }} />
           </div>
-          <div className="note">tokens used by the listing / allowed</div>
+          <div className="note">estimated tokens used by the listing / allowed</div>
         </div>
         <div className="panel stat">
           <div className="label">Deferred tools</div>
@@ -184,7 +184,7 @@ function TierDetails(props: { tier: TierView; label: string }) {
         </div>
         <p className="muted small">
           {tier.deferredTokens > 0
-            ? `Listing the deferred tools directly would cost ${formatNumber(tier.deferredTokens)} tokens; the agent's tool list costs ${formatNumber(tier.visibleTokens)} (${Math.round(saved * 100)}% less).`
+            ? `Listing the deferred tools directly would cost about ${formatNumber(tier.deferredTokens)} tokens; the agent's tool list costs about ${formatNumber(tier.visibleTokens)} (${Math.round(saved * 100)}% less). Token counts here are estimates (characters ÷ 4); a model's tokenizer may count up to a quarter more for lists of tool names.`
             : 'No tool is deferred: the agent sees every tool directly.'}
         </p>
       </section>

@@ -78,15 +78,20 @@ export interface QueryWords {
   /** Each word's run (maximal stretch of letters and digits) in `runs`. */
   runOf: readonly number[];
   runs: readonly string[];
-  /** The query opens with a one-word label (`Zoho: list leads`, `asana - search invoices`). */
-  labelled?: boolean;
-  /** The query opens with one word and a comma (`zoho, list leads`, but also `yes, …`). */
-  commaLabelled?: boolean;
   /** For each run, whether punctuation that ends a phrase follows it (`in zoho, list leads`). */
   pausesAfter?: readonly boolean[];
-  /** The query ends with a one-word label after a spaced dash (`list leads - zoho`). */
-  trailingLabel?: boolean;
+  /** The query as written, for the labels it may open or end with (`Zoho: …`, `… - zoho`). */
+  text?: string;
 }
+
+/** One word, then a colon, a `>` or a spaced dash: the query names where it should run. */
+const LEADING_LABEL = /^\s*[\p{L}\p{N}]+\s*(?::|>|\s[-\u2013\u2014]\s)/u;
+/** One word, then a comma (`zoho, list leads`, but also `yes, …`). */
+const LEADING_COMMA_LABEL = /^\s*[\p{L}\p{N}]+\s*,/u;
+/** A spaced dash and one word, or one word in brackets, to the end: where it should run, last. */
+const TRAILING_LABEL = /(?:\s[-\u2013\u2014]\s*[\p{L}\p{N}]+|\(\s*[\p{L}\p{N}]+\s*\))\s*$/u;
+/** A label is one short word: the end of a query is enough to look at, however long it is. */
+const LABEL_TAIL_CHARS = 64;
 
 /**
  * Where a service or app is named, besides anywhere for a listed one: the query's first word
@@ -314,12 +319,15 @@ export class QueryReader {
     if (isAccountName(runs, run)) return `between "${before}" and "${runs[run + 1]}"`;
     // `ask zoho to …`, `tell zoho to …`: the one asked is the app.
     if (ADDRESSING_VERBS.has(before) && runs[run + 1] === 'to') return `in "${before} … to"`;
-    const opensLabel =
-      query.labelled ||
-      // After a comma, an English word is a label only before an action (`pitch, list leads`, not `yes, …`).
-      (query.commaLabelled && (!english || this.isAction(runs[1] ?? '')));
-    if (run === 0 && runs.length >= 2 && opensLabel) return 'as the label the query opens with';
-    if (run === runs.length - 1 && runs.length >= 2 && query.trailingLabel) {
+    const text = query.text ?? '';
+    if (run === 0 && runs.length >= 2) {
+      const opensLabel =
+        LEADING_LABEL.test(text) ||
+        // After a comma, an English word is a label only before an action (`pitch, list leads`, not `yes, …`).
+        (LEADING_COMMA_LABEL.test(text) && (!english || this.isAction(runs[1]!)));
+      if (opensLabel) return 'as the label the query opens with';
+    }
+    if (run === runs.length - 1 && runs.length >= 2 && TRAILING_LABEL.test(text.slice(-LABEL_TAIL_CHARS))) {
       return 'as the label the query ends with';
     }
     if (isSubjectName(query.words[i]!)) return undefined;

@@ -16,13 +16,6 @@ import type {
   SearchResult,
 } from './types.js';
 
-/** One word, then a colon, a `>` or a spaced dash: the query names where it should run. */
-const LEADING_LABEL = /^\s*[\p{L}\p{N}]+\s*(?::|>|\s[-\u2013\u2014]\s)/u;
-/** One word, then a comma. */
-const LEADING_COMMA_LABEL = /^\s*[\p{L}\p{N}]+\s*,/u;
-/** A spaced dash and one word, or one word in brackets, to the end: where it should run, last. */
-const TRAILING_LABEL = /(?:\s[-\u2013\u2014]\s*[\p{L}\p{N}]+|\(\s*[\p{L}\p{N}]+\s*\))\s*$/u;
-
 /** How much one occurrence of a word counts in each part of a tool (1 everywhere = plain BM25). */
 export interface FieldWeights {
   /** Words of the tool name (`mcp__github__create_issue` → github, create, issue). */
@@ -321,12 +314,7 @@ class Bm25ToolIndex implements ExtendableToolIndex {
     if (words.words.length === 0 || this.size === 0 || limit <= 0) {
       return searchOptions.explain ? { matches: [], explanation: emptyExplanation(text) } : { matches: [] };
     }
-    const plan = this.reader.read({
-      ...words,
-      labelled: LEADING_LABEL.test(text),
-      commaLabelled: LEADING_COMMA_LABEL.test(text),
-      trailingLabel: TRAILING_LABEL.test(text),
-    });
+    const plan = this.reader.read({ ...words, text });
     const exact = this.corpus.exactMatches(text.trim().toLowerCase());
     const required = this.requiredCoverage(plan.answerable.length);
     const blocked = plan.unknownWords.length > 0 || (plan.gateToken !== undefined && plan.gateTermId < 0);

@@ -215,7 +215,7 @@ export class QueryReader {
           const listed = serviceNames.has(word);
           namesServices ||= listed;
           const where =
-            reading.kind === 'name' || reading.kind === 'english'
+            !listed && (reading.kind === 'name' || reading.kind === 'english')
               ? this.servicePlace(query, i, reading.kind === 'english')
               : undefined;
           if (listed) {

@@ -271,6 +271,20 @@ function readEntries(
   return { names, servers, leads, nameStarts, nameTerms: nameTerms.slice(0, nameCount) };
 }
 
+// Each server id's words, split once.
+const serverIdCache = new Map<string, string[]>();
+
+/** A server id's words: `cloudflare-api` → `cloudflare`, `api`. */
+export function serverIdWords(server: string): readonly string[] {
+  let words = serverIdCache.get(server);
+  if (words === undefined) {
+    words = server.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+    if (serverIdCache.size > 10_000) serverIdCache.clear();
+    serverIdCache.set(server, words);
+  }
+  return words;
+}
+
 /**
  * Everything an index knows about its tools: their BM25 postings and statistics, their names and
  * name terms, and the words and stems they hold. `extend` adds tools as a new part, leaving this
@@ -422,7 +436,7 @@ export class ToolCorpus implements QueryLexicon {
       this.serverWords = new Set();
       for (const part of this.parts) {
         for (const server of new Set(part.servers)) {
-          for (const id of server.toLowerCase().match(/[a-z0-9]+/g) ?? []) this.serverWords.add(id);
+          for (const id of serverIdWords(server)) this.serverWords.add(id);
         }
       }
     }

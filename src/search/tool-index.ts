@@ -5,7 +5,7 @@ import { type QueryPlan, QueryReader, type QueryReaderSettings, type QueryTerm }
 import { SERVICE_NAMES } from './service-names.js';
 import { stem } from './stemmer.js';
 import { type TokenizerOptions, tokenize, tokenizeRuns } from './tokenizer.js';
-import { type CorpusSettings, FIELDS, ToolCorpus } from './tool-corpus.js';
+import { type CorpusSettings, FIELDS, serverIdWords, ToolCorpus } from './tool-corpus.js';
 import { type Ranked, sortRanked, TopK } from './top-k.js';
 import type {
   ExtendableToolIndex,
@@ -524,17 +524,9 @@ class Bm25ToolIndex implements ExtendableToolIndex {
   }
 }
 
-// Each server id's words, split once.
-const serverIdWords = new Map<string, string[]>();
-
 /** Whether the query says a server's id: its words in order (`github`, `cloudflare api`). */
 function namesServer(server: string, queryRuns: readonly string[]): boolean {
-  let id = serverIdWords.get(server);
-  if (id === undefined) {
-    id = server.toLowerCase().match(/[a-z0-9]+/g) ?? [];
-    if (serverIdWords.size > 10_000) serverIdWords.clear();
-    serverIdWords.set(server, id);
-  }
+  const id = serverIdWords(server);
   const [head] = id;
   if (head === undefined) return false;
   for (let at = queryRuns.indexOf(head); at >= 0; at = queryRuns.indexOf(head, at + 1)) {

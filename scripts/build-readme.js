@@ -12,6 +12,7 @@ const PARTS = [
   'bridge',
   'servers-store',
   'approvals',
+  'security',
   'connectors',
   '99-rule-map',
 ];

@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects so a developer can run one layer alone: `npx vitest run --project unit`.
+// Four projects so a developer can run one layer alone: `npx vitest run --project unit`.
 export default defineConfig({
   test: {
     reporters: ['default', './test/helpers/summary-reporter.ts'],
@@ -11,6 +11,15 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'security',
+          include: ['test/security/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

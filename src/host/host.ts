@@ -1,5 +1,3 @@
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AgentEndpoint } from '../agents/agent-endpoint.js';
@@ -23,8 +21,7 @@ import { connectorOutcomeResult, connectorResultAccount } from '../bridge/connec
 import type { AgentSurface, CallContext, ConnectorBackend, ToolExecutor } from '../bridge/types.js';
 import type { CatalogEntry } from '../catalog/types.js';
 import { CONNECTORS_UNAVAILABLE_MESSAGE } from '../connectors/connector-executor.js';
-import { processAlive, signalGroup } from '../servers/process-group.js';
-import { LEASES_FILE_NAME, ProcessLeases } from '../servers/process-leases.js';
+import { openServerLeases } from '../servers/lease-files.js';
 import { ServerManager, type ServerManagerOptions } from '../servers/server-manager.js';
 import { ensurePrivateDir } from '../store/atomic-file.js';
 import { FileSecretStore } from '../store/file-secret-store.js';
@@ -145,8 +142,6 @@ export class Host implements AsyncDisposable {
   private readonly extraContexts = new Map<string, number>();
   /** Agent tool calls in progress, so close() can let refused ones answer first. */
   private readonly calls = new Set<Promise<unknown>>();
-  /** Server id → pid (its process group) while it runs, for killServersNow. */
-  private readonly serverPids = new Map<string, number>();
 
   readonly dataDir: string;
   readonly settings: HostSettings;
@@ -257,20 +252,6 @@ export class Host implements AsyncDisposable {
     return this.closing;
   }
 
-  /**
-   * SIGKILLs every server process group at once. For a second Ctrl-C, or an agent that is about
-   * to kill us: better than leaving servers running after we are gone.
-   */
-  killServersNow(): void {
-    for (const pid of this.serverPids.values()) signalGroup(pid, 'SIGKILL');
-  }
-
-  /** @internal */
-  noteServerPid(id: string, pid: number | undefined): void {
-    if (pid === undefined) this.serverPids.delete(id);
-    else this.serverPids.set(id, pid);
-  }
-
   private contextLengthOf(agentId: string): number {
     return (
       this.extraContexts.get(agentId) ??
@@ -317,7 +298,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
         redactor = createRedactor(next.redactionPatterns);
       }),
     );
-    const leases = await openLeases(dataDir, options.readOnlySettings === true, log);
+    const leases = await openServerLeases(dataDir, options.readOnlySettings === true, jsonFile, log);
     store.add(leases);
     const signIn = store.add(
       new ServerSignIn({
@@ -533,8 +514,7 @@ function wireEvents(host: Host, events: UiEventHub, store: DisposableStore): voi
   const changed = () => host.catalogChanged();
   const subscriptions = [
     servers.onDidChangeTools(changed),
-    servers.onDidChangeStatus(({ id, state }) => {
-      host.noteServerPid(id, state.pid);
+    servers.onDidChangeStatus(({ id }) => {
       changed();
       if (servers.has(id)) events.fire('serverStatusChanged', serverView(host, id));
     }),
@@ -586,38 +566,6 @@ async function openFileSecrets(dataDir: string, log: (line: string) => void): Pr
   const { store, warnings } = await FileSecretStore.open(dataDir);
   for (const warning of warnings) log(`toolbridge: ${warning}`);
   return store;
-}
-
-/**
- * Records the server processes we start so a later run can stop them if this one dies without
- * closing them (checklist R2). The lock holder owns `server-leases.json` and reaps it at start;
- * each read-only process (`toolbridge mcp`, several may run) keeps its own file and reaps only
- * the files of such processes that are gone, never another live host's servers.
- */
-async function openLeases(
-  dataDir: string,
-  readOnly: boolean,
-  log: (line: string) => void,
-): Promise<{ leases: ProcessLeases; close(): Promise<void> }> {
-  const own = readOnly ? `server-leases.mcp-${process.pid}.json` : LEASES_FILE_NAME;
-  const stale: string[] = readOnly ? [] : [LEASES_FILE_NAME];
-  for (const name of await fs.readdir(dataDir).catch(() => [] as string[])) {
-    const pid = /^server-leases\.mcp-(\d+)\.json$/.exec(name)?.[1];
-    if (pid !== undefined && Number(pid) !== process.pid && !processAlive(Number(pid))) stale.push(name);
-  }
-  for (const name of stale) {
-    const reaped = await new ProcessLeases(jsonFile(path.join(dataDir, name))).reapLeftovers();
-    if (reaped.length > 0)
-      log(`toolbridge: stopped ${reaped.length} server process(es) a previous run left behind.`);
-    if (name !== own) await fs.rm(path.join(dataDir, name), { force: true });
-  }
-  return {
-    leases: new ProcessLeases(jsonFile(path.join(dataDir, own))),
-    // The shared file stays (emptied by the servers as they stop); a per-process one goes.
-    close: async () => {
-      if (readOnly) await fs.rm(path.join(dataDir, own), { force: true });
-    },
-  };
 }
 
 /** Waits for the promises to settle, or `ms` at most (a tool still running is cut by the close). */

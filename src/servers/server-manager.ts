@@ -10,6 +10,7 @@ import { ToolbridgeError } from '../base/errors.js';
 import { type AsyncDisposable, DisposableStore } from '../base/lifecycle.js';
 import { isValidServerId, toServerId } from '../catalog/naming.js';
 import type { ServerTools, ToolDefinition } from '../catalog/types.js';
+import { signalGroup } from './process-group.js';
 import { type CallToolOptions, ServerConnection, type ServerConnectionOptions } from './server-connection.js';
 import type { ServerConfig, ServerSnapshot, ServerState } from './types.js';
 
@@ -43,6 +44,8 @@ export class ServerManager implements AsyncDisposable {
   readonly onDidRemove: Event<{ id: string }> = this._onDidRemove.event;
 
   private readonly entries = new Map<string, Entry>();
+  /** Server id → pid (its process group) while it runs, for killAllNow; outlives closeAll's clear. */
+  private readonly pids = new Map<string, number>();
   private closed = false;
 
   constructor(private readonly options: ServerManagerOptions = {}) {
@@ -166,6 +169,14 @@ export class ServerManager implements AsyncDisposable {
     return this.require(serverId).connection.callTool(toolName, args, options);
   }
 
+  /**
+   * SIGKILLs every server process group at once. For a second Ctrl-C, or an agent that is about
+   * to kill us: better than leaving servers running after we are gone.
+   */
+  killAllNow(): void {
+    for (const pid of this.pids.values()) signalGroup(pid, 'SIGKILL');
+  }
+
   /** Closes every server, newest first. */
   close(): Promise<void> {
     return this.store.close();
@@ -175,7 +186,13 @@ export class ServerManager implements AsyncDisposable {
     const store = new DisposableStore();
     const connection = new ServerConnection(config, this.options);
     store.add(connection);
-    store.add(connection.onDidChangeState((state) => this._onDidChangeStatus.fire({ id: config.id, state })));
+    store.add(
+      connection.onDidChangeState((state) => {
+        if (state.pid === undefined) this.pids.delete(config.id);
+        else this.pids.set(config.id, state.pid);
+        this._onDidChangeStatus.fire({ id: config.id, state });
+      }),
+    );
     store.add(connection.onDidChangeTools((tools) => this._onDidChangeTools.fire({ id: config.id, tools })));
     this.entries.set(config.id, { connection, store });
   }

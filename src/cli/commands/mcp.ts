@@ -87,7 +87,7 @@ Options:
       }
       // Agents stop us with a signal as often as by closing stdin; either way the servers must stop too.
       let host: Host | undefined;
-      const shutdown = shutdownSignal('mcp', io, { force: () => host?.killServersNow() });
+      const shutdown = shutdownSignal('mcp', io, { force: () => host?.servers.killAllNow() });
       try {
         host = await createHost({
           dataDir,

@@ -80,7 +80,7 @@ Options:
       let host: Host | undefined;
       const shutdown = shutdownSignal('serve', io, {
         ...(options.shutdown === undefined ? {} : { given: options.shutdown }),
-        force: () => host?.killServersNow(),
+        force: () => host?.servers.killAllNow(),
       });
       try {
         host = await createHost({

@@ -1,6 +1,6 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents, WebFrameMain } from 'electron';
+import { type ToolbridgeApi, UI_EVENTS, UI_METHODS, type UiReply } from '../src/api/ui-api.js';
 import type { Disposable } from '../src/base/lifecycle.js';
-import { type ToolbridgeApi, UI_EVENTS, UI_METHODS, type UiReply } from '../src/host/api.js';
 import { replyTo } from '../src/web/ui-reply.js';
 import { isAppUrl } from './window.js';
 

@@ -1,4 +1,4 @@
-import type { CardView } from '../src/host/api.js';
+import type { CardView } from '../src/api/ui-api.js';
 
 /** The OS notification for a card that just opened: who wants what, in one line. */
 export function cardNotification(card: CardView): { title: string; body: string } {

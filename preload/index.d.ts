@@ -1,4 +1,4 @@
-import type { ToolbridgeApi } from '../src/host/api.js';
+import type { ToolbridgeApi } from '../src/api/ui-api.js';
 
 declare global {
   interface Window {

@@ -6,7 +6,7 @@ import {
   type UiEventMap,
   type UiMethod,
   type UiReply,
-} from '../src/host/api.js';
+} from '../src/api/ui-api.js';
 
 // Channel names as main/ipc.ts declares them; the preload is bundled alone, so they are repeated here.
 const EVENT_CHANNEL = 'toolbridge:event';

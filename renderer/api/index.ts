@@ -1,5 +1,5 @@
 /// <reference path="../../preload/index.d.ts" />
-import { type ToolbridgeApi, UI_METHODS } from '../../src/host/api.js';
+import { type ToolbridgeApi, UI_METHODS } from '../../src/api/ui-api.js';
 import { rebuildUnknown } from './rebuild-error.js';
 import { hasSession, signIn, takeLaunchSecret } from './web-session.js';
 import { type ConnectionState, WsClient } from './ws-client.js';

@@ -1,5 +1,5 @@
+import type { UiReply } from '../../src/api/ui-api.js';
 import { type ErrorCode, ToolbridgeError } from '../../src/base/errors.js';
-import type { UiReply } from '../../src/host/api.js';
 
 /** A ToolbridgeError again, from the plain `{ code, message, data }` that crossed IPC or the socket. */
 export function rebuildError(error: Extract<UiReply, { ok: false }>['error']): ToolbridgeError {

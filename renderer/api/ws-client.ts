@@ -1,4 +1,3 @@
-import { ToolbridgeError } from '../../src/base/errors.js';
 import {
   type ToolbridgeApi,
   UI_METHODS,
@@ -6,7 +5,8 @@ import {
   type UiMethod,
   type UiSocketMessage,
   type UiSocketRequest,
-} from '../../src/host/api.js';
+} from '../../src/api/ui-api.js';
+import { ToolbridgeError } from '../../src/base/errors.js';
 import { rebuildError } from './rebuild-error.js';
 
 /** The part of the browser's WebSocket we use, so tests can hand in the `ws` package's client. */

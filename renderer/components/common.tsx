@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
-import type { ServerStatus } from '../../src/servers/types.js';
+import type { ServerStatus } from '../../src/api/ui-api.js';
 import { prettyJson } from '../lib/format.js';
 import { findSuspicious, revealHidden } from '../lib/suspicious-text.js';
 

@@ -1,4 +1,4 @@
-import type { Policy, ToolPolicyView } from '../../src/host/api.js';
+import type { Policy, ToolPolicyView } from '../../src/api/ui-api.js';
 
 const INHERIT = 'inherit';
 const CHOICES: Array<{ value: Policy; label: string }> = [

@@ -1,4 +1,4 @@
-import type { CallAccount } from '../../src/host/api.js';
+import type { CallAccount } from '../../src/api/ui-api.js';
 
 const number = new Intl.NumberFormat('en-US');
 

@@ -1,6 +1,6 @@
-import { isValidServerId, toServerId } from '../../src/catalog/naming.js';
-import type { OAuthClientConfig, ServerConfig } from '../../src/servers/types.js';
-import { SECRET_MASK } from '../../src/store/server-secrets.js';
+import type { OAuthClientConfig, ServerConfig } from '../../src/api/ui-api.js';
+import { SECRET_MASK } from '../../src/api/ui-api.js';
+import { isValidServerId, toServerId } from '../../src/base/server-id.js';
 
 export type FormResult = { ok: true; config: ServerConfig } | { ok: false; field: string; message: string };
 

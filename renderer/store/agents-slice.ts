@@ -1,4 +1,4 @@
-import type { AgentConnectionInfo, AgentView, ToolbridgeApi } from '../../src/host/api.js';
+import type { AgentConnectionInfo, AgentView, ToolbridgeApi } from '../../src/api/ui-api.js';
 import type { AppSlice } from './index.js';
 import { attempt, type Outcome } from './outcome.js';
 

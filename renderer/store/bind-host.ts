@@ -1,4 +1,4 @@
-import { type ToolbridgeApi, UI_EVENTS, type UiEventMap } from '../../src/host/api.js';
+import { type ToolbridgeApi, UI_EVENTS, type UiEventMap } from '../../src/api/ui-api.js';
 import type { AppStore } from './index.js';
 
 /** Catalog changes come in bursts while servers start; reload once per burst. */

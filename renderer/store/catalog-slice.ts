@@ -1,4 +1,4 @@
-import type { Policy, TierView, ToolbridgeApi, ToolView } from '../../src/host/api.js';
+import type { Policy, TierView, ToolbridgeApi, ToolView } from '../../src/api/ui-api.js';
 import type { AppSlice } from './index.js';
 import { attempt, type Outcome, type UiError } from './outcome.js';
 

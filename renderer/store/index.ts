@@ -1,5 +1,5 @@
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
-import type { ToolbridgeApi } from '../../src/host/api.js';
+import type { ToolbridgeApi } from '../../src/api/ui-api.js';
 import type { ConnectionState } from '../api/ws-client.js';
 import { type ActivitySlice, createActivitySlice } from './activity-slice.js';
 import { type AgentsSlice, createAgentsSlice } from './agents-slice.js';

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { PlaygroundSearchResult, ToolbridgeApi } from '../../src/api/ui-api.js';
 import type { JsonObject } from '../../src/base/json.js';
-import type { PlaygroundSearchResult, ToolbridgeApi } from '../../src/host/api.js';
 import type { AppSlice } from './index.js';
 import { attempt, type Outcome } from './outcome.js';
 

@@ -1,4 +1,10 @@
-import type { ActivityEntry, ApprovalCardView, CardView, ServerView, ToolView } from '../../src/host/api.js';
+import type {
+  ActivityEntry,
+  ApprovalCardView,
+  CardView,
+  ServerView,
+  ToolView,
+} from '../../src/api/ui-api.js';
 import type { AppState } from './index.js';
 
 /** Derived values: computed here from what the host sent, never stored. */

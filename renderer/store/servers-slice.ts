@@ -1,5 +1,4 @@
-import type { Policy, ServerView, ToolbridgeApi } from '../../src/host/api.js';
-import type { ServerConfig } from '../../src/servers/types.js';
+import type { Policy, ServerConfig, ServerView, ToolbridgeApi } from '../../src/api/ui-api.js';
 import type { AppSlice } from './index.js';
 import { attempt, type Outcome } from './outcome.js';
 

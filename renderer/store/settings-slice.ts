@@ -1,4 +1,4 @@
-import type { SettingsPatch, SettingsView, ToolbridgeApi } from '../../src/host/api.js';
+import type { SettingsPatch, SettingsView, ToolbridgeApi } from '../../src/api/ui-api.js';
 import type { AppSlice } from './index.js';
 import { attempt, type Outcome } from './outcome.js';
 

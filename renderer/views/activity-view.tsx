@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { ActivityEntry, ActivityQuery } from '../../src/host/api.js';
+import type { ActivityEntry, ActivityQuery } from '../../src/api/ui-api.js';
 import { EmptyState, ErrorText, JsonBlock, ServerText, ViewHeader } from '../components/common.js';
 import { downloadText } from '../lib/download.js';
 import { formatAccount, formatBytes, formatDuration, formatTime } from '../lib/format.js';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ServerConfig } from '../../src/servers/types.js';
+import type { ServerConfig } from '../../src/api/ui-api.js';
 import { ErrorText } from '../components/common.js';
 import {
   buildCommandConfig,

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { AgentView } from '../../src/host/api.js';
+import type { AgentView } from '../../src/api/ui-api.js';
 import { CopyButton, EmptyState, ErrorText, ViewHeader } from '../components/common.js';
 import { formatNumber, formatTime } from '../lib/format.js';
 import { useAppStore, useAppStoreShallow } from '../store/store-context.js';

@@ -1,5 +1,5 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
-import type { ApprovalCardView, CardDecision, ConnectionCardView } from '../../src/host/api.js';
+import type { ApprovalCardView, CardDecision, ConnectionCardView } from '../../src/api/ui-api.js';
 import {
   EmptyState,
   ErrorText,

@@ -1,6 +1,6 @@
 import { useState } from 'react';
+import type { SearchExplanationView } from '../../src/api/ui-api.js';
 import type { JsonObject } from '../../src/base/json.js';
-import type { SearchExplanationView } from '../../src/host/api.js';
 import { EmptyState, ErrorText, JsonBlock, ViewHeader } from '../components/common.js';
 import { useAppStoreShallow } from '../store/store-context.js';
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Policy, ServerView, ToolView } from '../../src/host/api.js';
+import type { Policy, ServerView, ToolView } from '../../src/api/ui-api.js';
 import {
   EmptyState,
   ErrorText,

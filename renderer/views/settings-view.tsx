@@ -4,7 +4,7 @@ import type {
   PolicyRuleView,
   SettingsView as Settings,
   ToolSearchSettings,
-} from '../../src/host/api.js';
+} from '../../src/api/ui-api.js';
 import { ErrorText, ViewHeader } from '../components/common.js';
 import { POLICY_BADGE } from '../components/policy-controls.js';
 import { accountPhrase, formatTime } from '../lib/format.js';

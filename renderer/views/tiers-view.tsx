@@ -1,4 +1,4 @@
-import type { ListingForm, TierView } from '../../src/host/api.js';
+import type { ListingForm, TierView } from '../../src/api/ui-api.js';
 import { CopyButton, EmptyState, ErrorText, ViewHeader } from '../components/common.js';
 import {
   CONTEXT_STEPS,

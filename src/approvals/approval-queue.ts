@@ -3,10 +3,10 @@ import { Emitter, type Event } from '../base/emitter.js';
 import { ToolbridgeError } from '../base/errors.js';
 import { isPlainObject, type JsonObject } from '../base/json.js';
 import type { AsyncDisposable } from '../base/lifecycle.js';
-import type { ApprovalCardView, CallAccount, CardDecision } from '../host/api.js';
 import { canonicalJson } from './canonical-json.js';
 import { sha256Hex } from './definition-hash.js';
 import type { ToolKey } from './tool-key.js';
+import type { ApprovalCardView, CallAccount, CardDecision } from './types.js';
 
 export interface Clock {
   now(): number;

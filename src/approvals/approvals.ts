@@ -3,13 +3,6 @@ import type { Event } from '../base/emitter.js';
 import { errorMessage } from '../base/errors.js';
 import type { JsonObject } from '../base/json.js';
 import type { AsyncDisposable } from '../base/lifecycle.js';
-import type {
-  ActivityEntry,
-  ActivityPage,
-  ActivityQuery,
-  ApprovalCardView,
-  CardDecision,
-} from '../host/api.js';
 import { ApprovalQueue, type CardResolvedEvent, type Clock, systemClock } from './approval-queue.js';
 import { AuditLog, type AuditLogOptions } from './audit-log.js';
 import { ApprovalGate, type GateRequest, type RunTool } from './gate.js';
@@ -17,6 +10,7 @@ import { ToolCallHooks } from './hooks.js';
 import type { PolicyConfig, PolicyDecision, PolicyRule, PolicySubject, RuleAccount } from './policy.js';
 import { checkRedactionPatterns, createRedactor, type Redactor } from './redaction.js';
 import type { ToolKey } from './tool-key.js';
+import type { ActivityEntry, ActivityPage, ActivityQuery, ApprovalCardView, CardDecision } from './types.js';
 
 /** The settings approvals read, on every call, so a change applies at once. */
 export interface ApprovalSettings {

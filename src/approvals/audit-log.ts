@@ -5,9 +5,9 @@ import { Emitter, type Event } from '../base/emitter.js';
 import { ToolbridgeError } from '../base/errors.js';
 import { isPlainObject, type JsonValue } from '../base/json.js';
 import type { AsyncDisposable } from '../base/lifecycle.js';
-import type { ActivityEntry, ActivityPage, ActivityQuery, CallAccount } from '../host/api.js';
 import { type Clock, systemClock } from './approval-queue.js';
 import { createRedactor, type Redactor } from './redaction.js';
+import type { ActivityEntry, ActivityPage, ActivityQuery, CallAccount } from './types.js';
 
 /** What a caller appends; the log adds id and time. */
 export type AuditRecord = Omit<ActivityEntry, 'id' | 'time'> & { time?: string };

@@ -2,7 +2,6 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type ErrorCode, errorMessage, ToolbridgeError } from '../base/errors.js';
 import { isPlainObject, type JsonObject } from '../base/json.js';
 import type { ToolAnnotations } from '../catalog/types.js';
-import type { ActivityEntry, ApprovalCardView, CallAccount } from '../host/api.js';
 import { type Approval, type ApprovalQueue, type Clock, systemClock } from './approval-queue.js';
 import type { AuditSink } from './audit-log.js';
 import { createRedactionHook, type HookCall, type ToolCallHook, ToolCallHooks } from './hooks.js';
@@ -18,6 +17,7 @@ import {
 } from './policy.js';
 import { createRedactor, type Redactor } from './redaction.js';
 import { nameMatchesKey, type ToolKey } from './tool-key.js';
+import type { ActivityEntry, ApprovalCardView, CallAccount } from './types.js';
 
 /** The words every entry stopped before it started carries (reference §3.5). */
 export const INTERRUPTED_MESSAGE = 'Stopped by the user before this call was made.';

@@ -1,6 +1,6 @@
-import type { Policy } from '../host/api.js';
 import type { PolicyConfig, PolicyRule, ServerPolicy } from './policy.js';
 import { CONNECTOR_NAME_PREFIX, MCP_NAME_PREFIX, type ToolKey } from './tool-key.js';
+import type { Policy } from './types.js';
 
 /**
  * The policy part of the settings file (src/store/settings-schema.ts `policies`), plus `rules`,

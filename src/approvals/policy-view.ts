@@ -2,11 +2,12 @@
  * Policies as the UI shows them: where a tool's effective policy comes from, and the saved rules
  * in words. Pure; the host hands in the decision and what the catalog holds now.
  */
-import type { Policy, PolicyRuleView, ToolPolicyView } from '../host/api.js';
+
 import { canonicalJson } from './canonical-json.js';
 import { sha256Hex } from './definition-hash.js';
 import type { PolicyDecision, PolicyRule, RuleAccount } from './policy.js';
 import type { ToolKey } from './tool-key.js';
+import type { Policy, PolicyRuleView, ToolPolicyView } from './types.js';
 
 const VERBS: Record<Policy, string> = { allow: 'allows', ask: 'asks before', deny: 'denies' };
 

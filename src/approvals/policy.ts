@@ -1,6 +1,6 @@
 import type { ToolAnnotations } from '../catalog/types.js';
-import type { CallAccount, Policy } from '../host/api.js';
 import { nameSkeleton, type ToolKey } from './tool-key.js';
+import type { CallAccount, Policy } from './types.js';
 
 /** One explicit rule. Rules are judged deny → ask → allow; the first match wins whatever its scope. */
 export interface PolicyRule {

@@ -1,8 +1,8 @@
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { UnavailableServer } from '../catalog/listing.js';
 import { TOOL_CALL_NAME, TOOL_DESCRIBE_NAME, TOOL_SEARCH_NAME } from '../catalog/naming.js';
+import type { ToolSearchSettings } from '../catalog/tool-search-config.js';
 import type { ToolSurfacePlan } from '../catalog/tool-surface.js';
-import type { ToolSearchSettings } from '../host/api.js';
 import { createToolIndex, type ToolIndexOptionsInput } from '../search/index.js';
 import type { ToolIndex } from '../search/types.js';
 import { type ArgumentValidator, createArgumentValidator } from './argument-validator.js';

@@ -6,8 +6,25 @@ import {
   TOOL_SEARCH_NAME,
 } from '../catalog/naming.js';
 import { estimateToolTokens } from '../catalog/tokens.js';
+import type { ToolSearchSettings } from '../catalog/tool-search-config.js';
 import { type ToolSurfacePlan, toolDefinition } from '../catalog/tool-surface.js';
-import type { ListingForm, TierView, ToolSearchSettings } from '../host/api.js';
+import type { ListingForm } from '../catalog/types.js';
+
+export interface TierView {
+  contextLengthTokens: number;
+  tier: 0 | 1 | 2;
+  form: ListingForm;
+  budgetTokens: number;
+  listingTokens: number;
+  deferredCount: number;
+  /** What the deferred tools' schemas would cost if listed directly. */
+  deferredTokens: number;
+  /** What the agent's tool list costs now (visible tools + bridge). */
+  visibleTokens: number;
+  visibleToolNames: string[];
+  /** The exact `tool_search` description the model receives. */
+  toolSearchDescription: string;
+}
 
 /**
  * The bridge's own tool definitions, as the agent sees them (reference §1.11, in our words).

@@ -1,6 +1,6 @@
-import type { ListingForm } from '../host/api.js';
 import { TOOL_CALL_NAME, TOOL_DESCRIBE_NAME, TOOL_SEARCH_NAME } from './naming.js';
 import { countChars, tokensForChars } from './tokens.js';
+import type { ListingForm } from './types.js';
 
 /**
  * The deferred-tool listing embedded in `tool_search`'s description (reference §2.4): one block

@@ -1,5 +1,13 @@
 import { isPlainObject } from '../base/json.js';
-import type { ToolSearchSettings } from '../host/api.js';
+
+export interface ToolSearchSettings {
+  enabled: 'auto' | 'on' | 'off';
+  listing: 'auto' | 'on' | 'off';
+  thresholdPct: number;
+  listingMaxTokens: number;
+  maxSearchLimit: number;
+  searchDefaultLimit: number;
+}
 
 /**
  * Tool-search settings (reference §2.5), parsed forgivingly: a bad value falls back to its

@@ -1,10 +1,10 @@
 import type { JsonObject } from '../base/json.js';
-import type { ListingForm, ToolSearchSettings } from '../host/api.js';
 import type { ClassifiedCatalog } from './catalog.js';
 import { assignDirectNames, type DirectNames } from './direct-names.js';
 import { buildListing, type Listing, type ListingAlgorithm, type UnavailableServer } from './listing.js';
 import { estimateToolTokens } from './tokens.js';
-import type { CatalogEntry, ToolAnnotations } from './types.js';
+import type { ToolSearchSettings } from './tool-search-config.js';
+import type { CatalogEntry, ListingForm, ToolAnnotations } from './types.js';
 
 /** The percentage leg of the budget when the agent's context length is unknown (reference §2.3). */
 export const UNKNOWN_CONTEXT_BUDGET_TOKENS = 10_000;

@@ -1,5 +1,7 @@
 import type { JsonObject } from '../base/json.js';
 
+export type ListingForm = 'full' | 'names' | 'mixed' | 'groups' | 'none';
+
 /** MCP tool annotations (untrusted hints unless the user trusts the server). */
 export interface ToolAnnotations {
   title?: string;

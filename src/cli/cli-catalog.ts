@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { ToolSearchSettings } from '../api/ui-api.js';
 import { errorMessage, ToolbridgeError } from '../base/errors.js';
 import { type BridgeSurface, createAgentSurface } from '../bridge/agent-surface.js';
 import { classifyEntries, entriesFromServers } from '../catalog/catalog.js';
@@ -7,7 +8,6 @@ import type { ListingAlgorithm } from '../catalog/listing.js';
 import { parseToolSearchConfig } from '../catalog/tool-search-config.js';
 import { planToolSurface, type ToolSurfacePlan } from '../catalog/tool-surface.js';
 import type { CatalogEntry } from '../catalog/types.js';
-import type { ToolSearchSettings } from '../host/api.js';
 import { type CliIo, usageError } from './command.js';
 
 /** Flags shared by the commands that read a catalog directory as an agent would see it. */

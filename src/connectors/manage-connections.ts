@@ -9,10 +9,19 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Event } from '../base/emitter.js';
 import { isPlainObject } from '../base/json.js';
-import type { ConnectionCardRow } from '../host/api.js';
 import type { GatewayClient, GatewayFailure } from './gateway-client.js';
 import type { ConnectionTarget, GatewayConnectionRow, GatewayConnectionStart } from './gateway-wire.js';
 import { ACCOUNT_ALIAS, ACCOUNT_ALIAS_RULE } from './names.js';
+
+export interface ConnectionCardRow {
+  name: string;
+  kind: 'connector' | 'mcp';
+  /** Which account of the app, when the agent named one (several accounts per app). */
+  alias?: string;
+  state: 'pending' | 'initiated' | 'connected' | 'skipped' | 'failed';
+  connectUrl?: string;
+  message?: string;
+}
 
 export const MANAGE_CONNECTIONS_TOOL: Tool = {
   name: 'manage_connections',

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import type { ConnectionCardRow, ConnectionCardView } from '../api/ui-api.js';
 import { Emitter, type Event } from '../base/emitter.js';
 import { ToolbridgeError } from '../base/errors.js';
 import type { Disposable } from '../base/lifecycle.js';
 import type { ConnectionCardPort, ConnectionCardSession } from '../connectors/manage-connections.js';
-import type { ConnectionCardRow, ConnectionCardView } from './api.js';
 
 export interface ConnectionCardResolved {
   id: string;

@@ -1,6 +1,26 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type AgentRegistry, DEFAULT_CONTEXT_LENGTH_TOKENS } from '../agents/agent-registry.js';
 import { clientConfigs } from '../agents/client-configs.js';
+import {
+  type ActivityPage,
+  type ActivityQuery,
+  type AgentConnectionInfo,
+  type AgentView,
+  type CardDecision,
+  type CardView,
+  type PlaygroundSearchResult,
+  type Policy,
+  type PolicyRuleView,
+  type SearchExplanationView,
+  type ServerView,
+  type SettingsPatch,
+  type SettingsView,
+  type TierView,
+  type ToolbridgeApi,
+  type ToolView,
+  UI_EVENTS,
+  type UiEventMap,
+} from '../api/ui-api.js';
 import type { Approvals } from '../approvals/approvals.js';
 import { definitionHash } from '../approvals/definition-hash.js';
 import type { PolicyRule } from '../approvals/policy.js';
@@ -22,26 +42,6 @@ import { CONNECTOR_GATEWAY_TOKEN_KEY, type SecretStore } from '../store/secret-s
 import { maskServerConfig } from '../store/server-secrets.js';
 import { SettingsStore } from '../store/settings-file.js';
 import { type ConnectorSettings, validateServerConfig } from '../store/settings-schema.js';
-import {
-  type ActivityPage,
-  type ActivityQuery,
-  type AgentConnectionInfo,
-  type AgentView,
-  type CardDecision,
-  type CardView,
-  type PlaygroundSearchResult,
-  type Policy,
-  type PolicyRuleView,
-  type SearchExplanationView,
-  type ServerView,
-  type SettingsPatch,
-  type SettingsView,
-  type TierView,
-  type ToolbridgeApi,
-  type ToolView,
-  UI_EVENTS,
-  type UiEventMap,
-} from './api.js';
 import type { ConnectionCards } from './connection-cards.js';
 import type { HostCatalog } from './host-catalog.js';
 import type { HostSettings } from './host-settings.js';
@@ -108,7 +108,7 @@ export class UiEventHub {
 }
 
 /**
- * The UI API (src/host/api.ts) over the running host. Both transports (Electron IPC, the web
+ * The UI API (src/api/ui-api.ts) over the running host. Both transports (Electron IPC, the web
  * UI's WebSocket) call this one object by method name.
  */
 export class HostApi implements ToolbridgeApi {

@@ -9,6 +9,7 @@ import {
 } from '../agents/agent-registry.js';
 import { LoopbackServer } from '../agents/loopback-server.js';
 import type { SurfaceProvider } from '../agents/mcp-session.js';
+import type { Policy } from '../api/ui-api.js';
 import { type ApprovalSettings, Approvals } from '../approvals/approvals.js';
 import type { GateRequest } from '../approvals/gate.js';
 import type { PolicyRule } from '../approvals/policy.js';
@@ -29,7 +30,6 @@ import { jsonFile } from '../store/json-file.js';
 import type { SecretStore } from '../store/secret-store.js';
 import { resolveServerSecrets } from '../store/server-secrets.js';
 import { withAlwaysAllowRule } from '../store/settings-schema.js';
-import type { Policy } from './api.js';
 import { ConnectionCards } from './connection-cards.js';
 import { DataDirLock } from './data-dir-lock.js';
 import { approvalHash, HostApi, serverView, settingsView, UiEventHub } from './host-api.js';

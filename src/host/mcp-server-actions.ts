@@ -5,6 +5,8 @@
  * which hands the agent the sign-in link. Adding or enabling a stdio server always needs the
  * card that shows the exact command (security checklist M13), so headless those two are refused.
  */
+
+import type { ConnectionCardRow, ServerView, ToolbridgeApi } from '../api/ui-api.js';
 import { ToolbridgeError } from '../base/errors.js';
 import type {
   ConnectionCardPort,
@@ -14,7 +16,6 @@ import type {
 } from '../connectors/manage-connections.js';
 import { catalogServerConfig, loadMcpCatalog, type McpCatalogEntry } from '../connectors/mcp-catalog.js';
 import type { ServerConfig } from '../servers/types.js';
-import type { ConnectionCardRow, ServerView, ToolbridgeApi } from './api.js';
 
 export interface HostMcpActionsOptions {
   api: () => Pick<ToolbridgeApi, 'listServers' | 'addServer' | 'setServerEnabled' | 'authorizeServer'>;

@@ -8,7 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter, type Event } from '../base/emitter.js';
 import { ToolbridgeError } from '../base/errors.js';
 import { type AsyncDisposable, DisposableStore } from '../base/lifecycle.js';
-import { isValidServerId, toServerId } from '../catalog/naming.js';
+import { isValidServerId, toServerId } from '../base/server-id.js';
 import type { ServerTools, ToolDefinition } from '../catalog/types.js';
 import { signalGroup } from './process-group.js';
 import { type CallToolOptions, ServerConnection, type ServerConnectionOptions } from './server-connection.js';

@@ -8,7 +8,7 @@
 import { promises as fs } from 'node:fs';
 import { errorMessage, ToolbridgeError } from '../base/errors.js';
 import { isPlainObject } from '../base/json.js';
-import { toServerId } from '../catalog/naming.js';
+import { toServerId } from '../base/server-id.js';
 import type { ServerConfig } from '../servers/types.js';
 import type { SettingsStore } from './settings-file.js';
 import { isHttpUrl } from './settings-schema.js';

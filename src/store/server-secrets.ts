@@ -6,11 +6,9 @@
  * itself goes to the secret store. The connection resolves references just before it connects.
  */
 import { ToolbridgeError } from '../base/errors.js';
+import { SECRET_MASK } from '../base/secret-mask.js';
 import type { ServerConfig } from '../servers/types.js';
 import { type SecretStore, secretKey } from './secret-store.js';
-
-/** What the UI shows instead of a secret; sending it back means "keep the stored value". */
-export const SECRET_MASK = '••••';
 
 const SECRET_NAME = /auth|token|key|secret|passw|pwd|credential|cookie|session/i;
 const REF = /\$\{secret:([^}]+)\}/g;

@@ -1,4 +1,4 @@
-import type { UiMethod } from '../host/api.js';
+import type { UiMethod } from '../api/ui-api.js';
 
 /**
  * The JSON Schema of each UI method's parameter list, checked (ajv) on every WebSocket frame

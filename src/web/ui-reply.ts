@@ -1,5 +1,5 @@
+import type { ToolbridgeApi, UiMethod, UiReply } from '../api/ui-api.js';
 import { ToolbridgeError } from '../base/errors.js';
-import type { ToolbridgeApi, UiMethod, UiReply } from '../host/api.js';
 
 type MethodCall = (...params: unknown[]) => Promise<unknown>;
 

@@ -2,7 +2,6 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
-import type { AsyncDisposable } from '../base/lifecycle.js';
 import {
   type ToolbridgeApi,
   UI_EVENTS,
@@ -10,7 +9,8 @@ import {
   type UiMethod,
   type UiSocketMessage,
   type UiSocketRequest,
-} from '../host/api.js';
+} from '../api/ui-api.js';
+import type { AsyncDisposable } from '../base/lifecycle.js';
 import { UI_METHOD_PARAMS } from './ui-method-schemas.js';
 import { replyTo } from './ui-reply.js';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { UiEventMap } from '../../src/host/api.js';
+import type { UiEventMap } from '../../src/api/ui-api.js';
 import { createHost, type Host, type HostOptions } from '../../src/host/host.js';
 
 /** Writes a data folder's settings.json (0600) as the host keeps it; `settings` may name an older version. */

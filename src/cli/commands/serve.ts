@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_AGENT_ID } from '../../agents/agent-registry.js';
-import type { Policy } from '../../host/api.js';
+import type { Policy } from '../../api/ui-api.js';
 import { createHost, DEFAULT_HOST_PORT, type Host } from '../../host/host.js';
 import { resolveDataDir } from '../../store/settings-file.js';
 import { WebUi } from '../../web/web-ui.js';

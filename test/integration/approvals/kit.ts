@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll } from 'vitest';
-import type { ApprovalCardView, Policy } from '../../../src/host/api.js';
+import type { ApprovalCardView, Policy } from '../../../src/api/ui-api.js';
 import { createHost, type Host, type HostOptions } from '../../../src/host/host.js';
 import { defaultServerConfigs } from '../../../src/servers/default-servers.js';
 import type { ServerConfig } from '../../../src/servers/types.js';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ConnectionCardView } from '../../../src/host/api.js';
+import type { ConnectionCardView } from '../../../src/api/ui-api.js';
 import type { Host } from '../../../src/host/host.js';
 import {
   consentInBrowser,

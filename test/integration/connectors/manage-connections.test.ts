@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ConnectionCardRow } from '../../../src/api/ui-api.js';
 import { Emitter } from '../../../src/base/emitter.js';
 import type { DirectTool } from '../../../src/bridge/types.js';
 import { GatewayClient } from '../../../src/connectors/gateway-client.js';
@@ -12,7 +13,6 @@ import {
   NOT_SET_UP_HINT,
   STATUS_HINT,
 } from '../../../src/connectors/manage-connections.js';
-import type { ConnectionCardRow } from '../../../src/host/api.js';
 import {
   allowInBrowser,
   type FixtureGateway,

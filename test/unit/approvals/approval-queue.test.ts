@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ApprovalCardView, CardDecision } from '../../../src/api/ui-api.js';
 import {
   type ApprovalOutcome,
   ApprovalQueue,
@@ -9,7 +10,6 @@ import {
   verifyApproval,
 } from '../../../src/approvals/approval-queue.js';
 import { ToolbridgeError } from '../../../src/base/errors.js';
-import type { ApprovalCardView, CardDecision } from '../../../src/host/api.js';
 import { shuffle } from './helpers.js';
 
 function call(overrides: Partial<ApprovalRequest> = {}): ApprovalRequest {

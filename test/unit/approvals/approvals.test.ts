@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ActivityEntry, ApprovalCardView } from '../../../src/api/ui-api.js';
 import { type ApprovalSettings, Approvals, UI_ACTOR_ID } from '../../../src/approvals/approvals.js';
 import { parseToolError, toolErrorResult } from '../../../src/approvals/gate.js';
 import type { PolicyRule } from '../../../src/approvals/policy.js';
 import { REDACTED } from '../../../src/approvals/redaction.js';
 import type { JsonObject } from '../../../src/base/json.js';
-import type { ActivityEntry, ApprovalCardView } from '../../../src/host/api.js';
 
 let dir: string;
 let approvals: Approvals;

@@ -2,6 +2,7 @@ import { appendFile, mkdtemp, open, readdir, readFile, rm, stat, writeFile } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ActivityEntry, CallAccount } from '../../../src/api/ui-api.js';
 import {
   AuditLog,
   type AuditLogOptions,
@@ -9,7 +10,6 @@ import {
   csvCell,
 } from '../../../src/approvals/audit-log.js';
 import { createRedactor, REDACTED } from '../../../src/approvals/redaction.js';
-import type { ActivityEntry, CallAccount } from '../../../src/host/api.js';
 
 let dir: string;
 let logs: AuditLog[];

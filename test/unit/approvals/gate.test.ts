@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ApprovalCardView, CallAccount } from '../../../src/api/ui-api.js';
 import { ApprovalQueue } from '../../../src/approvals/approval-queue.js';
 import { AuditLog, type AuditRecord } from '../../../src/approvals/audit-log.js';
 import { ApprovalGate, type GateRequest, INTERRUPTED_MESSAGE } from '../../../src/approvals/gate.js';
@@ -12,7 +13,6 @@ import { createRedactor, REDACTED } from '../../../src/approvals/redaction.js';
 import { ToolbridgeError } from '../../../src/base/errors.js';
 import type { JsonObject } from '../../../src/base/json.js';
 import { connectorOutcomeResult, connectorResultAccount } from '../../../src/bridge/connector-routing.js';
-import type { ApprovalCardView, CallAccount } from '../../../src/host/api.js';
 import { BYPASS_CORPUS, DENIED_NAME } from './bypass-corpus.js';
 import { shuffle } from './helpers.js';
 

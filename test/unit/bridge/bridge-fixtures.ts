@@ -1,5 +1,6 @@
 /** Shared builders for bridge tests: catalog entries, a plan, a recording executor, a fake gateway. */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolSearchSettings } from '../../../src/api/ui-api.js';
 import type { JsonObject } from '../../../src/base/json.js';
 import { type BridgeSurface, createAgentSurface } from '../../../src/bridge/agent-surface.js';
 import { routeConnectorCalls } from '../../../src/bridge/connector-routing.js';
@@ -15,7 +16,6 @@ import { classifyEntries } from '../../../src/catalog/catalog.js';
 import { DEFAULT_TOOL_SEARCH_SETTINGS } from '../../../src/catalog/tool-search-config.js';
 import { planToolSurface } from '../../../src/catalog/tool-surface.js';
 import type { CatalogEntry } from '../../../src/catalog/types.js';
-import type { ToolSearchSettings } from '../../../src/host/api.js';
 import type { ToolIndexOptionsInput } from '../../../src/search/index.js';
 
 export function mcpEntry(

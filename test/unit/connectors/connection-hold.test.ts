@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ConnectionCardView } from '../../../src/api/ui-api.js';
 import { ConnectionHold, SKIPPED_HINT, TIMED_OUT_HINT } from '../../../src/connectors/connection-hold.js';
 import { ConnectorExecutor } from '../../../src/connectors/connector-executor.js';
 import { GatewayClient } from '../../../src/connectors/gateway-client.js';
 import { ConnectionManager } from '../../../src/connectors/manage-connections.js';
-import type { ConnectionCardView } from '../../../src/host/api.js';
 import { ConnectionCards } from '../../../src/host/connection-cards.js';
 import {
   allowInBrowser,

@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ConnectionCardView, UiEventMap } from '../../../src/api/ui-api.js';
 import { ToolbridgeError } from '../../../src/base/errors.js';
-import type { ConnectionCardView, UiEventMap } from '../../../src/host/api.js';
 import type { Host } from '../../../src/host/host.js';
 import { CONNECTOR_GATEWAY_TOKEN_KEY, InMemorySecretStore } from '../../../src/store/secret-store.js';
 import {

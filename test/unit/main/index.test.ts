@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { UI_METHODS } from '../../../src/host/api.js';
+import { UI_METHODS } from '../../../src/api/ui-api.js';
 import { createFakeApi } from '../web/fake-api.js';
 
 /** Just enough of Electron for main/index.ts, recording what it is asked to do. */

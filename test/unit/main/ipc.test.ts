@@ -1,8 +1,8 @@
 import type { IpcMainInvokeEvent, WebContents } from 'electron';
 import { describe, expect, it } from 'vitest';
 import { EVENT_CHANNEL, methodChannel, registerIpc } from '../../../main/ipc.js';
+import { UI_METHODS, type UiReply } from '../../../src/api/ui-api.js';
 import { ToolbridgeError } from '../../../src/base/errors.js';
-import { UI_METHODS, type UiReply } from '../../../src/host/api.js';
 import { createFakeApi } from '../web/fake-api.js';
 import { SAMPLE_PARAMS } from '../web/sample-params.js';
 

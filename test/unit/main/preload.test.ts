@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { withRebuiltErrors } from '../../../renderer/api/index.js';
+import { type ToolbridgeApi, UI_METHODS } from '../../../src/api/ui-api.js';
 import { ToolbridgeError } from '../../../src/base/errors.js';
-import { type ToolbridgeApi, UI_METHODS } from '../../../src/host/api.js';
 import { SAMPLE_PARAMS } from '../web/sample-params.js';
 
 const electron = vi.hoisted(() => ({

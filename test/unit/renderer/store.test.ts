@@ -9,7 +9,6 @@ import {
   selectTierLabel,
   selectToolsOf,
 } from '../../../renderer/store/selectors.js';
-import { ToolbridgeError } from '../../../src/base/errors.js';
 import type {
   ActivityEntry,
   ApprovalCardView,
@@ -18,8 +17,9 @@ import type {
   ServerView,
   TierView,
   ToolView,
-} from '../../../src/host/api.js';
-import { UI_EVENTS } from '../../../src/host/api.js';
+} from '../../../src/api/ui-api.js';
+import { UI_EVENTS } from '../../../src/api/ui-api.js';
+import { ToolbridgeError } from '../../../src/base/errors.js';
 import { createFakeApi } from '../web/fake-api.js';
 
 const server = (id: string, patch: Partial<ServerView> = {}): ServerView => ({

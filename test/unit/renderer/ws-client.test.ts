@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { type SocketLike, WsClient } from '../../../renderer/api/ws-client.js';
+import { UI_METHODS, type UiMethod } from '../../../src/api/ui-api.js';
 import { ToolbridgeError } from '../../../src/base/errors.js';
-import { UI_METHODS, type UiMethod } from '../../../src/host/api.js';
 import { createFakeApi } from '../web/fake-api.js';
 import { SAMPLE_PARAMS } from '../web/sample-params.js';
 import { signIn, startUi, type UiUnderTest } from '../web/web-test-kit.js';

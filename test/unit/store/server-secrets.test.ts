@@ -1,6 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these tests spell out the literal ${secret:…} reference syntax.
 import { describe, expect, it } from 'vitest';
 import { ToolbridgeError } from '../../../src/base/errors.js';
+import { SECRET_MASK } from '../../../src/base/secret-mask.js';
 import type { ServerConfig } from '../../../src/servers/types.js';
 import { InMemorySecretStore } from '../../../src/store/secret-store.js';
 import {
@@ -11,7 +12,6 @@ import {
   readSecretValue,
   resolveServerSecrets,
   restoreMaskedSecrets,
-  SECRET_MASK,
 } from '../../../src/store/server-secrets.js';
 
 const stdio: ServerConfig = {

@@ -1,5 +1,5 @@
+import { type ToolbridgeApi, UI_METHODS, type UiEventMap, type UiMethod } from '../../../src/api/ui-api.js';
 import { ToolbridgeError } from '../../../src/base/errors.js';
-import { type ToolbridgeApi, UI_METHODS, type UiEventMap, type UiMethod } from '../../../src/host/api.js';
 
 type Impl = { [M in UiMethod]?: ToolbridgeApi[M] };
 

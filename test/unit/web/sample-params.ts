@@ -1,4 +1,4 @@
-import type { UiMethod } from '../../../src/host/api.js';
+import type { UiMethod } from '../../../src/api/ui-api.js';
 
 /** Valid parameters for each method, as the renderer would send them. */
 export const SAMPLE_PARAMS: Record<UiMethod, unknown[]> = {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { LoopbackServer } from '../../../src/agents/loopback-server.js';
-import type { UiSocketMessage } from '../../../src/host/api.js';
+import type { UiSocketMessage } from '../../../src/api/ui-api.js';
 import { WebUi, type WebUiOptions } from '../../../src/web/web-ui.js';
 import { createFakeApi, type FakeApi } from './fake-api.js';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { UI_EVENTS, UI_METHODS } from '../../../src/api/ui-api.js';
 import { ToolbridgeError } from '../../../src/base/errors.js';
-import { UI_EVENTS, UI_METHODS } from '../../../src/host/api.js';
 import { UiPresence } from '../../../src/host/ui-presence.js';
 import { createFakeApi } from './fake-api.js';
 import { SAMPLE_PARAMS } from './sample-params.js';

@@ -1,11 +1,45 @@
 /**
  * The UI API: everything the renderer can ask of the host, and the events it hears.
  * One interface, two transports (Electron IPC via preload, WebSocket in web mode). Payloads are
- * JSON-safe data only. The renderer takes only `import type` from here, plus UI_METHODS.
+ * JSON-safe data only. At run time this contract imports only `base/`: the records a domain owns
+ * (an audit line, a policy, a server config) are declared there and re-exported here as types,
+ * so the renderer and preload need nothing but `src/api/` and `src/base/`.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  ActivityEntry,
+  ActivityPage,
+  ActivityQuery,
+  ApprovalCardView,
+  CardDecision,
+  Policy,
+  PolicyRuleView,
+  ToolPolicyView,
+} from '../approvals/types.js';
 import type { JsonObject, JsonValue } from '../base/json.js';
+import type { TierView } from '../bridge/bridge-tools.js';
+import type { ToolSearchSettings } from '../catalog/tool-search-config.js';
+import type { ConnectionCardRow } from '../connectors/manage-connections.js';
 import type { ServerConfig, ServerStatus } from '../servers/types.js';
+
+export type {
+  ActivityEntry,
+  ActivityPage,
+  ActivityQuery,
+  ApprovalCardView,
+  CallAccount,
+  CardDecision,
+  Policy,
+  PolicyRuleView,
+  PolicySource,
+  ToolPolicyView,
+} from '../approvals/types.js';
+export { SECRET_MASK } from '../base/secret-mask.js';
+export type { TierView } from '../bridge/bridge-tools.js';
+export type { ToolSearchSettings } from '../catalog/tool-search-config.js';
+export type { ListingForm } from '../catalog/types.js';
+export type { ConnectionCardRow } from '../connectors/manage-connections.js';
+export type { OAuthClientConfig, ServerConfig, ServerStatus } from '../servers/types.js';
 
 export interface ServerView {
   id: string;
@@ -41,103 +75,6 @@ export interface ToolView {
   policy: ToolPolicyView;
 }
 
-/** Where a tool's effective policy comes from. */
-export type PolicySource = 'tool' | 'server' | 'default' | 'always-allow' | 'rule' | 'read-only';
-
-export interface ToolPolicyView {
-  /** The tool's own setting (`policies.tools`); absent: it inherits from its server or the default. */
-  setting?: Policy;
-  /** What a call of it gets now. */
-  effective: Policy;
-  source: PolicySource;
-  /** The source in words, e.g. "Set for its server \"files\"." */
-  reason: string;
-}
-
-/** A saved rule (`policies.rules`) as the UI lists it. */
-export interface PolicyRuleView {
-  /** Derived from the rule's content; pass it to `removePolicyRule`. */
-  id: string;
-  serverId: string;
-  /** The tool's own name on its server; absent for a rule about every tool of the server. */
-  toolName?: string;
-  /** The agent-facing name, when the catalog holds the tool now. */
-  name?: string;
-  policy: Policy;
-  /** `always-allow`: an allow rule bound to the tool's definition ("Always allow" on a card). */
-  kind: 'always-allow' | 'rule';
-  /** ISO 8601, when the rule records it. */
-  savedAt?: string;
-  savedFrom?: 'card';
-  /**
-   * Connector tools: the one account the rule holds for (`{alias}`, or `{default: true}` for a
-   * call that named none); absent for every account.
-   */
-  account?: CallAccount;
-  redactOutbound: boolean;
-  /**
-   * Rules bound to a definition: `current` while the tool's definition is the one approved,
-   * `changed` once it differs (the rule no longer applies; the tool asks again), `unknown` when
-   * the tool is not listed now.
-   */
-  definition?: 'current' | 'changed' | 'unknown';
-  /** What the rule does and why it is there, in words. */
-  description: string;
-}
-
-export type ListingForm = 'full' | 'names' | 'mixed' | 'groups' | 'none';
-
-export interface TierView {
-  contextLengthTokens: number;
-  tier: 0 | 1 | 2;
-  form: ListingForm;
-  budgetTokens: number;
-  listingTokens: number;
-  deferredCount: number;
-  /** What the deferred tools' schemas would cost if listed directly. */
-  deferredTokens: number;
-  /** What the agent's tool list costs now (visible tools + bridge). */
-  visibleTokens: number;
-  visibleToolNames: string[];
-  /** The exact `tool_search` description the model receives. */
-  toolSearchDescription: string;
-}
-
-export type Policy = 'allow' | 'ask' | 'deny';
-
-/**
- * The connector account a call runs under (`connectors__` tools only): the alias the entry named,
- * or the app's default account. Before the call the default account's alias is unknown (the host
- * keeps no copy of the account list); the audit line of a call that ran names the alias the
- * gateway reported.
- */
-export type CallAccount = { alias: string; default?: true } | { default: true };
-
-export interface ApprovalCardView {
-  kind: 'approval';
-  id: string;
-  agentId: string;
-  serverId: string;
-  /** The real tool name (`mcp__server__tool` or `connectors__…`), never a bridge name. */
-  toolName: string;
-  /** Connector calls: the account the call runs under (the approval is bound to it). */
-  account?: CallAccount;
-  arguments: JsonObject;
-  validation: { ok: true } | { ok: false; message: string; path?: string };
-  createdAt: string;
-  expiresAt: string;
-}
-
-export interface ConnectionCardRow {
-  name: string;
-  kind: 'connector' | 'mcp';
-  /** Which account of the app, when the agent named one (several accounts per app). */
-  alias?: string;
-  state: 'pending' | 'initiated' | 'connected' | 'skipped' | 'failed';
-  connectUrl?: string;
-  message?: string;
-}
-
 export interface ConnectionCardView {
   kind: 'connection';
   id: string;
@@ -148,47 +85,6 @@ export interface ConnectionCardView {
 }
 
 export type CardView = ApprovalCardView | ConnectionCardView;
-
-export type CardDecision =
-  | { action: 'approve' }
-  | { action: 'always' }
-  | { action: 'deny'; message?: string }
-  | { action: 'stop' };
-
-export interface ActivityEntry {
-  id: string;
-  time: string;
-  agentId: string;
-  toolName: string;
-  serverId: string;
-  /** Connector calls: the account it ran (or would have run) under. Absent on older lines. */
-  account?: CallAccount;
-  arguments: JsonValue;
-  /** `policy-change`: a person changed a policy or removed a rule in the UI (no call was made). */
-  decision: Policy | 'interrupted' | 'timeout' | 'policy-change';
-  decidedBy: 'policy' | 'user' | 'hook' | 'system';
-  durationMs: number;
-  resultBytes: number;
-  isError: boolean;
-  message?: string;
-}
-
-export interface ActivityQuery {
-  toolName?: string;
-  serverId?: string;
-  agentId?: string;
-  decision?: ActivityEntry['decision'];
-  since?: string;
-  until?: string;
-  /** Opaque cursor from the previous page. */
-  cursor?: string;
-  limit?: number;
-}
-
-export interface ActivityPage {
-  entries: ActivityEntry[];
-  nextCursor?: string;
-}
 
 export interface AgentView {
   id: string;
@@ -202,15 +98,6 @@ export interface AgentConnectionInfo {
   token: string;
   /** Copy-paste configs keyed by client: `claude-desktop`, `cursor`, `vscode`. */
   configs: Record<string, string>;
-}
-
-export interface ToolSearchSettings {
-  enabled: 'auto' | 'on' | 'off';
-  listing: 'auto' | 'on' | 'off';
-  thresholdPct: number;
-  listingMaxTokens: number;
-  maxSearchLimit: number;
-  searchDefaultLimit: number;
 }
 
 export interface SettingsView {

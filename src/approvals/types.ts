@@ -1,0 +1,115 @@
+/**
+ * The records approvals owns: policies, the account a call runs under, approval cards and their
+ * decisions, the audit line as it is kept on disk (`ActivityEntry`). The UI contract re-exports them.
+ */
+import type { JsonObject, JsonValue } from '../base/json.js';
+
+/** Where a tool's effective policy comes from. */
+export type PolicySource = 'tool' | 'server' | 'default' | 'always-allow' | 'rule' | 'read-only';
+
+export interface ToolPolicyView {
+  /** The tool's own setting (`policies.tools`); absent: it inherits from its server or the default. */
+  setting?: Policy;
+  /** What a call of it gets now. */
+  effective: Policy;
+  source: PolicySource;
+  /** The source in words, e.g. "Set for its server \"files\"." */
+  reason: string;
+}
+
+/** A saved rule (`policies.rules`) as the UI lists it. */
+export interface PolicyRuleView {
+  /** Derived from the rule's content; pass it to `removePolicyRule`. */
+  id: string;
+  serverId: string;
+  /** The tool's own name on its server; absent for a rule about every tool of the server. */
+  toolName?: string;
+  /** The agent-facing name, when the catalog holds the tool now. */
+  name?: string;
+  policy: Policy;
+  /** `always-allow`: an allow rule bound to the tool's definition ("Always allow" on a card). */
+  kind: 'always-allow' | 'rule';
+  /** ISO 8601, when the rule records it. */
+  savedAt?: string;
+  savedFrom?: 'card';
+  /**
+   * Connector tools: the one account the rule holds for (`{alias}`, or `{default: true}` for a
+   * call that named none); absent for every account.
+   */
+  account?: CallAccount;
+  redactOutbound: boolean;
+  /**
+   * Rules bound to a definition: `current` while the tool's definition is the one approved,
+   * `changed` once it differs (the rule no longer applies; the tool asks again), `unknown` when
+   * the tool is not listed now.
+   */
+  definition?: 'current' | 'changed' | 'unknown';
+  /** What the rule does and why it is there, in words. */
+  description: string;
+}
+
+export type Policy = 'allow' | 'ask' | 'deny';
+
+/**
+ * The connector account a call runs under (`connectors__` tools only): the alias the entry named,
+ * or the app's default account. Before the call the default account's alias is unknown (the host
+ * keeps no copy of the account list); the audit line of a call that ran names the alias the
+ * gateway reported.
+ */
+export type CallAccount = { alias: string; default?: true } | { default: true };
+
+export interface ApprovalCardView {
+  kind: 'approval';
+  id: string;
+  agentId: string;
+  serverId: string;
+  /** The real tool name (`mcp__server__tool` or `connectors__…`), never a bridge name. */
+  toolName: string;
+  /** Connector calls: the account the call runs under (the approval is bound to it). */
+  account?: CallAccount;
+  arguments: JsonObject;
+  validation: { ok: true } | { ok: false; message: string; path?: string };
+  createdAt: string;
+  expiresAt: string;
+}
+
+export type CardDecision =
+  | { action: 'approve' }
+  | { action: 'always' }
+  | { action: 'deny'; message?: string }
+  | { action: 'stop' };
+
+export interface ActivityEntry {
+  id: string;
+  time: string;
+  agentId: string;
+  toolName: string;
+  serverId: string;
+  /** Connector calls: the account it ran (or would have run) under. Absent on older lines. */
+  account?: CallAccount;
+  arguments: JsonValue;
+  /** `policy-change`: a person changed a policy or removed a rule in the UI (no call was made). */
+  decision: Policy | 'interrupted' | 'timeout' | 'policy-change';
+  decidedBy: 'policy' | 'user' | 'hook' | 'system';
+  durationMs: number;
+  resultBytes: number;
+  isError: boolean;
+  message?: string;
+}
+
+export interface ActivityQuery {
+  toolName?: string;
+  serverId?: string;
+  agentId?: string;
+  decision?: ActivityEntry['decision'];
+  since?: string;
+  until?: string;
+  /** Opaque cursor from the previous page. */
+  cursor?: string;
+  limit?: number;
+}
+
+export interface ActivityPage {
+  entries: ActivityEntry[];
+  nextCursor?: string;
+}

@@ -105,5 +105,15 @@ function isEntryPoint(): boolean {
 }
 
 if (isEntryPoint()) {
+  // Should the command ever wait on something nothing can settle (a bug), Node would exit 13 without
+  // a word; say what happened instead.
+  const stalled = (): void => {
+    process.stderr.write(
+      'toolbridge: internal error: the command stopped waiting on work that can never finish. Run again with --debug and report it.\n',
+    );
+    process.exit(1);
+  };
+  process.once('beforeExit', stalled);
   process.exitCode = await run(process.argv.slice(2), processIo());
+  process.off('beforeExit', stalled);
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { errorMessage, ToolbridgeError } from '../base/errors.js';
 import { isPlainObject } from '../base/json.js';
 import type { AsyncDisposable } from '../base/lifecycle.js';
+import { processStartTime } from '../base/process-alive.js';
 import { PRIVATE_FILE_MODE, writeFileAtomic } from '../store/atomic-file.js';
 
 export const LOCK_FILE_NAME = 'host.lock';
@@ -13,13 +14,16 @@ export interface LockInfo {
   pid: number;
   hostname: string;
   startedAt: string;
+  /** The holder's kernel start time (Linux), so a later process that reuses its pid is no holder. */
+  processStartTime?: string;
   endpointUrl?: string;
 }
 
 /**
  * One writing host per data folder: the app or `toolbridge serve` holds this lock, so two
  * processes never write settings.json over each other. The file is created exclusively; a lock
- * left by a process that no longer runs (on this machine) is taken over.
+ * left by a process that no longer runs (on this machine), or whose pid another process now has,
+ * is taken over.
  */
 export class DataDirLock implements AsyncDisposable {
   private released = false;
@@ -31,7 +35,13 @@ export class DataDirLock implements AsyncDisposable {
 
   static async acquire(dataDir: string): Promise<DataDirLock> {
     const filePath = path.join(dataDir, LOCK_FILE_NAME);
-    const info: LockInfo = { pid: process.pid, hostname: os.hostname(), startedAt: new Date().toISOString() };
+    const startTime = processStartTime(process.pid);
+    const info: LockInfo = {
+      pid: process.pid,
+      hostname: os.hostname(),
+      startedAt: new Date().toISOString(),
+      ...(startTime === undefined ? {} : { processStartTime: startTime }),
+    };
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         const handle = await fs.open(filePath, 'wx', PRIVATE_FILE_MODE);
@@ -75,7 +85,12 @@ export class DataDirLock implements AsyncDisposable {
     const info = parsed as unknown as LockInfo;
     // A lock from another machine (shared home folder) cannot be checked; respect it.
     if (info.hostname !== os.hostname()) return info;
-    return isAlive(info.pid) ? info : undefined;
+    if (!isAlive(info.pid)) return undefined;
+    // The pid now names another process (the holder died, the pid was handed out again).
+    const startTime = processStartTime(info.pid);
+    if (info.processStartTime !== undefined && startTime !== undefined && startTime !== info.processStartTime)
+      return undefined;
+    return info;
   }
 
   /** Records the endpoint URL so other processes (`toolbridge mcp`) can find the running host. */

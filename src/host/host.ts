@@ -236,18 +236,11 @@ export class Host implements AsyncDisposable {
     this.closing ??= (async () => {
       clearTimeout(this.changeTimer);
       this._onDidChangeAgentTools.dispose();
-      // The servers' stop timers are unref'd; without this hold Node could exit between SIGTERM
-      // and SIGKILL and leave a server that ignores SIGTERM running.
-      const hold = setInterval(() => undefined, 1_000);
-      try {
-        // Fail the calls waiting on cards while the endpoint can still send the agents their
-        // INTERRUPTED answer; closing the listener first would cut those requests instead.
-        await this.approvals.queue.close();
-        await settleWithin([...this.calls], CLOSE_ANSWER_GRACE_MS);
-        await this.store.close();
-      } finally {
-        clearInterval(hold);
-      }
+      // Fail the calls waiting on cards while the endpoint can still send the agents their
+      // INTERRUPTED answer; closing the listener first would cut those requests instead.
+      await this.approvals.queue.close();
+      await settleWithin([...this.calls], CLOSE_ANSWER_GRACE_MS);
+      await this.store.close();
     })();
     return this.closing;
   }

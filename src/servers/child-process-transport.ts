@@ -5,7 +5,10 @@
  *   children (a shell's background job, a wrapper's worker) never outlive it;
  * - stderr is always drained into a callback (never inherited, never left to fill a pipe);
  * - the environment is the SDK's short default list plus the server's own env, never ours whole.
- * Stopping: end stdin, wait, SIGTERM the group, wait, SIGKILL the group; all timers are unref'd.
+ * - the environment carries a lease token (`TOOLBRIDGE_LEASE`), so descendants that leave the group
+ *   (setsid) are found and stopped too (process-reaper.ts).
+ * Stopping takes one grace period at most: end stdin, wait up to half of it, SIGTERM the group and
+ * every process with our token, wait out the rest, SIGKILL whatever is left.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -13,7 +16,8 @@ import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/s
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ToolbridgeError } from '../base/errors.js';
-import { delay, groupAlive, PROCESS_GROUPS, signalGroup, waitGroupGone } from './process-group.js';
+import { delay, PROCESS_GROUPS, signalGroup } from './process-group.js';
+import { LEASE_TOKEN_ENV, newLeaseToken, stopProcesses, within } from './process-reaper.js';
 
 export interface ChildProcessTransportOptions {
   command: string;
@@ -21,14 +25,16 @@ export interface ChildProcessTransportOptions {
   /** Added to the SDK's default environment (HOME, PATH, …). */
   env?: Record<string, string>;
   cwd?: string;
-  /** Wait at each shutdown step before escalating. @defaultValue 2000 */
+  /** The longest a stop waits before SIGKILL (half for stdin's end, the rest after SIGTERM). @defaultValue 2000 */
   stopGraceMs?: number;
+  /** Put in the child's environment as `TOOLBRIDGE_LEASE`. @defaultValue a new random token */
+  leaseToken?: string;
   /** A single message (line) larger than this closes the connection. @defaultValue 10 MiB */
   maxMessageBytes?: number;
   /** Receives stderr text as it arrives (UTF-8 decoded). */
   onStderr?: (text: string) => void;
-  /** Called once the child runs, with its pid (= its process group id). */
-  onSpawn?: (pid: number) => void;
+  /** Called once the child runs, with its pid (= its process group id) and lease token. */
+  onSpawn?: (pid: number, leaseToken: string) => void;
 }
 
 export interface ChildExit {
@@ -52,9 +58,11 @@ export class ChildProcessTransport implements Transport {
   private readonly stopGraceMs: number;
   private readonly maxMessageBytes: number;
   private failureReason: string | undefined;
+  private readonly leaseToken: string;
 
   constructor(private readonly options: ChildProcessTransportOptions) {
     this.stopGraceMs = options.stopGraceMs ?? 2_000;
+    this.leaseToken = options.leaseToken ?? newLeaseToken();
     this.maxMessageBytes = options.maxMessageBytes ?? 10 * 1024 * 1024;
     this.readBuffer = new ReadBuffer({ maxBufferSize: this.maxMessageBytes });
     this.closedPromise = new Promise((resolve) => {
@@ -83,7 +91,7 @@ export class ChildProcessTransport implements Transport {
     return new Promise((resolve, reject) => {
       let spawned = false;
       const child = spawn(command, args, {
-        env: { ...getDefaultEnvironment(), ...env },
+        env: { ...getDefaultEnvironment(), ...env, [LEASE_TOKEN_ENV]: this.leaseToken },
         cwd,
         stdio: ['pipe', 'pipe', 'pipe'],
         detached: PROCESS_GROUPS,
@@ -94,7 +102,7 @@ export class ChildProcessTransport implements Transport {
       child.once('spawn', () => {
         spawned = true;
         this.childPid = child.pid;
-        if (child.pid !== undefined) this.options.onSpawn?.(child.pid);
+        if (child.pid !== undefined) this.options.onSpawn?.(child.pid, this.leaseToken);
         resolve();
       });
       child.on('error', (error) => {
@@ -168,6 +176,7 @@ export class ChildProcessTransport implements Transport {
   }
 
   private async stop(): Promise<void> {
+    const deadline = Date.now() + this.stopGraceMs;
     const child = this.child;
     if (child && !this.closed) {
       try {
@@ -175,21 +184,20 @@ export class ChildProcessTransport implements Transport {
       } catch {
         // already gone
       }
-      if (!(await this.waitClosed())) {
-        this.signalGroup('SIGTERM');
-        if (!(await this.waitClosed())) {
-          this.signalGroup('SIGKILL');
-          await this.waitClosed();
-        }
-      }
+      await this.waitClosed(this.stopGraceMs / 2);
     }
-    // The server may be gone while others in its group live on (a background job): end them too.
-    if (this.groupAlive()) {
-      this.signalGroup('SIGTERM');
-      if (!(await this.waitGroupGone())) {
-        this.signalGroup('SIGKILL');
-        await this.waitGroupGone();
-      }
+    if (!PROCESS_GROUPS) {
+      if (!this.closed) child?.kill('SIGKILL');
+    } else if (this.childPid !== undefined) {
+      // The server, what is left of its group (a background job) and descendants that left it.
+      await stopProcesses(
+        { groups: [this.childPid], tokens: [this.leaseToken] },
+        Math.max(0, deadline - Date.now()),
+      );
+    }
+    // A survivor holding our pipes would keep 'close' from firing: let go of them.
+    if (!(await this.waitClosed(this.stopGraceMs / 2))) {
+      for (const stream of [child?.stdin, child?.stdout, child?.stderr]) stream?.destroy();
     }
     this.readBuffer.clear();
   }
@@ -200,19 +208,9 @@ export class ChildProcessTransport implements Transport {
     this.resolveClosed();
   }
 
-  private async waitClosed(): Promise<boolean> {
-    if (this.closed) return true;
-    return Promise.race([this.closedPromise.then(() => true), delay(this.stopGraceMs).then(() => false)]);
-  }
-
-  private groupAlive(): boolean {
-    return this.childPid !== undefined && groupAlive(this.childPid);
-  }
-
-  private waitGroupGone(): Promise<boolean> {
-    return this.childPid === undefined
-      ? Promise.resolve(true)
-      : waitGroupGone(this.childPid, this.stopGraceMs);
+  /** Waits (keeping the process alive) until the child's pipes closed, or `ms`; true when closed. */
+  private async waitClosed(ms: number): Promise<boolean> {
+    return this.closed || within(this.closedPromise, ms);
   }
 
   private signalGroup(signal: NodeJS.Signals): void {

@@ -7,7 +7,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { processAlive } from './process-group.js';
-import { LEASES_FILE_NAME, type LeaseFile, ProcessLeases } from './process-leases.js';
+import { LEASES_FILE_NAME, type LeaseFile, ProcessLeases, reapReportLines } from './process-leases.js';
 
 export interface ServerLeases {
   leases: ProcessLeases;
@@ -29,9 +29,8 @@ export async function openServerLeases(
     if (pid !== undefined && Number(pid) !== process.pid && !processAlive(Number(pid))) stale.push(name);
   }
   for (const name of stale) {
-    const reaped = await new ProcessLeases(fileAt(path.join(dataDir, name))).reapLeftovers();
-    if (reaped.length > 0)
-      log(`toolbridge: stopped ${reaped.length} server process(es) a previous run left behind.`);
+    const report = await new ProcessLeases(fileAt(path.join(dataDir, name))).reapLeftovers();
+    for (const line of reapReportLines(report)) log(`toolbridge: ${line}`);
     if (name !== own) await fs.rm(path.join(dataDir, name), { force: true });
   }
   return {

@@ -26,13 +26,3 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
-
-/** Waits until `pgid`'s group is empty or `timeoutMs` passed; true when it is empty. */
-export async function waitGroupGone(pgid: number, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (groupAlive(pgid)) {
-    if (Date.now() >= deadline) return false;
-    await delay(25);
-  }
-  return true;
-}

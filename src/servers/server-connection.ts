@@ -54,7 +54,7 @@ export interface ServerConnectionOptions {
   listTimeoutMs?: number;
   /** Default for `callTool`; a call may pass its own. @defaultValue 60000 */
   callTimeoutMs?: number;
-  /** Wait at each step when stopping a stdio server (stdin end → SIGTERM → SIGKILL). @defaultValue 2000 */
+  /** The longest stopping a stdio server waits before SIGKILL (stdin end → SIGTERM → SIGKILL). @defaultValue 2000 */
   stopGraceMs?: number;
   backoff?: Partial<BackoffOptions>;
   stderr?: Omit<StderrBufferOptions, 'redact'>;
@@ -379,9 +379,9 @@ export class ServerConnection implements AsyncDisposable {
         cwd: config.cwd,
         stopGraceMs: this.timeouts.stopGraceMs,
         onStderr,
-        onSpawn: (pid) => {
+        onSpawn: (pid, leaseToken) => {
           session.pid = pid;
-          leases?.add(this.id, pid).catch((error: unknown) => {
+          leases?.add(this.id, pid, leaseToken).catch((error: unknown) => {
             this.stderr.note(`could not record the process lease: ${errorMessage(error)}`);
           });
         },

@@ -2,7 +2,7 @@
  * Owns every server connection, keyed by id, in creation order. It adds, updates, removes,
  * starts and stops them, reports status and tool changes as events, answers `snapshot()` and
  * routes tool calls. Per-tool switches, pins and policies are settings the catalog and approvals
- * apply; the manager only exposes what each server offers. `close()` closes servers newest first.
+ * apply; the manager only exposes what each server offers. `close()` stops all servers at once.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter, type Event } from '../base/emitter.js';
@@ -177,7 +177,7 @@ export class ServerManager implements AsyncDisposable {
     for (const pid of this.pids.values()) signalGroup(pid, 'SIGKILL');
   }
 
-  /** Closes every server, newest first. */
+  /** Closes every server at once, so shutdown takes one stop grace period, not one per server. */
   close(): Promise<void> {
     return this.store.close();
   }
@@ -199,9 +199,9 @@ export class ServerManager implements AsyncDisposable {
 
   private async closeAll(): Promise<void> {
     this.closed = true;
-    const entries = [...this.entries.values()].reverse();
+    const entries = [...this.entries.values()];
     this.entries.clear();
-    for (const entry of entries) await entry.store.close();
+    await Promise.all(entries.map((entry) => entry.store.close()));
   }
 
   private require(id: string): Entry {

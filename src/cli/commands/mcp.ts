@@ -9,11 +9,11 @@ import { type CliCommand, type CliIo, integerFlag, parseArgs, usageError } from 
 import { AGENT_TOKEN_ENV, agentTokenFrom, parsePolicy, shutdownSignal } from './serve.js';
 
 /**
- * How long each step of stopping a server may take in `mcp` (stdin end, SIGTERM, SIGKILL). An
- * agent that closes our stdin sends SIGTERM 2 s later and SIGKILL 2 s after that (the SDK's
- * client does), so we must be done well within that.
+ * The longest stopping the servers may take in `mcp` before SIGKILL (0.4 s after stdin's end, 0.4 s
+ * after SIGTERM; all servers at once). An agent that closes our stdin sends SIGTERM 2 s later and
+ * SIGKILL 2 s after that (the SDK's client does), so we must be done well within that.
  */
-const MCP_STOP_GRACE_MS = 400;
+const MCP_STOP_GRACE_MS = 800;
 
 const FLAGS = {
   'data-dir': 'string',

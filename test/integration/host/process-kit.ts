@@ -1,6 +1,42 @@
 /** Helpers for tests that start Toolbridge as a child process and watch what it prints and starts. */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/**
+ * Compiles src/ into a private folder `dirName` beside dist/ (same depth, so paths such as
+ * ../../resources and node_modules resolve alike) that no other test rebuilds meanwhile; returns
+ * the CLI's entry point there.
+ */
+export async function buildPrivateCli(dirName: string): Promise<string> {
+  const out = path.join(ROOT, dirName);
+  await fs.rm(out, { recursive: true, force: true });
+  try {
+    execFileSync(
+      process.execPath,
+      [
+        path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+        '-p',
+        'tsconfig.build.json',
+        '--outDir',
+        out,
+        '--declaration',
+        'false',
+        '--sourceMap',
+        'false',
+      ],
+      { cwd: ROOT, stdio: 'ignore' },
+    );
+  } catch {
+    // Type errors elsewhere still emit JavaScript; the existence check below is what matters.
+  }
+  const main = path.join(out, 'cli', 'main.js');
+  await fs.access(main);
+  return main;
+}
 
 /** Lines the child printed on a stream, growing as it prints. */
 export function lines(stream: NodeJS.ReadableStream): string[] {

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { request } from 'node:http';
 import os from 'node:os';
@@ -9,14 +9,10 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alive, childPids, killGroups, lines, waitUntil } from './process-kit.js';
+import { alive, buildPrivateCli, childPids, killGroups, lines, waitUntil } from './process-kit.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-// Inside the repo so the compiled files resolve node_modules like dist/ does.
-// A private build beside dist/ (same depth, so paths such as ../../resources resolve alike) that
-// no other test rebuilds while this one runs.
-const OUT = path.join(ROOT, 'dist-serve-test');
-const MAIN = path.join(OUT, 'cli', 'main.js');
+let MAIN: string;
 const TOKEN = 'given-token-for-this-run-0123456789';
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'servers');
 const FIXTURE = path.join(FIXTURES, 'fixture-server.mjs');
@@ -27,27 +23,7 @@ let dataDir: string;
 let serve: ChildProcess | undefined;
 
 beforeAll(async () => {
-  await fs.rm(OUT, { recursive: true, force: true });
-  try {
-    execFileSync(
-      process.execPath,
-      [
-        path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
-        '-p',
-        'tsconfig.build.json',
-        '--outDir',
-        OUT,
-        '--declaration',
-        'false',
-        '--sourceMap',
-        'false',
-      ],
-      { cwd: ROOT, stdio: 'ignore' },
-    );
-  } catch {
-    // Type errors elsewhere still emit JavaScript; the existence check below is what matters.
-  }
-  await fs.access(MAIN);
+  MAIN = await buildPrivateCli('dist-serve-test');
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-serve-'));
 }, 120_000);
 

@@ -4,12 +4,8 @@
  */
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  type LeaseFile,
-  type ProcessLease,
-  ProcessLeases,
-  processStartTime,
-} from '../../../src/servers/process-leases.js';
+import { processStartTime } from '../../../src/base/process-alive.js';
+import { type LeaseFile, type ProcessLease, ProcessLeases } from '../../../src/servers/process-leases.js';
 import { ServerConnection } from '../../../src/servers/server-connection.js';
 import {
   FIXTURE_SERVER,
@@ -73,6 +69,7 @@ describe('ServerConnection with leases', () => {
       {
         pid,
         serverId: 'leased',
+        token: expect.stringMatching(/^[0-9a-f]{32}$/),
         ...(process.platform === 'linux' ? { startTime: processStartTime(pid) } : {}),
       },
     ]);
@@ -88,7 +85,7 @@ describe.runIf(process.platform === 'linux')('ProcessLeases.reapLeftovers', () =
     const file = new MemoryLeaseFile();
     file.value = [{ pid, serverId: 'old', startTime: processStartTime(pid) }];
     const reaped = await new ProcessLeases(file).reapLeftovers(300);
-    expect(reaped).toEqual([pid]);
+    expect(reaped.stopped).toEqual([pid]);
     await waitUntil(() => !isAlive(pid), 1_000, 'the orphan to die');
     expect(file.value).toEqual([]);
   });
@@ -100,7 +97,7 @@ describe.runIf(process.platform === 'linux')('ProcessLeases.reapLeftovers', () =
     expect(isAlive(sleepPid)).toBe(true);
     const file = new MemoryLeaseFile();
     file.value = [{ pid: shellPid, serverId: 'old', startTime: '1' }];
-    expect(await new ProcessLeases(file).reapLeftovers(300)).toEqual([shellPid]);
+    expect((await new ProcessLeases(file).reapLeftovers(300)).stopped).toEqual([sleepPid]);
     await waitUntil(() => !isAlive(sleepPid), 1_000, 'the background sleep to die');
   });
 
@@ -109,7 +106,7 @@ describe.runIf(process.platform === 'linux')('ProcessLeases.reapLeftovers', () =
     await waitUntil(() => processStartTime(pid) !== undefined, 2_000, 'the process');
     const file = new MemoryLeaseFile();
     file.value = [{ pid, serverId: 'old', startTime: `${processStartTime(pid)}0` }, { pid: 'junk' }];
-    expect(await new ProcessLeases(file).reapLeftovers(300)).toEqual([]);
+    expect((await new ProcessLeases(file).reapLeftovers(300)).stopped).toEqual([]);
     expect(isAlive(pid)).toBe(true);
     expect(file.value).toEqual([]);
   });

@@ -1,0 +1,154 @@
+/**
+ * Finds and stops everything a stdio server started, including what left its process group.
+ *
+ * Each server is spawned with a random lease token in its environment (`TOOLBRIDGE_LEASE`).
+ * Children inherit their parent's environment, so the token marks the server's descendants too,
+ * also one that called setsid() to leave the group. On Linux, /proc/<pid>/environ of a process of
+ * our own user holds the environment it was started with, so a scan of /proc finds them all, and a
+ * pid that was reused by an unrelated process does not carry the token.
+ *
+ * Limits (documented in the README): a descendant that drops or replaces its environment when it
+ * starts a program (`env -i`, execve with a fresh list) no longer carries the token and escapes if
+ * it also left the group; another user's processes are never touched; on other systems only the
+ * process group is reached.
+ */
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { processStat } from '../base/process-alive.js';
+import { groupAlive, signalGroup } from './process-group.js';
+
+/** The environment variable that carries a server's lease token to it and its descendants. */
+export const LEASE_TOKEN_ENV = 'TOOLBRIDGE_LEASE';
+
+/** How long to wait for processes to vanish after SIGKILL before calling them survivors. */
+const KILL_SETTLE_MS = 1_000;
+const POLL_MS = 40;
+const MARK = Buffer.from(`${LEASE_TOKEN_ENV}=`);
+const SCANS_PROC = process.platform === 'linux';
+
+export function newLeaseToken(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/** What to stop: whole process groups, and every process of ours that carries one of the tokens. */
+export interface StopTargets {
+  groups: readonly number[];
+  tokens: readonly string[];
+}
+
+export interface StopOutcome {
+  /** Pids that were running when the stop began (on Linux; elsewhere the live group ids). */
+  stopped: number[];
+  /** Pids still running after SIGKILL: not ours to signal (EPERM) or stuck in the kernel. */
+  survivors: number[];
+}
+
+/**
+ * Stops `targets` within one grace period: SIGTERM to all of them at once, one wait of up to
+ * `graceMs` for all to exit, then SIGKILL to whatever is left. The kill is aimed only after a fresh
+ * look, so a pid that exited during the wait and was reused by another program is not hit.
+ */
+export async function stopProcesses(targets: StopTargets, graceMs: number): Promise<StopOutcome> {
+  const stopped = running(targets);
+  if (stopped.length === 0) return { stopped, survivors: [] };
+  signalAll(targets, stopped, 'SIGTERM');
+  if (!(await waitUntilStopped(targets, graceMs))) {
+    signalAll(targets, running(targets), 'SIGKILL');
+    await waitUntilStopped(targets, KILL_SETTLE_MS);
+  }
+  return { stopped, survivors: running(targets) };
+}
+
+/**
+ * Live processes in `targets` (zombies excluded: they have exited). On Linux these are pids from
+ * one pass over /proc; elsewhere the ids of groups that still have a member.
+ */
+export function running(targets: StopTargets): number[] {
+  if (!SCANS_PROC) return targets.groups.filter(groupAlive);
+  const groups = new Set(targets.groups);
+  const tokens = new Set(targets.tokens);
+  if (groups.size === 0 && tokens.size === 0) return [];
+  const uid = process.getuid?.();
+  const found: number[] = [];
+  for (const pid of procPids()) {
+    const stat = processStat(pid);
+    if (stat === undefined || stat.state === 'Z' || stat.state === 'X') continue;
+    if (groups.has(stat.groupId) || (tokens.size > 0 && tokens.has(leaseTokenOf(pid, uid) ?? ''))) {
+      found.push(pid);
+    }
+  }
+  return found;
+}
+
+function signalAll(targets: StopTargets, pids: readonly number[], signal: NodeJS.Signals): void {
+  for (const group of targets.groups) signalGroup(group, signal);
+  if (!SCANS_PROC) return;
+  // Members of the groups just got the signal; the rest left their group but carry a token.
+  const groups = new Set(targets.groups);
+  for (const pid of pids) {
+    if (groups.has(processStat(pid)?.groupId ?? -1)) continue;
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // exited meanwhile
+    }
+  }
+}
+
+/** Polls until nothing in `targets` runs; true when that happened within `ms`. */
+async function waitUntilStopped(targets: StopTargets, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (running(targets).length > 0) {
+    if (Date.now() >= deadline) return false;
+    await pause(POLL_MS);
+  }
+  return true;
+}
+
+/**
+ * Waits for `event` at most `ms`; true when it came first. Unlike an unref'd timer this keeps the
+ * process alive: stopping servers must finish even when nothing else is left on the event loop
+ * (start-up, shutdown), or Node would exit half-way and leave them running.
+ */
+export async function within(event: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([event.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function procPids(): number[] {
+  try {
+    return readdirSync('/proc')
+      .map(Number)
+      .filter((pid) => Number.isInteger(pid) && pid > 1 && pid !== process.pid);
+  } catch {
+    return [];
+  }
+}
+
+/** The lease token in `pid`'s start-up environment, for processes of user `uid` only. */
+function leaseTokenOf(pid: number, uid: number | undefined): string | undefined {
+  try {
+    if (uid !== undefined && statSync(`/proc/${pid}`).uid !== uid) return undefined;
+    const environ = readFileSync(`/proc/${pid}/environ`);
+    let at = environ.indexOf(MARK);
+    // Only at the start of an entry: `OTHER_TOOLBRIDGE_LEASE=` is not ours.
+    while (at > 0 && environ[at - 1] !== 0) at = environ.indexOf(MARK, at + 1);
+    if (at < 0) return undefined;
+    const start = at + MARK.length;
+    const end = environ.indexOf(0, start);
+    return environ.toString('utf8', start, end < 0 ? environ.length : end);
+  } catch {
+    return undefined;
+  }
+}

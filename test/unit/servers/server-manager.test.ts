@@ -19,8 +19,11 @@ afterEach(async () => {
   await Promise.all(managers.splice(0).map((m) => m.close()));
 });
 
-/** A manager whose servers are in-memory fixture servers; records the order transports close in. */
-function makeManager() {
+/**
+ * A manager whose servers are in-memory fixture servers; records the order transports begin to
+ * close in, and (with `holdClose`) keeps each close waiting until `holdClose` resolves.
+ */
+function makeManager(holdClose?: Promise<void>) {
   const closed: string[] = [];
   const manager = new ServerManager({
     createTransport: async (config) => {
@@ -29,6 +32,7 @@ function makeManager() {
       const close = clientSide.close.bind(clientSide);
       clientSide.close = async () => {
         if (!closed.includes(config.id)) closed.push(config.id);
+        await holdClose;
         await close();
       };
       return clientSide;
@@ -135,11 +139,15 @@ describe('ServerManager.callTool', () => {
 });
 
 describe('ServerManager.close', () => {
-  it('closes every server, newest first', async () => {
-    const { manager, closed } = makeManager();
+  it('issue #12: closes every server at once: each close begins before any has ended', async () => {
+    let release!: () => void;
+    const { manager, closed } = makeManager(new Promise((resolve) => (release = resolve)));
     for (const id of ['first', 'second', 'third']) await manager.add(stdio(id));
-    await manager.close();
-    expect(closed).toEqual(['third', 'second', 'first']);
+    const closing = manager.close();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect([...closed].sort()).toEqual(['first', 'second', 'third']);
+    release();
+    await closing;
     await expect(manager.add(stdio('late'))).rejects.toThrow('closed');
   });
 

@@ -27,6 +27,17 @@ export function isEnglishWord(word: string): boolean {
   return english.has(word);
 }
 
+/**
+ * How common a word is in everyday English, on the Zipf scale of SUBTLEX: log10 of its
+ * occurrences per billion words (`the` 7.5, `my` 6.8, `help` 6.0, `weather` 4.6, `refund` 3.0);
+ * 0 for a word the subtitles do not have (`api`, `github`, most product and technical words).
+ */
+export function englishZipf(word: string): number {
+  english ??= loadEnglish();
+  const count = english.occurrences(word);
+  return count === 0 ? 0 : Math.log10((count / english.totalCount) * 1e9);
+}
+
 /** Whether the lists are loaded yet (they are read by the first query that needs them). */
 export function englishWordsLoaded(): boolean {
   return english !== undefined;
@@ -39,7 +50,11 @@ class WordPositions {
   private starts = new Int32Array(1 << 16);
   private ends = new Int32Array(1 << 16);
   private hashes = new Int32Array(1 << 16);
+  /** Occurrences in the subtitles (0 for a dictionary word). */
+  private counts = new Int32Array(1 << 16);
   private count = 0;
+  /** All words' occurrences in the subtitles. */
+  totalCount = 0;
   private slots: Int32Array;
 
   constructor(expected: number) {
@@ -49,9 +64,10 @@ class WordPositions {
   }
 
   /** Adds `text[start, end)` (duplicates are harmless); `hash` as `hashRange` gives it. */
-  add(textIndex: number, start: number, end: number, hash: number): void {
+  add(textIndex: number, start: number, end: number, hash: number, occurrences = 0): void {
     if (this.count === this.starts.length) this.grow();
     const id = this.count++;
+    this.counts[id] = occurrences;
     this.textOf[id] = textIndex;
     this.starts[id] = start;
     this.ends[id] = end;
@@ -72,6 +88,18 @@ class WordPositions {
       const id = this.slots[slot]!;
       if (id < 0) return false;
       if (this.hashes[id] === hash && this.matches(id, word)) return true;
+    }
+  }
+
+  /** The subtitle occurrences of `word`, all its spellings' (`I` and `i`) together. */
+  occurrences(word: string): number {
+    const hash = hashRange(word, 0, word.length);
+    const mask = this.slots.length - 1;
+    let total = 0;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const id = this.slots[slot]!;
+      if (id < 0) return total;
+      if (this.hashes[id] === hash && this.matches(id, word)) total += this.counts[id]!;
     }
   }
 
@@ -108,6 +136,7 @@ class WordPositions {
     this.starts = copy(this.starts, new Int32Array(size));
     this.ends = copy(this.ends, new Int32Array(size));
     this.hashes = copy(this.hashes, new Int32Array(size));
+    this.counts = copy(this.counts, new Int32Array(size));
   }
 }
 
@@ -152,7 +181,8 @@ function addSubtitleWords(words: WordPositions): void {
     for (let code = json.charCodeAt(i); code >= 48 && code <= 57; code = json.charCodeAt(++i)) {
       count = count * 10 + (code - 48);
     }
-    if (count >= MIN_SUBTITLE_COUNT) words.add(index, start, end, hashRange(json, start, end));
+    words.totalCount += count;
+    if (count >= MIN_SUBTITLE_COUNT) words.add(index, start, end, hashRange(json, start, end), count);
     at = i;
   }
 }

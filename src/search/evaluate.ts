@@ -22,6 +22,8 @@ export interface EvalMetrics {
   queries: number;
   /** Queries with at least one relevant tool (recall, hit and MRR average over these). */
   judged: number;
+  /** Share of judged queries whose first match is relevant. */
+  hitAt1: number;
   /** Mean share of a query's relevant tools found in the top k. */
   recallAtK: number;
   /** Share of judged queries with at least one relevant tool in the top k. */
@@ -61,6 +63,7 @@ interface Outcome {
   judged: boolean;
   recall: number;
   hit: boolean;
+  first: boolean;
   reciprocalRank: number;
   empty: boolean;
 }
@@ -91,6 +94,7 @@ export function evaluateIndex(
       judged: relevant.size > 0,
       recall: relevant.size > 0 ? found / relevant.size : 0,
       hit: found > 0,
+      first: firstRelevant === 0,
       reciprocalRank: firstRelevant >= 0 && firstRelevant < MRR_DEPTH ? 1 / (firstRelevant + 1) : 0,
       empty: ranked.length === 0,
     };
@@ -134,6 +138,7 @@ function summarise(outcomes: readonly Outcome[]): EvalMetrics {
   return {
     queries: outcomes.length,
     judged: judged.length,
+    hitAt1: mean(judged.map((o) => (o.first ? 1 : 0))),
     recallAtK: mean(judged.map((o) => o.recall)),
     hitAtK: mean(judged.map((o) => (o.hit ? 1 : 0))),
     mrrAt10: mean(judged.map((o) => o.reciprocalRank)),

@@ -35,4 +35,5 @@ export type {
   SearchOptions,
   SearchResult,
   ToolIndex,
+  WordFate,
 } from './types.js';

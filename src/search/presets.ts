@@ -23,6 +23,8 @@ export const HERMES_OPTIONS: Readonly<ToolIndexOptions> = Object.freeze({
   unknownNameMaxQueryWords: 10,
   unknownNameMaxWords: 2,
   relevanceFloor: Object.freeze({ fromTerms: 4, fraction: 0.5 }),
+  commonWordZipf: 0,
+  allWordsUpTo: 4,
   maxQueryTerms: 0,
   countRepeatedTerms: true,
   maxPerServer: 0,

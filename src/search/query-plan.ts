@@ -1,7 +1,7 @@
-import { isEnglishWord } from './common-words.js';
+import { englishZipf, isEnglishWord } from './common-words.js';
 import { stem } from './stemmer.js';
 import { isSubjectName } from './subject-names.js';
-import type { Correction } from './types.js';
+import type { Correction, WordFate } from './types.js';
 import { correctWord } from './typo.js';
 
 // Longer words are codes or pasted data, and their edits cost time for nothing.
@@ -36,6 +36,8 @@ export interface QueryPlan {
   unknownWords: string[];
   /** Why each of `unknownWords` was read as a service, in plain words. */
   whyUnknown: Record<string, string>;
+  /** Every query word's fate, in order. */
+  words: WordFate[];
 }
 
 export interface QueryReaderSettings {
@@ -45,12 +47,18 @@ export interface QueryReaderSettings {
   unknownNameMaxWords: number;
   typoCorrection: boolean;
   typoMinLength: number;
+  /** Words at least this common in English (Zipf) are left out of longer queries; 0 = keep all. */
+  commonWordZipf: number;
+  /** A query of at most this many words keeps its common words. */
+  allWordsUpTo: number;
   /** Score at most this many distinct answerable stems, the rarest; 0 = all. */
   maxQueryTerms: number;
   /** A stem said twice (`customer customers`) scores twice; else each distinct stem once. */
   countRepeatedTerms: boolean;
   /** Stem → stems of its synonyms. */
   synonyms: ReadonlyMap<string, readonly string[]>;
+  /** Whether a lower-case word is a top-level domain (`com`, `io`): `name.tld` is then an address. */
+  isTopLevelDomain: (word: string) => boolean;
   synonymWeight: number;
 }
 
@@ -82,6 +90,32 @@ export interface QueryWords {
   pausesAfter?: readonly boolean[];
   /** The query as written, for the labels it may open or end with (`Zoho: …`, `… - zoho`). */
   text?: string;
+  /** Where each run starts and ends in `text`. */
+  runStarts?: readonly number[];
+  runEnds?: readonly number[];
+}
+
+/** `name@host.tld`, `scheme://…`, `www.…`. */
+const MAIL_OR_URL =
+  /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+|\b[a-z][a-z0-9+.-]*:\/\/[^\s<>"']+|\bwww\.[^\s<>"']+/giu;
+/** `host.tld` and its path; the last label must be a top-level domain. */
+const DOMAIN = /\b(?:[\p{L}\p{N}-]+\.)+([a-z]{2,63})\b(?:\/[^\s<>"']*)?/giu;
+
+/**
+ * Which runs of the query stand inside an e-mail address, a URL or a domain (`jo@hotmail.com`,
+ * `https://…`, `stripe.com/docs`); undefined when there is none, or no text.
+ */
+function addressRuns(query: QueryWords, isTopLevelDomain: (word: string) => boolean): boolean[] | undefined {
+  const { text, runStarts, runEnds } = query;
+  if (text === undefined || runStarts === undefined || runEnds === undefined) return undefined;
+  if (!text.includes('.') && !text.includes('@')) return undefined;
+  const spans: [number, number][] = [];
+  for (const found of text.matchAll(MAIL_OR_URL)) spans.push([found.index, found.index + found[0].length]);
+  for (const found of text.matchAll(DOMAIN)) {
+    if (isTopLevelDomain(found[1]!.toLowerCase())) spans.push([found.index, found.index + found[0].length]);
+  }
+  if (spans.length === 0) return undefined;
+  return runStarts.map((start, run) => spans.some(([from, to]) => start >= from && runEnds[run]! <= to));
 }
 
 /** One word, then a colon, a `>` or a spaced dash: the query names where it should run. */
@@ -183,6 +217,7 @@ export class QueryReader {
       ignoredWords: [],
       unknownWords: [],
       whyUnknown: {},
+      words: [],
     };
     const { gate, serviceNames } = this.settings;
     const readsNames = gate === 'unknown-name';
@@ -196,19 +231,33 @@ export class QueryReader {
       whyPlaced[word] = why;
     };
     let namesServices = false;
+    const wordOf = new Map<string, string>();
+    const inAddress = addressRuns(query, this.settings.isTopLevelDomain);
     for (let i = 0; i < words.length; i++) {
       const word = words[i]!;
+      const fate: WordFate = { word, stem: word, fate: 'dropped', why: '' };
+      plan.words.push(fate);
+      if (inAddress?.[query.runOf[i]!] === true) {
+        // `mail jo@hotmail.com`, `whois stripe.com`: an address is the request's data, not its words.
+        fate.why = 'inside an e-mail or web address: data, not a request';
+        plan.ignoredWords.push(word);
+        continue;
+      }
       const found = this.lexicon.lookUp(word);
       let term = found.stem;
       let termId = found.termId;
       if (termId >= 0 && this.isNameHeldOnlyByStem(query, i)) termId = -1;
+      if (termId < 0) fate.why = 'no tool holds it';
       if (termId < 0 && (readsNames || this.settings.typoCorrection)) {
         const reading = this.readMissing(word);
+        if (reading.kind === 'filler')
+          fate.why = 'no tool holds it: a number or a word of one or two letters';
         const typoPlace = reading.kind === 'typo' ? this.typoAsName(query, i, reading.correction) : undefined;
         if (reading.kind === 'typo' && typoPlace !== undefined) {
           place(word, `one letter from "${reading.correction}", but where a service is named: ${typoPlace}`);
         } else if (reading.kind === 'typo') {
           plan.corrections.push({ from: word, to: reading.correction });
+          fate.correctedTo = reading.correction;
           term = stem(reading.correction);
           termId = this.lexicon.termId(term);
         } else if (readsNames) {
@@ -224,9 +273,15 @@ export class QueryReader {
           } else if (where !== undefined) {
             const what = reading.kind === 'name' ? 'a name no dictionary knows' : 'an everyday English word';
             place(word, `${what}, where a service is named: ${where}`);
-          } else plan.ignoredWords.push(word);
+          } else {
+            plan.ignoredWords.push(word);
+            if (reading.kind === 'english') fate.why = 'no tool holds it: an everyday English word';
+            else if (reading.kind === 'name')
+              fate.why = 'no tool holds it: a name, not where a service is named';
+          }
         }
       }
+      fate.stem = term;
       plan.stems.push(term);
       if (termId < 0) {
         // A word no tool holds may still have a synonym that some tool does (`remove` → `delete`).
@@ -236,10 +291,14 @@ export class QueryReader {
       }
       const first = !seen.has(term);
       seen.add(term);
-      if (first) plan.answerable.push(term);
-      if (first || this.settings.countRepeatedTerms) {
-        plan.terms.push({ stem: term, termId, boost: 1, countsForCoverage: first, source: term });
+      if (first) {
+        plan.answerable.push(term);
+        wordOf.set(term, fate.correctedTo ?? word);
       }
+      if (first || this.settings.countRepeatedTerms) {
+        fate.fate = 'kept';
+        plan.terms.push({ stem: term, termId, boost: 1, countsForCoverage: first, source: term });
+      } else fate.why = `said before ("${term}")`;
       if (first) this.addSynonyms(term, plan);
     }
     if (
@@ -247,13 +306,33 @@ export class QueryReader {
       !namesServices &&
       this.looksLikeData(words.length, plan.unknownWords.length + placedNames.length)
     ) {
+      for (const fate of plan.words) {
+        if (plan.unknownWords.includes(fate.word) || placedNames.includes(fate.word)) {
+          fate.why = 'no tool holds it: a name, but in a long query or among many, so data';
+        }
+      }
       plan.ignoredWords.push(...plan.unknownWords, ...placedNames);
       plan.unknownWords = [];
     } else {
       plan.unknownWords.push(...placedNames);
       Object.assign(plan.whyUnknown, whyPlaced);
     }
-    this.keepRarest(plan);
+    const whyUnscored = this.selectTerms(plan, wordOf, query.runs.length);
+    for (const fate of plan.words) {
+      const why = plan.whyUnknown[fate.word];
+      if (why !== undefined && plan.unknownWords.includes(fate.word)) {
+        fate.fate = 'unknown';
+        fate.why = why;
+      } else if (fate.fate === 'kept' && whyUnscored.has(fate.stem)) {
+        fate.fate = 'dropped';
+        fate.why = whyUnscored.get(fate.stem)!;
+      } else if (fate.fate === 'kept') {
+        fate.why = fate.correctedTo === undefined ? 'scored' : `scored as "${fate.correctedTo}"`;
+        const expanded = plan.terms.filter((term) => term.source === fate.stem && term.stem !== fate.stem);
+        if (expanded.length > 0)
+          fate.expandedTo = expanded.map(({ stem, boost }) => ({ stem, weight: boost }));
+      }
+    }
     if (gate === 'rarest-term') this.setRarestGate(plan);
     return plan;
   }
@@ -370,15 +449,45 @@ export class QueryReader {
     return leads >= MIN_ACTION_LEADS && leads >= MIN_ACTION_SHARE * this.lexicon.documentFrequency(termId);
   }
 
-  /** Leaves the most common answerable stems of a long query out of scoring. */
-  private keepRarest(plan: QueryPlan): void {
-    const max = this.settings.maxQueryTerms;
-    if (max === 0 || plan.answerable.length <= max) return;
-    const df = (term: string) => this.lexicon.documentFrequency(this.lexicon.termId(term));
-    // A stable sort: equally common stems keep query order.
-    const kept = new Set([...plan.answerable].sort((a, b) => df(a) - df(b)).slice(0, max));
-    plan.unscored = plan.answerable.filter((term) => !kept.has(term));
-    plan.terms = plan.terms.filter((term) => kept.has(term.source));
+  /**
+   * Leaves out of scoring the words of a longer query that carry no request: the most common
+   * words of everyday English (`my`, `would`, `help`, `you`), which terse tool texts rarely hold,
+   * so that the few that do hold them would win on those words alone. A query of at most
+   * `allWordsUpTo` words keeps them all (each was chosen: `cloudflare get a domain`), and so does
+   * a query with no other answerable word. Then, with `maxQueryTerms`, the most specific ones.
+   */
+  private selectTerms(
+    plan: QueryPlan,
+    wordOf: ReadonlyMap<string, string>,
+    queryWords: number,
+  ): Map<string, string> {
+    const { commonWordZipf, allWordsUpTo, maxQueryTerms } = this.settings;
+    const unscored = new Map<string, string>();
+    if (commonWordZipf > 0 && queryWords > allWordsUpTo) {
+      const zipf = new Map(plan.answerable.map((term) => [term, englishZipf(wordOf.get(term) ?? term)]));
+      const common = plan.answerable.filter((term) => zipf.get(term)! >= commonWordZipf);
+      if (common.length < plan.answerable.length) {
+        for (const term of common) {
+          unscored.set(
+            term,
+            `one of the commonest English words (Zipf ${zipf.get(term)!.toFixed(1)} ≥ ${commonWordZipf}) in a query of more than ${allWordsUpTo} words`,
+          );
+        }
+      }
+    }
+    const left = plan.answerable.filter((term) => !unscored.has(term));
+    if (maxQueryTerms > 0 && left.length > maxQueryTerms) {
+      const df = (term: string) => this.lexicon.documentFrequency(this.lexicon.termId(term));
+      // A stable sort: equally common stems keep query order.
+      for (const term of [...left].sort((a, b) => df(a) - df(b)).slice(maxQueryTerms)) {
+        unscored.set(term, `not among the ${maxQueryTerms} most specific terms (maxQueryTerms)`);
+      }
+    }
+    if (unscored.size > 0) {
+      plan.unscored = plan.answerable.filter((term) => unscored.has(term));
+      plan.terms = plan.terms.filter((term) => !unscored.has(term.source));
+    }
+    return unscored;
   }
 
   /**

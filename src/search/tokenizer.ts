@@ -1,7 +1,10 @@
 /**
  * Splits text into words: maximal runs of ASCII letters and digits (reference §1.2). Everything
  * else separates words, so `e-mail` is `e` + `mail` and a fully non-ASCII word yields nothing.
- * Optionally a run is split further at camelCase and letter/digit boundaries.
+ * Two exceptions, both English spelling: an apostrophe's clitic is no word of its own (`I'm` is
+ * `i`, not `i` + `m`; `user's` is `user`), and a plural `s` stays with its acronym when camelCase
+ * is split (`URLs` is `urls`, not `ur` + `ls`). Optionally a run is split further at camelCase
+ * and letter/digit boundaries.
  */
 
 export interface TokenizerOptions {
@@ -27,6 +30,26 @@ for (let code = 65; code <= 90; code++) KINDS[code] = UPPER;
 for (let code = 48; code <= 57; code++) KINDS[code] = DIGIT;
 
 const kindOf = (code: number): number => (code < 128 ? KINDS[code]! : OTHER);
+
+const APOSTROPHE = 39;
+const RIGHT_QUOTE = 0x2019;
+
+/**
+ * The length of the English clitic at `at`, after an apostrophe (`'s`, `'m`, `'re`, `'ve`,
+ * `'ll`, `'d`, `n't`'s `'t`), when the letters there are one and end the run; else 0.
+ */
+function cliticLength(text: string, at: number): number {
+  let length = 0;
+  while (length < 3 && kindOf(text.charCodeAt(at + length)) !== OTHER) length++;
+  if (length === 0 || length === 3) return 0;
+  const clitic = text.slice(at, at + length).toLowerCase();
+  return CLITICS.has(clitic) ? length : 0;
+}
+const CLITICS = new Set(['s', 'm', 're', 've', 'll', 'd', 't']);
+
+/** Whether `text[at]` is a plural `s` ending an acronym's run (`URLs`, `IDs`, `APIsFor`). */
+const isPluralS = (text: string, at: number): boolean =>
+  text.charCodeAt(at) === 115 && kindOf(text.charCodeAt(at + 1)) !== LOWER;
 
 /** FNV-1a, the word hash every lookup table here uses. */
 export const FNV_OFFSET = 0x811c9dc5;
@@ -106,6 +129,7 @@ export function scanWords(
         if (start !== runStart) spans.push(runStart, i, runHash, 1);
         spans.runCount += 1;
         start = -1;
+        if (code === APOSTROPHE || code === RIGHT_QUOTE) i += cliticLength(text, i + 1);
       }
     } else {
       if (start < 0) {
@@ -119,7 +143,10 @@ export function scanWords(
         (camel &&
           kind === UPPER &&
           (previous === LOWER ||
-            (previous === UPPER && i + 1 < n && kindOf(text.charCodeAt(i + 1)) === LOWER)))
+            (previous === UPPER &&
+              i + 1 < n &&
+              kindOf(text.charCodeAt(i + 1)) === LOWER &&
+              !isPluralS(text, i + 1))))
       ) {
         spans.push(start, i, hash);
         start = i;
@@ -165,6 +192,9 @@ export interface TextWords {
   runs: string[];
   /** For each run, whether punctuation that ends a phrase (`,;:.!?()`) follows it before the next run. */
   pausesAfter: boolean[];
+  /** Where each run starts and ends in the text. */
+  runStarts: number[];
+  runEnds: number[];
 }
 
 /** `,;:.!?()` as char codes. */
@@ -192,5 +222,5 @@ export function tokenizeRuns(text: string, options: Readonly<TokenizerOptions> =
     runEnds[runOf[i]!] = querySpans.ends[i]!;
   }
   const pausesAfter = runs.map((_, run) => hasPause(text, runEnds[run]!, runStarts[run + 1] ?? text.length));
-  return { words, runOf, runs, pausesAfter };
+  return { words, runOf, runs, pausesAfter, runStarts, runEnds };
 }

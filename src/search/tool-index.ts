@@ -7,6 +7,7 @@ import { stem } from './stemmer.js';
 import { type TokenizerOptions, tokenize, tokenizeRuns } from './tokenizer.js';
 import { type CorpusSettings, FIELDS, serverIdWords, ToolCorpus } from './tool-corpus.js';
 import { type Ranked, sortRanked, TopK } from './top-k.js';
+import { isTopLevelDomain } from './top-level-domains.js';
 import type {
   ExtendableToolIndex,
   IndexEntry,
@@ -115,10 +116,23 @@ export interface ToolIndexOptions {
    */
   relevanceFloor: Readonly<RelevanceFloor> | null;
   /**
-   * A query with more distinct answerable terms than this is scored on that many of its most
-   * specific ones (lowest document frequency). Long sentences are mostly common words, which add
-   * noise to the ranking and most of the cost of a search; 0 scores every term.
-   * @defaultValue 10
+   * In a query of more than `allWordsUpTo` words, a word at least this common in everyday English
+   * (Zipf scale of SUBTLEX-US: 6 is one word in a thousand — `my`, `me`, `would`, `help`, `you`) is
+   * left out of scoring: such words carry the conversation, not the request, and in terse tool
+   * texts the few tools that hold them would win on them. 0 keeps every word.
+   * @defaultValue 6
+   */
+  commonWordZipf: number;
+  /**
+   * A query of at most this many words keeps its common words: each was chosen (`get a domain`).
+   * @defaultValue 4
+   */
+  allWordsUpTo: number;
+  /**
+   * A query with more distinct answerable terms than this (after `commonWordZipf`) is scored on
+   * that many of its most specific ones (lowest document frequency); 0 scores every term. A fixed
+   * count drops a long task's own words in terse catalogs, so it is off by default.
+   * @defaultValue 0
    */
   maxQueryTerms: number;
   /**
@@ -190,7 +204,7 @@ export const DEFAULT_TOOL_INDEX_OPTIONS: Readonly<ToolIndexOptions> = Object.fre
   gate: 'unknown-name',
   serviceNames: SERVICE_NAMES,
   relevanceFloor: null,
-  maxQueryTerms: 10,
+  commonWordZipf: 6,
   countRepeatedTerms: false,
   maxPerServer: 3,
   nameMatchBoost: 1,
@@ -267,10 +281,13 @@ function indexContext(options: Readonly<ToolIndexOptions>): IndexContext {
       unknownNameMaxWords: options.unknownNameMaxWords,
       typoCorrection: options.typoCorrection,
       typoMinLength: options.typoMinLength,
+      commonWordZipf: options.commonWordZipf,
+      allWordsUpTo: options.allWordsUpTo,
       maxQueryTerms: options.maxQueryTerms,
       countRepeatedTerms: options.countRepeatedTerms,
       synonyms: synonymStems(options.synonyms, tokenizer),
       synonymWeight: options.synonymWeight,
+      isTopLevelDomain,
     },
     accumulator: new ScoreAccumulator(0),
   };
@@ -517,6 +534,7 @@ class Bm25ToolIndex implements ExtendableToolIndex {
       ignoredWords: plan.ignoredWords,
       unknownWords: plan.unknownWords,
       whyUnknown: plan.whyUnknown,
+      words: plan.words,
       matches,
     };
     if (plan.gateToken !== undefined) explanation.gateToken = plan.gateToken;
@@ -562,6 +580,7 @@ function emptyExplanation(query: string): SearchExplanation {
     ignoredWords: [],
     unknownWords: [],
     whyUnknown: {},
+    words: [],
     matches: [],
   };
 }
@@ -594,6 +613,9 @@ function validate(options: ToolIndexOptions): void {
     if (!(floor.fraction > 0 && floor.fraction <= 1))
       invalid('option "relevanceFloor.fraction" must be in (0, 1]');
   }
+  if (!(options.commonWordZipf >= 0 && Number.isFinite(options.commonWordZipf)))
+    invalid('option "commonWordZipf" must be a number ≥ 0 (0 keeps every word)');
+  integerAtLeast('allWordsUpTo', options.allWordsUpTo, 0);
   integerAtLeast('maxQueryTerms', options.maxQueryTerms, 0);
   if (typeof options.countRepeatedTerms !== 'boolean')
     invalid('option "countRepeatedTerms" must be true or false');

@@ -21,6 +21,25 @@ export interface Correction {
   to: string;
 }
 
+/**
+ * What became of one query word (`explain`): `kept` (scored, perhaps after a correction, perhaps
+ * with related words at a lower weight), `dropped` (not scored, and why) or `unknown` (read as an
+ * absent service's name: it empties the result).
+ */
+export interface WordFate {
+  /** As the query wrote it, lower-cased. */
+  word: string;
+  /** The stem it was looked up as (of the correction, when corrected). */
+  stem: string;
+  fate: 'kept' | 'dropped' | 'unknown';
+  /** In plain words: `scored`, `one of the commonest English words …`, `inside an e-mail …`. */
+  why: string;
+  /** The catalog word a typo was corrected to. */
+  correctedTo?: string;
+  /** Related stems also scored for it, each at its weight (< 1). */
+  expandedTo?: { stem: string; weight: number }[];
+}
+
 /** Why one name ranked where it did. */
 export interface MatchExplanation {
   name: string;
@@ -59,6 +78,8 @@ export interface SearchExplanation {
   unknownWords: string[];
   /** Why each of `unknownWords` was read as a service, in plain words (`an everyday English word, where a service is named: after "in", where its phrase ends`). */
   whyUnknown: Record<string, string>;
+  /** Every query word in order, and what became of it. */
+  words: WordFate[];
   matches: MatchExplanation[];
 }
 

@@ -4,7 +4,7 @@ import { toIndexEntry } from '../../catalog/index-entry.js';
 import { mcpToolName } from '../../catalog/naming.js';
 import type { CatalogEntry } from '../../catalog/types.js';
 import { type EvalMetrics, type EvalMiss, type EvalQuery, evaluateIndex } from '../../search/evaluate.js';
-import { createToolIndex, type ToolIndex } from '../../search/index.js';
+import { createToolIndex, type ToolIndex, type WordFate } from '../../search/index.js';
 import type { CliIo } from '../command.js';
 import { type CliCommand, integerFlag, parseArgs, requireFlag, usageError } from '../command.js';
 import { type QueryLine, readQueriesFile } from '../queries-file.js';
@@ -28,6 +28,7 @@ export const evalCommand: CliCommand = {
 
 Runs every query against the search engine (the one behind tool_search) and scores the
 ranked names against the query's "relevant" tools:
+  hit@1      share of queries whose first match is relevant
   recall@K   mean share of a query's relevant tools in its top K
   hit@K      share of queries with at least one relevant tool in the top K
   MRR@10     mean 1/rank of the first relevant tool within the top 10
@@ -44,7 +45,8 @@ Options:
   --queries FILE      JSON Lines file of judged queries
   --limit K           the K of recall@K and hit@K (default 5)
   --scope MODE        "all" (default): every server; "query": each query's own scope
-  --explain           show why each miss missed (gate term, unknown words, coverage, ranks)
+  --explain           show why each miss missed: every query word's fate (kept, dropped and
+                      why, corrected or expanded to what, unknown), the terms, and the ranks
   --json              print the whole report as JSON
 
 Example:
@@ -180,6 +182,7 @@ export function mergeMetrics(parts: readonly EvalMetrics[]): EvalMetrics {
   return {
     queries,
     judged,
+    hitAt1: weigh((part) => part.hitAt1, byJudged, judged),
     recallAtK: weigh((part) => part.recallAtK, byJudged, judged),
     hitAtK: weigh((part) => part.hitAtK, byJudged, judged),
     mrrAt10: weigh((part) => part.mrrAt10, byJudged, judged),
@@ -198,6 +201,7 @@ function formatReport(report: CliEvalReport, entries: CatalogEntry[], explain: b
     [
       label.padEnd(28),
       String(metrics.queries).padStart(7),
+      metrics.hitAt1.toFixed(3).padStart(7),
       metrics.recallAtK.toFixed(3).padStart(9),
       metrics.hitAtK.toFixed(3).padStart(7),
       metrics.mrrAt10.toFixed(3).padStart(7),
@@ -209,6 +213,7 @@ function formatReport(report: CliEvalReport, entries: CatalogEntry[], explain: b
     [
       ''.padEnd(28),
       'queries'.padStart(7),
+      'hit@1'.padStart(7),
       `recall@${k}`.padStart(9),
       `hit@${k}`.padStart(7),
       'MRR@10'.padStart(7),
@@ -224,6 +229,18 @@ function formatReport(report: CliEvalReport, entries: CatalogEntry[], explain: b
   ];
   if (explain) for (const miss of report.misses) lines.push('', ...explainMiss(miss, k));
   return `${lines.join('\n')}\n`;
+}
+
+/** One word's fate in plain words: `kept, corrected to "issue"`, `dropped: inside an e-mail …`. */
+function describeFate(word: WordFate): string {
+  if (word.fate !== 'kept') return `${word.fate}: ${word.why}`;
+  const parts = ['kept'];
+  if (word.correctedTo !== undefined) parts.push(`corrected to "${word.correctedTo}"`);
+  if (word.expandedTo !== undefined) {
+    const related = word.expandedTo.map(({ stem, weight }) => `${stem} ×${weight.toFixed(2)}`).join(', ');
+    parts.push(`expanded to ${related}`);
+  }
+  return parts.join(', ');
 }
 
 /** Why one query missed, in plain words, from the engine's explanation and the relevant tools' ranks. */
@@ -245,6 +262,10 @@ export function explainMiss(miss: EvalMiss, k: number): string[] {
         const reason = why.whyUnknown[word];
         lines.push(`    ${word}${reason === undefined ? '' : `: ${reason}`}`);
       }
+    }
+    if (why.words.length > 0) {
+      lines.push('  words:');
+      for (const word of why.words) lines.push(`    ${word.word}: ${describeFate(word)}`);
     }
     const gate = why.gateToken === undefined ? '' : `gate term "${why.gateToken}", `;
     lines.push(

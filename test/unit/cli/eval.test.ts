@@ -44,13 +44,15 @@ describe('toolbridge eval', () => {
   it('prints a table, and with --explain why each miss missed', async () => {
     const plain = await runCli('eval', '--catalog-dir', SMALL, '--queries', SMALL_QUERIES);
     expect(plain.stdout).toMatch(
-      /\n {28} queries {2}recall@5 {3}hit@5 {2}MRR@10 {3}empty\noverall {21}\s+5 /,
+      /\n {28} queries {3}hit@1 {2}recall@5 {3}hit@5 {2}MRR@10 {3}empty\noverall {21}\s+5 /,
     );
     expect(plain.stdout).toMatch(/misses \(no relevant tool in the top 5\): \d \(add --explain to see why\)/);
     const explained = await runCli('eval', '--catalog-dir', SMALL, '--queries', SMALL_QUERIES, '--explain');
     expect(explained.stdout).toContain('miss q5 [natural]: "send a slack message"');
     expect(explained.stdout).toMatch(/\n {2}returned: /);
     expect(explained.stdout).toMatch(/\n {2}query terms: /);
+    // issue #15: every word's fate.
+    expect(explained.stdout).toMatch(/\n {2}words:\n {4}\w+: (kept|dropped|unknown)/);
     expect(explained.stdout).toMatch(/\n {2}relevant mcp__github__search_code: (ranked|not)/);
   });
 
@@ -136,12 +138,13 @@ describe('toolbridge eval', () => {
 describe('mergeMetrics', () => {
   it('weighs judged-query rates by judged and the empty rate by all queries', () => {
     const merged = mergeMetrics([
-      { queries: 2, judged: 1, recallAtK: 1, hitAtK: 1, mrrAt10: 1, emptyRate: 0 },
-      { queries: 2, judged: 2, recallAtK: 0.25, hitAtK: 0.5, mrrAt10: 0.5, emptyRate: 1 },
+      { queries: 2, judged: 1, hitAt1: 1, recallAtK: 1, hitAtK: 1, mrrAt10: 1, emptyRate: 0 },
+      { queries: 2, judged: 2, hitAt1: 0, recallAtK: 0.25, hitAtK: 0.5, mrrAt10: 0.5, emptyRate: 1 },
     ]);
     expect(merged).toEqual({
       queries: 4,
       judged: 3,
+      hitAt1: 1 / 3,
       recallAtK: 0.5,
       hitAtK: 2 / 3,
       mrrAt10: 2 / 3,
@@ -150,6 +153,7 @@ describe('mergeMetrics', () => {
     expect(mergeMetrics([])).toEqual({
       queries: 0,
       judged: 0,
+      hitAt1: 0,
       recallAtK: 0,
       hitAtK: 0,
       mrrAt10: 0,

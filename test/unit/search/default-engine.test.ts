@@ -328,4 +328,81 @@ describe('default engine', () => {
       expect(Object.keys(explanation?.matches[0]?.terms ?? {})).toContain('post');
     });
   });
+
+  describe('issue #15: reading long and short queries', () => {
+    // A terse API catalog where conversational words are rare: the tools that hold them must not
+    // win on them.
+    const TERSE: IndexEntry[] = [
+      tool('football', 'player_transfers', 'Transfers of a football player', 'player'),
+      tool('football', 'club_managers', 'Managers of a football club', 'club'),
+      tool('helpdesk', 'help_me', 'Help me with my account, would you', 'q'),
+      tool('genes', 'mRNA2DNA', 'Convert an mRNA sequence to DNA', 'sequence'),
+      tool('mail', 'send_email', 'Send an email to an address', 'to'),
+      tool('dns', 'whois', 'Look up who owns a domain', 'domain'),
+    ];
+    const terse = createToolIndex(TERSE);
+
+    it("scores a long task on its own words, not on English's commonest words", () => {
+      const query =
+        "I'm a football fan and I would like you to help me with the transfers of a player and the managers of his club";
+      const { matches, explanation } = terse.search(query, { explain: true });
+      expect(matches.slice(0, 2).sort()).toEqual([
+        'mcp__football__club_managers',
+        'mcp__football__player_transfers',
+      ]);
+      expect(matches).not.toContain('mcp__genes__mRNA2DNA');
+      const fate = (word: string) => explanation?.words.find((w) => w.word === word);
+      expect(fate('would')).toMatchObject({ fate: 'dropped' });
+      expect(fate('would')?.why).toMatch(/commonest English words/);
+      expect(fate('transfers')).toMatchObject({ fate: 'kept', why: 'scored' });
+      expect(explanation?.unscoredTerms).toEqual(expect.arrayContaining(['would', 'you', 'me']));
+    });
+
+    it('keeps every word of a short query, and of a query made only of common words', () => {
+      expect(terse.search('help me', { explain: true }).explanation?.unscoredTerms).toEqual([]);
+      expect(terse.search('would you help me with my account please', { explain: true }).matches[0]).toBe(
+        'mcp__helpdesk__help_me',
+      );
+    });
+
+    it("never reads I'm as the word m", () => {
+      const { explanation } = terse.search("I'm trying to convert things", { explain: true });
+      expect(explanation?.words.map((w) => w.word)).toEqual(['i', 'trying', 'to', 'convert', 'things']);
+    });
+
+    it('reads a service named inside an e-mail address or a domain as data, not as a request for it', () => {
+      for (const query of [
+        'send an email to jo.smith@hotmail.com',
+        'who owns stripe.com',
+        'who owns https://www.zoho.com/crm',
+      ]) {
+        const result = terse.search(query, { explain: true });
+        expect(result.unknownWords, query).toBeUndefined();
+        expect(result.matches.length, query).toBeGreaterThan(0);
+        const inAddress = result.explanation?.words.filter((w) =>
+          w.why.startsWith('inside an e-mail or web'),
+        );
+        expect(inAddress?.length, query).toBeGreaterThan(0);
+      }
+      // The same service asked for, not inside an address, still stops the query.
+      expect(terse.search('send an email with hotmail').unknownWords).toEqual(['hotmail']);
+      // A file name is not a domain.
+      expect(
+        terse
+          .search('convert report.pdf', { explain: true })
+          .explanation?.words.find((w) => w.word === 'report')?.why,
+      ).not.toMatch(/address/);
+    });
+
+    it('explains every word: kept, dropped and why, corrected to what, unknown', () => {
+      const { explanation } = index.search('please create a new isue in jira for the team', {
+        explain: true,
+      });
+      const byWord = Object.fromEntries((explanation?.words ?? []).map((w) => [w.word, w]));
+      expect(byWord.jira).toMatchObject({ fate: 'unknown' });
+      expect(byWord.isue).toMatchObject({ fate: 'kept', correctedTo: 'issue' });
+      expect(byWord.the).toMatchObject({ fate: 'dropped' });
+      expect(explanation?.words).toHaveLength(10);
+    });
+  });
 });

@@ -34,12 +34,14 @@ describe('evaluateIndex', () => {
     { k: 5 },
   );
 
-  it('computes recall@k, hit@k and MRR@10 over judged queries', () => {
+  it('computes hit@1, recall@k, hit@k and MRR@10 over judged queries', () => {
     expect(report.overall.queries).toBe(5);
     expect(report.overall.judged).toBe(4);
     // recall: 2/3, 0 (rank 6 > k), 0, 1 → mean 5/12.
     expect(report.overall.recallAtK).toBeCloseTo(5 / 12, 12);
     expect(report.overall.hitAtK).toBeCloseTo(2 / 4, 12);
+    // first match relevant: q1 only.
+    expect(report.overall.hitAt1).toBeCloseTo(1 / 4, 12);
     // reciprocal ranks: 1, 1/6, 0, 1/2.
     expect(report.overall.mrrAt10).toBeCloseTo((1 + 1 / 6 + 0 + 1 / 2) / 4, 12);
   });

@@ -12,9 +12,41 @@ describe('tokenize', () => {
       'github',
       'issue',
       'it',
-      's',
       '42',
     ]);
+  });
+
+  it("issue #15: an apostrophe's clitic is no word of its own", () => {
+    expect(tokenize("I'm sure it's the user's, we're done, I’ll go, don't")).toEqual([
+      'i',
+      'sure',
+      'it',
+      'the',
+      'user',
+      'we',
+      'done',
+      'i',
+      'go',
+      'don',
+    ]);
+    // Not a clitic: the letters after the apostrophe are a word.
+    expect(tokenize("O'Reilly rock'n'roll")).toEqual(['o', 'reilly', 'rock', 'n', 'roll']);
+  });
+
+  it('issue #15: a plural s stays with its acronym when camelCase is split', () => {
+    expect(tokenize('URLs IDs ISBNs getURLs APIsForUser', SPLIT)).toEqual([
+      'urls',
+      'ids',
+      'isbns',
+      'get',
+      'urls',
+      'geturls',
+      'apis',
+      'for',
+      'user',
+      'apisforuser',
+    ]);
+    expect(tokenize('HTTPServer mRNA', SPLIT)).toEqual(['http', 'server', 'httpserver', 'm', 'rna', 'mrna']);
   });
 
   it('treats underscores, dots, hyphens and non-ASCII letters as separators', () => {
@@ -57,10 +89,14 @@ describe('tokenize', () => {
 
   it('yields exactly the letters and digits of the input, lower-cased, without splitting', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 60 }), (text) => {
+      fc.property(fc.oneof(fc.string({ maxLength: 60 }), fc.stringMatching(/^[A-Za-z' ]{0,30}$/)), (text) => {
         const words = tokenize(text);
         for (const word of words) expect(word).toMatch(/^[a-z0-9]+$/);
-        expect(words.join('')).toBe((text.match(/[A-Za-z0-9]/g) ?? []).join('').toLowerCase());
+        const withoutClitics = text.replace(
+          /(?<=[A-Za-z0-9])['\u2019](?:s|m|re|ve|ll|d|t)(?![A-Za-z0-9])/gi,
+          ' ',
+        );
+        expect(words.join('')).toBe((withoutClitics.match(/[A-Za-z0-9]/g) ?? []).join('').toLowerCase());
       }),
     );
   });

@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { errorMessage, ToolbridgeError } from '../base/errors.js';
+import { errorMessage, errorSummary, ToolbridgeError } from '../base/errors.js';
 import type { AsyncDisposable } from '../base/lifecycle.js';
+import { endSocketWithStatus, requestTarget, sendPlain, setSecurityHeaders } from './http-response.js';
 import {
   allowedHosts,
   isAllowedHost,
@@ -12,7 +13,7 @@ import {
 } from './request-guard.js';
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
-export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void | Promise<void>;
 
 export interface LoopbackServerOptions {
   /**
@@ -36,7 +37,15 @@ export interface LoopbackServerOptions {
    * @defaultValue `[]`
    */
   extraOrigins?: string[];
+  /**
+   * Where a failed handler is reported: one line, never the error's message (it may quote a body).
+   * @defaultValue `console.warn`
+   */
+  log?: (line: string) => void;
 }
+
+const BAD_TARGET =
+  'Bad request: the request target must be a path starting with "/" (no scheme, host, spaces or control characters).';
 
 /**
  * One HTTP listener on loopback that checks `Host` and `Origin` on every request and every
@@ -50,6 +59,7 @@ export class LoopbackServer implements AsyncDisposable {
   private readonly bindHost: string;
   private readonly requestedPort: number;
   private readonly extraOrigins: string[];
+  private readonly log: (line: string) => void;
   private hosts = new Set<string>();
   private origins = new Set<string>();
   private boundPort: number | undefined;
@@ -59,6 +69,7 @@ export class LoopbackServer implements AsyncDisposable {
     this.bindHost = options.host ?? '127.0.0.1';
     this.requestedPort = options.port ?? 0;
     this.extraOrigins = options.extraOrigins ?? [];
+    this.log = options.log ?? ((line) => console.warn(line));
     if (!isLoopbackBindAddress(this.bindHost) && options.unsafeAllowNonLoopback !== true) {
       throw new ToolbridgeError(
         'INVALID_ARGUMENT',
@@ -69,10 +80,18 @@ export class LoopbackServer implements AsyncDisposable {
     if (!Number.isInteger(this.requestedPort) || this.requestedPort < 0 || this.requestedPort > 65535) {
       throw new ToolbridgeError('INVALID_ARGUMENT', `Port ${this.requestedPort} is not valid: use 0–65535.`);
     }
-    this.server = createServer((req, res) => this.onRequest(req, res));
+    // A missing Host is refused by our guard (403 with our headers), not by Node's bare 400.
+    this.server = createServer({ requireHostHeader: false }, (req, res) => this.onRequest(req, res));
     this.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
       this.onUpgrade(req, socket, head),
     );
+    this.server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) =>
+      this.onClientError(error, socket),
+    );
+    // After listen(), an accept failure (EMFILE) is reported here; unheard it would end the process.
+    this.server.on('error', (error) => {
+      if (this.server.listening) this.log(`toolbridge: the listener reported ${errorSummary(error)}`);
+    });
   }
 
   /** Starts listening; resolves once the port is bound. */
@@ -139,42 +158,105 @@ export class LoopbackServer implements AsyncDisposable {
     });
   }
 
-  private guardFailure(req: IncomingMessage): string | undefined {
-    if (!isAllowedHost(req.headers.host, this.hosts)) return 'Forbidden: Host not allowed';
-    if (!isAllowedOrigin(req.headers.origin, this.origins)) return 'Forbidden: Origin not allowed';
+  private guardFailure(req: IncomingMessage): { status: number; text: string } | undefined {
+    // Node keeps the first of two Host (or Origin) lines; a proxy may keep the last. Refuse both.
+    if ((req.headersDistinct.host?.length ?? 0) > 1 || (req.headersDistinct.origin?.length ?? 0) > 1) {
+      return { status: 400, text: 'Bad request: send one Host and at most one Origin header' };
+    }
+    if (!isAllowedHost(req.headers.host, this.hosts))
+      return { status: 403, text: 'Forbidden: Host not allowed' };
+    if (!isAllowedOrigin(req.headers.origin, this.origins)) {
+      return { status: 403, text: 'Forbidden: Origin not allowed' };
+    }
     return undefined;
   }
 
+  /** The port responses are built for; requests only arrive after listen(). */
+  private portFor(req: IncomingMessage): number {
+    return this.boundPort ?? req.socket.localPort ?? 0;
+  }
+
+  /**
+   * Nothing a request carries may throw past here: a handler's throw or rejection is logged in one
+   * line and answered 500, and the listener keeps serving everyone else.
+   */
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    const failure = this.guardFailure(req);
-    if (failure !== undefined) {
-      sendPlain(res, 403, failure);
-      return;
+    try {
+      setSecurityHeaders(res, this.portFor(req));
+      const target = requestTarget(req);
+      if (target === undefined) {
+        sendPlain(res, 400, BAD_TARGET, { Connection: 'close' });
+        return;
+      }
+      const failure = this.guardFailure(req);
+      if (failure !== undefined) {
+        sendPlain(res, failure.status, failure.text);
+        return;
+      }
+      const handler = this.findRoute(target.pathname);
+      if (handler === undefined) {
+        sendPlain(res, 404, 'Not found');
+        return;
+      }
+      Promise.resolve()
+        .then(() => handler(req, res))
+        .catch((error: unknown) => this.requestFailed(res, error));
+    } catch (error) {
+      this.requestFailed(res, error);
     }
-    const handler = this.findRoute(pathOf(req));
-    if (handler === undefined) {
-      sendPlain(res, 404, 'Not found');
-      return;
+  }
+
+  private requestFailed(res: ServerResponse, error: unknown): void {
+    this.log(`toolbridge: a request handler failed: ${errorSummary(error)}`);
+    try {
+      if (!res.headersSent) sendPlain(res, 500, 'Internal error; the host keeps running. See its log.');
+      else res.end();
+    } catch {
+      res.destroy();
     }
-    Promise.resolve()
-      .then(() => handler(req, res))
-      .catch((error: unknown) => {
-        console.warn('toolbridge: a request handler failed:', errorMessage(error));
-        if (!res.headersSent) sendPlain(res, 500, 'Internal error');
-        else res.end();
-      });
   }
 
   private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const failure = this.guardFailure(req);
-    const handler = failure === undefined ? this.upgrades.get(pathOf(req)) : undefined;
-    if (handler === undefined) {
-      const status = failure === undefined ? '404 Not Found' : '403 Forbidden';
-      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    // Node hands the socket over without an error listener; a reset peer would otherwise end the process.
+    socket.on('error', () => socket.destroy());
+    const port = this.portFor(req);
+    try {
+      const target = requestTarget(req);
+      const failure = target === undefined ? { status: 400, text: BAD_TARGET } : this.guardFailure(req);
+      const handler = target === undefined ? undefined : this.upgrades.get(target.pathname);
+      if (failure !== undefined || handler === undefined) {
+        const refusal = failure ?? { status: 404, text: 'Not found' };
+        endSocketWithStatus(socket, port, refusal.status, refusal.text);
+        return;
+      }
+      const pending = handler(req, socket, head);
+      if (pending instanceof Promise) pending.catch((error: unknown) => this.upgradeFailed(socket, error));
+    } catch (error) {
+      this.upgradeFailed(socket, error);
+    }
+  }
+
+  private upgradeFailed(socket: Duplex, error: unknown): void {
+    this.log(`toolbridge: an upgrade handler failed: ${errorSummary(error)}`);
+    socket.destroy();
+  }
+
+  /** Bytes Node could not parse as HTTP: answer once if the socket is still ours to answer, then drop it. */
+  private onClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+    // A response already under way on this socket (a pipelined request) cannot be followed by another.
+    const busy = (socket as { _httpMessage?: unknown })._httpMessage != null;
+    if (error.code === 'ECONNRESET' || !socket.writable || busy) {
+      socket.destroy();
       return;
     }
-    handler(req, socket, head);
+    const port = this.boundPort ?? 0;
+    if (error.code === 'HPE_HEADER_OVERFLOW') {
+      endSocketWithStatus(socket, port, 431, 'Request headers too large.');
+    } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      endSocketWithStatus(socket, port, 408, 'Request timed out: send the whole request promptly.');
+    } else {
+      endSocketWithStatus(socket, port, 400, 'Bad request: not valid HTTP/1.1.');
+    }
   }
 
   private findRoute(path: string): RouteHandler | undefined {
@@ -186,18 +268,4 @@ export class LoopbackServer implements AsyncDisposable {
     }
     return best === undefined ? undefined : this.routes.get(best);
   }
-}
-
-function pathOf(req: IncomingMessage): string {
-  return new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-}
-
-export function sendPlain(
-  res: ServerResponse,
-  status: number,
-  text: string,
-  headers: Record<string, string> = {},
-): void {
-  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', ...headers });
-  res.end(text);
 }

@@ -5,6 +5,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
+import { parseRequestTarget } from './http-response.js';
 
 /** Addresses the listener may bind without the unsafe flag. */
 export function isLoopbackBindAddress(address: string): boolean {
@@ -43,8 +44,9 @@ export function readBearerToken(authorization: string | undefined): string | und
 
 /** True when the URL tries to carry a credential; such requests are refused outright (M4). */
 export function hasCredentialInQuery(url: string | undefined): boolean {
-  if (url === undefined) return false;
-  const query = new URL(url, 'http://127.0.0.1').searchParams;
+  // An unparsable target may hide one too; the listener refuses those before any route.
+  const query = parseRequestTarget(url)?.searchParams;
+  if (query === undefined) return url !== undefined;
   return ['token', 'access_token', 'api_key', 'key', 'auth'].some((name) => query.has(name));
 }
 

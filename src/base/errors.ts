@@ -49,3 +49,20 @@ export class ToolbridgeError extends Error {
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * One log line's worth of an unexpected error without its message, which may quote the input
+ * (a token, a body): the error's name, its code if any, and where it was thrown.
+ */
+export function errorSummary(error: unknown): string {
+  if (!(error instanceof Error)) return `a thrown ${typeof error}`;
+  const code = (error as { code?: unknown }).code;
+  const frame = error.stack
+    ?.split('\n')
+    .find((line) => line.trimStart().startsWith('at '))
+    ?.trim()
+    .replace(/^at\s+/, '')
+    .replace(/^.*\((.*)\)$/, '$1')
+    .replace(/^.*[\\/]/, '');
+  return `${error.name}${typeof code === 'string' ? ` ${code}` : ''}${frame ? ` at ${frame}` : ''}`;
+}

@@ -397,6 +397,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
         host: options.bindAddress ?? '127.0.0.1',
         port: options.port ?? 0,
         ...(options.unsafeAllowNonLoopback ? { unsafeAllowNonLoopback: true } : {}),
+        log,
       });
       endpoint = new AgentEndpoint({ agents, surfaces: (agentId) => host!.surfaceFor(agentId) });
       http.route('/mcp', endpoint.handle);

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { allowedHosts, isAllowedHost, ownOrigins } from '../agents/request-guard.js';
 
 /**
@@ -31,26 +31,4 @@ export function isAllowedStateChange(req: IncomingMessage): boolean {
   if (req.headers['x-toolbridge-csrf'] !== '1') return false;
   const site = req.headers['sec-fetch-site'];
   return site === undefined || site === 'same-origin' || site === 'none';
-}
-
-export function contentSecurityPolicy(port: number): string {
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-    "form-action 'none'",
-    `connect-src 'self' ws://127.0.0.1:${port}`,
-  ].join('; ');
-}
-
-/** Set on every UI response, errors included (O9). Never an Access-Control-Allow-Origin (O6). */
-export function setSecurityHeaders(req: IncomingMessage, res: ServerResponse): void {
-  res.setHeader('Content-Security-Policy', contentSecurityPolicy(localPort(req)));
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Referrer-Policy', 'no-referrer');
-  res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
-  res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
 }

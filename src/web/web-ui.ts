@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { endSocketWithStatus, requestTarget, sendPlain } from '../agents/http-response.js';
 import type { AsyncDisposable } from '../base/lifecycle.js';
 import { readStaticFile } from './static-files.js';
-import { isAllowedStateChange, isOwnPageUpgrade, localPort, setSecurityHeaders } from './ui-guard.js';
+import { isAllowedStateChange, isOwnPageUpgrade, localPort } from './ui-guard.js';
 import { readCookie, sessionCookie, sessionCookieName, UiSessions } from './ui-sessions.js';
 import { UiSocketServer, type UiSocketServerOptions } from './ws-server.js';
 
@@ -71,17 +72,18 @@ export class WebUi implements AsyncDisposable {
   }
 
   readonly handleRequest = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    setSecurityHeaders(req, res);
-    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    // The listener has set the security headers and refused targets it cannot parse.
+    const path = requestTarget(req)?.pathname;
+    if (path === undefined) return sendPlain(res, 400, 'Bad request target');
     if (path === SESSION_PATH) return this.handleSession(req, res);
-    if (path.startsWith('/api/')) return sendText(res, 404, 'Not found');
+    if (path.startsWith('/api/')) return sendPlain(res, 404, 'Not found');
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
-      return sendText(res, 405, 'Method not allowed');
+      return sendPlain(res, 405, 'Method not allowed');
     }
     const file = await readStaticFile(this.options.rendererDir, path);
     if (file === undefined) {
-      return sendText(res, 404, path === '/' ? 'The UI is not built; run `npm run build`.' : 'Not found');
+      return sendPlain(res, 404, path === '/' ? 'The UI is not built; run `npm run build`.' : 'Not found');
     }
     res.statusCode = 200;
     res.setHeader('Content-Type', file.contentType);
@@ -92,9 +94,14 @@ export class WebUi implements AsyncDisposable {
 
   readonly handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     if (!isOwnPageUpgrade(req)) {
-      refuseUpgrade(socket, '403 Forbidden');
+      endSocketWithStatus(
+        socket,
+        localPort(req),
+        403,
+        'Forbidden: only the Toolbridge page may open this socket',
+      );
     } else if (!this.sessions.isValidSession(readCookie(req, sessionCookieName(localPort(req))))) {
-      refuseUpgrade(socket, '401 Unauthorized');
+      endSocketWithStatus(socket, localPort(req), 401, 'Not signed in: open the newest ui: link');
     } else {
       this.sockets.accept(req, socket, head);
     }
@@ -106,14 +113,14 @@ export class WebUi implements AsyncDisposable {
     const port = localPort(req);
     if (req.method === 'GET') {
       const valid = this.sessions.isValidSession(readCookie(req, sessionCookieName(port)));
-      return sendText(res, valid ? 200 : 401, valid ? 'Signed in' : 'Not signed in');
+      return sendPlain(res, valid ? 200 : 401, valid ? 'Signed in' : 'Not signed in');
     }
     if (req.method !== 'POST') {
       res.setHeader('Allow', 'GET, POST');
-      return sendText(res, 405, 'Method not allowed');
+      return sendPlain(res, 405, 'Method not allowed');
     }
     if (!isAllowedStateChange(req)) {
-      return sendText(
+      return sendPlain(
         res,
         403,
         'Forbidden: send JSON with the X-Toolbridge-CSRF header from the page itself',
@@ -122,10 +129,10 @@ export class WebUi implements AsyncDisposable {
     const secret = await readSecret(req);
     const session = secret === undefined ? undefined : this.sessions.exchange(secret);
     if (session === undefined) {
-      return sendText(res, 401, 'This launch link was already used or is wrong; open the newest ui: link');
+      return sendPlain(res, 401, 'This launch link was already used or is wrong; open the newest ui: link');
     }
     res.setHeader('Set-Cookie', sessionCookie(port, session));
-    sendText(res, 200, 'Signed in');
+    sendPlain(res, 200, 'Signed in');
   }
 }
 
@@ -145,14 +152,4 @@ async function readSecret(req: IncomingMessage): Promise<string | undefined> {
   } catch {
     return undefined;
   }
-}
-
-function sendText(res: ServerResponse, status: number, text: string): void {
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-  res.end(`${text}\n`);
-}
-
-function refuseUpgrade(socket: Duplex, status: string): void {
-  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }

@@ -10,6 +10,7 @@ import {
   type UiSocketMessage,
   type UiSocketRequest,
 } from '../api/ui-api.js';
+import { errorSummary } from '../base/errors.js';
 import type { AsyncDisposable } from '../base/lifecycle.js';
 import { UI_METHOD_PARAMS } from './ui-method-schemas.js';
 import { replyTo } from './ui-reply.js';
@@ -33,7 +34,7 @@ export interface UiSocketServerOptions {
   pingIntervalMs?: number;
   /** Clock for the rate limit (tests). @defaultValue `Date.now` */
   now?: () => number;
-  /** Where unexpected errors go. @defaultValue `console.error` */
+  /** Where unexpected errors go. @defaultValue one line on `console.error`, without the error's message */
   log?: (message: string, error?: unknown) => void;
 }
 
@@ -64,7 +65,10 @@ export class UiSocketServer implements AsyncDisposable {
   constructor(private readonly options: UiSocketServerOptions) {
     this.rate = options.rateLimit ?? { perSecond: 50, burst: 200 };
     this.now = options.now ?? Date.now;
-    this.log = options.log ?? ((message, error) => console.error(`toolbridge: ${message}`, error ?? ''));
+    this.log =
+      options.log ??
+      ((message, error) =>
+        console.error(`toolbridge: ${message}${error === undefined ? '' : ` (${errorSummary(error)})`}`));
     this.pingTimer = setInterval(() => this.pingAll(), options.pingIntervalMs ?? 30_000);
     this.pingTimer.unref();
   }
@@ -113,7 +117,11 @@ export class UiSocketServer implements AsyncDisposable {
         return;
       }
       tokens -= 1;
-      void this.handleFrame(ws, data, isBinary);
+      // No frame may throw past here: a bug closes this one socket (the page reconnects), nothing else.
+      this.handleFrame(ws, data, isBinary).catch((error: unknown) => {
+        this.log('a UI frame could not be answered', error);
+        ws.close(1011, 'Internal error; reconnect.');
+      });
     });
   }
 

@@ -5,6 +5,7 @@ import { createHost, DEFAULT_HOST_PORT, type Host } from '../../host/host.js';
 import { resolveDataDir } from '../../store/settings-file.js';
 import { WebUi } from '../../web/web-ui.js';
 import { type CliCommand, type CliIo, integerFlag, parseArgs, usageError } from '../command.js';
+import { keepServingOnUnexpectedErrors } from '../unexpected-errors.js';
 
 export const AGENT_TOKEN_ENV = 'TOOLBRIDGE_AGENT_TOKEN';
 
@@ -139,7 +140,8 @@ export interface Shutdown {
 
 /**
  * The first SIGINT/SIGTERM stops cleanly; a second one while stopping runs `force` (kill the
- * servers outright) and exits at once.
+ * servers outright) and exits at once. Until disposed, unexpected errors are reported and survived
+ * (see keepServingOnUnexpectedErrors).
  */
 export function shutdownSignal(
   command: string,
@@ -147,6 +149,8 @@ export function shutdownSignal(
   options: { given?: () => Promise<void>; force?: () => void } = {},
 ): Shutdown {
   if (options.given) return { stopped: options.given(), dispose: () => undefined };
+  // The same process-wide watch as for signals: this command owns the process until it stops.
+  const errors = keepServingOnUnexpectedErrors(command, io);
   let first: ((signal: NodeJS.Signals) => void) | undefined;
   const again = (signal: NodeJS.Signals) => {
     io.stderr(`toolbridge ${command}: ${signal} again, stopping the servers at once\n`);
@@ -167,6 +171,7 @@ export function shutdownSignal(
   return {
     stopped,
     dispose: () => {
+      errors.dispose();
       for (const listener of [first!, again]) {
         process.off('SIGINT', listener);
         process.off('SIGTERM', listener);

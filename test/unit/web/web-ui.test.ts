@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { contentSecurityPolicy } from '../../../src/web/ui-guard.js';
+import { contentSecurityPolicy } from '../../../src/agents/http-response.js';
 import { SESSION_REVOKED_CLOSE_CODE } from '../../../src/web/web-ui.js';
 import { createFakeApi } from './fake-api.js';
 import {

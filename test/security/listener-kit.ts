@@ -1,0 +1,165 @@
+/** Attacker tools for the listener tests: a real `toolbridge serve` child, raw sockets, a real SDK agent. */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import { connect } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { alive, childPids, killGroups, lines, waitUntil } from '../integration/host/process-kit.js';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const FIXTURE_SERVER = path.join(ROOT, 'test', 'fixtures', 'servers', 'fixture-server.mjs');
+export const BASIC_TOOLS = path.join(ROOT, 'test', 'fixtures', 'servers', 'basic.json');
+
+/**
+ * Compiles the host into a private folder beside dist/ (same depth, so relative resource paths
+ * resolve alike) that no other test rebuilds while this one runs; returns the CLI entry.
+ */
+export async function buildCli(folder: string): Promise<string> {
+  const out = path.join(ROOT, folder);
+  await fs.rm(out, { recursive: true, force: true });
+  try {
+    execFileSync(
+      process.execPath,
+      [
+        path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+        '-p',
+        'tsconfig.build.json',
+        '--outDir',
+        out,
+        '--declaration',
+        'false',
+        '--sourceMap',
+        'false',
+      ],
+      { cwd: ROOT, stdio: 'ignore' },
+    );
+  } catch {
+    // Type errors elsewhere still emit JavaScript; the existence check below is what matters.
+  }
+  const main = path.join(out, 'cli', 'main.js');
+  await fs.access(main);
+  return main;
+}
+
+export interface ServeChild {
+  child: ChildProcess;
+  port: number;
+  endpoint: string;
+  token: string;
+  stderr: string[];
+  stop(): Promise<void>;
+}
+
+/** A real `toolbridge serve` on a free port with one fixture server, policy allow. */
+export async function startServe(
+  main: string,
+  token = 'security-test-token-0123456789',
+): Promise<ServeChild> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-sec-'));
+  await fs.writeFile(
+    path.join(dataDir, 'settings.json'),
+    JSON.stringify({
+      version: 2,
+      servers: [
+        {
+          id: 'basic',
+          transport: 'stdio',
+          command: process.execPath,
+          args: [FIXTURE_SERVER, BASIC_TOOLS],
+          enabled: true,
+        },
+      ],
+    }),
+    { mode: 0o600 },
+  );
+  const child = spawn(
+    process.execPath,
+    [main, 'serve', '--data-dir', dataDir, '--port', '0', '--agent-token', token, '--policy', 'allow'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const out = lines(child.stdout!);
+  const stderr = lines(child.stderr!);
+  await waitUntil(
+    () => out.some((line) => line.startsWith('ui: ')) || child.exitCode !== null,
+    45_000,
+    `serve to start (stderr: ${stderr.join(' | ')})`,
+  );
+  const endpoint = out.find((line) => line.startsWith('agent endpoint: '))?.slice('agent endpoint: '.length);
+  if (endpoint === undefined) throw new Error(`serve did not start: ${stderr.join(' | ')}`);
+  return {
+    child,
+    port: Number(new URL(endpoint).port),
+    endpoint,
+    token,
+    stderr,
+    async stop() {
+      if (child.exitCode === null && child.pid !== undefined) {
+        const pids = childPids(child.pid);
+        child.kill('SIGTERM');
+        await waitUntil(() => child.exitCode !== null, 15_000, 'serve to stop').catch(() => {
+          killGroups(pids);
+          child.kill('SIGKILL');
+        });
+      }
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function isAlive(serve: ServeChild): boolean {
+  return serve.child.exitCode === null && serve.child.pid !== undefined && alive(serve.child.pid);
+}
+
+/** The SDK's real client as an agent with `token`. */
+export async function connectAgent(endpoint: string, token: string, name = 'agent'): Promise<Client> {
+  const agent = new Client({ name, version: '1.0.0' });
+  await agent.connect(
+    new StreamableHTTPClientTransport(new URL(endpoint), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    }),
+  );
+  return agent;
+}
+
+/**
+ * Writes raw bytes to the port and returns everything the server sent until it closed the
+ * connection, or until `timeoutMs` (then the socket is destroyed and what arrived is returned).
+ */
+export function rawExchange(port: number, bytes: string | Buffer, timeoutMs = 3000): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    const socket = connect({ host: '127.0.0.1', port });
+    const finish = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(Buffer.concat(chunks).toString('latin1'));
+    };
+    const timer = setTimeout(finish, timeoutMs);
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', finish);
+    socket.on('close', finish);
+    socket.on('connect', () => socket.write(bytes));
+  });
+}
+
+/** The status code of the first response in raw bytes, or 0 when there was none. */
+export function statusOf(response: string): number {
+  const match = /^HTTP\/1\.[01] (\d{3})/.exec(response);
+  return match === null ? 0 : Number(match[1]);
+}
+
+/** The header block of the first response, lower-cased names. */
+export function headersOf(response: string): Map<string, string> {
+  const head = response.split('\r\n\r\n')[0] ?? '';
+  const headers = new Map<string, string>();
+  for (const line of head.split('\r\n').slice(1)) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
+  }
+  return headers;
+}
+
+export { waitUntil };

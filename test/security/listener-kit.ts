@@ -1,5 +1,5 @@
 /** Attacker tools for the listener tests: a real `toolbridge serve` child, raw sockets, a real SDK agent. */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { connect } from 'node:net';
 import os from 'node:os';
@@ -7,42 +7,20 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { alive, childPids, killGroups, lines, waitUntil } from '../integration/host/process-kit.js';
+import {
+  alive,
+  buildPrivateCli,
+  childPids,
+  killGroups,
+  lines,
+  waitUntil,
+} from '../integration/host/process-kit.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const FIXTURE_SERVER = path.join(ROOT, 'test', 'fixtures', 'servers', 'fixture-server.mjs');
 export const BASIC_TOOLS = path.join(ROOT, 'test', 'fixtures', 'servers', 'basic.json');
 
-/**
- * Compiles the host into a private folder beside dist/ (same depth, so relative resource paths
- * resolve alike) that no other test rebuilds while this one runs; returns the CLI entry.
- */
-export async function buildCli(folder: string): Promise<string> {
-  const out = path.join(ROOT, folder);
-  await fs.rm(out, { recursive: true, force: true });
-  try {
-    execFileSync(
-      process.execPath,
-      [
-        path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
-        '-p',
-        'tsconfig.build.json',
-        '--outDir',
-        out,
-        '--declaration',
-        'false',
-        '--sourceMap',
-        'false',
-      ],
-      { cwd: ROOT, stdio: 'ignore' },
-    );
-  } catch {
-    // Type errors elsewhere still emit JavaScript; the existence check below is what matters.
-  }
-  const main = path.join(out, 'cli', 'main.js');
-  await fs.access(main);
-  return main;
-}
+export { buildPrivateCli as buildCli };
 
 export interface ServeChild {
   child: ChildProcess;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
+import type { SecretStore } from '../src/base/secret-store.js';
 import { FileSecretStore } from '../src/store/file-secret-store.js';
-import type { SecretStore } from '../src/store/secret-store.js';
 
 /** The part of Electron's `safeStorage` we use (the async API), so tests hand in a fake. */
 export interface SafeStorageLike {

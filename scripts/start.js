@@ -123,7 +123,7 @@ async function demoDataDir({ gateway, signIn }) {
   );
   const { FileSecretStore } = await import(pathToFileURL(join(root, 'dist/store/file-secret-store.js')).href);
   const { CONNECTOR_GATEWAY_TOKEN_KEY } = await import(
-    pathToFileURL(join(root, 'dist/store/secret-store.js')).href
+    pathToFileURL(join(root, 'dist/base/secret-store.js')).href
   );
   const { store } = await FileSecretStore.open(dataDir);
   await store.set(CONNECTOR_GATEWAY_TOKEN_KEY, gateway.token);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Emitter, type Event } from '../base/emitter.js';
 import { ToolbridgeError } from '../base/errors.js';
 import type { Disposable } from '../base/lifecycle.js';
-import { agentSecretScope, type SecretStore, secretKey } from '../store/secret-store.js';
+import { agentSecretScope, type SecretStore, secretKey } from '../base/secret-store.js';
 import { digestsEqual, secretDigest } from './request-guard.js';
 
 /** An agent that may call the endpoint. Its token is a secret and never part of this record. */

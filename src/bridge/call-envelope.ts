@@ -1,7 +1,7 @@
 import { errorMessage } from '../base/errors.js';
 import { isPlainObject } from '../base/json.js';
+import { ACCOUNT_ALIAS, ACCOUNT_ALIAS_RULE, isConnectorName } from '../catalog/connector-names.js';
 import { BRIDGE_TOOL_NAMES } from '../catalog/naming.js';
-import { ACCOUNT_ALIAS, ACCOUNT_ALIAS_RULE, isConnectorName } from '../connectors/names.js';
 
 /** One normalised `tool_call` entry. */
 export interface CallEntry {

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, ToolbridgeError } from '../base/errors.js';
 import { isPlainObject } from '../base/json.js';
-import { parseConnectorName } from '../connectors/names.js';
+import { parseConnectorName } from '../catalog/connector-names.js';
 import { jsonResult } from './bridge-results.js';
 import type { BridgeScope } from './bridge-scope.js';
 import type { CallEntry } from './call-envelope.js';

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ACCOUNT_ALIAS } from '../catalog/connector-names.js';
 import type { CatalogEntry } from '../catalog/types.js';
-import { ACCOUNT_ALIAS } from '../connectors/names.js';
 import type { ConnectorBackend, ConnectorOutcome, ToolExecutor } from './types.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolbridgeError } from '../base/errors.js';
+import { isConnectorName } from '../catalog/connector-names.js';
 import type { CatalogEntry } from '../catalog/types.js';
-import { isConnectorName } from '../connectors/names.js';
 import type { CallRoute } from './argument-validator.js';
 import { errorResult, jsonResult } from './bridge-results.js';
 import type { BridgeScope } from './bridge-scope.js';

@@ -1,8 +1,8 @@
-import type { ConnectorsStatus } from '../connectors/merge.js';
-import { isConnectorName } from '../connectors/names.js';
+import { isConnectorName } from '../catalog/connector-names.js';
 import type { BridgeScope } from './bridge-scope.js';
 import { MAX_NAMES_PER_DESCRIBE } from './bridge-tools.js';
 import { explainNonDeferred } from './name-guidance.js';
+import type { ConnectorsStatus } from './types.js';
 
 const NOT_FOUND_HINT = 'Names in not_found are not currently available. Re-run tool_search to refresh.';
 

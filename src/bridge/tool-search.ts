@@ -1,9 +1,9 @@
 import { isPlainObject } from '../base/json.js';
 import type { CatalogEntry } from '../catalog/types.js';
-import type { ConnectorDocument, ConnectorSearchLeg, ConnectorsStatus } from '../connectors/merge.js';
 import type { SearchResult } from '../search/types.js';
 import type { BridgeScope, SearchLimits } from './bridge-scope.js';
 import { MAX_QUERIES_PER_SEARCH } from './bridge-tools.js';
+import type { ConnectorDocument, ConnectorSearchLeg, ConnectorsStatus } from './types.js';
 
 /** Description length in the shared `tools` map: keeps 9 in 10 vendor descriptions whole. */
 export const MAX_RESULT_DESCRIPTION_CHARS = 500;

@@ -1,8 +1,8 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { JsonValue } from '../base/json.js';
+import type { JsonObject, JsonValue } from '../base/json.js';
 import type { UnavailableServer } from '../catalog/listing.js';
 import type { CatalogEntry } from '../catalog/types.js';
-import type { ConnectorDescribeLeg, ConnectorSearchLeg } from '../connectors/merge.js';
+import type { IndexEntry } from '../search/types.js';
 
 /** Who is calling and how to cancel. */
 export interface CallContext {
@@ -101,4 +101,50 @@ export interface ConnectorLegs {
   search(queries: readonly string[], options: { signal?: AbortSignal }): Promise<ConnectorSearchLeg>;
   /** Schemas for `connectors__` names (one request), misses, or the status of a failed leg. */
   describe(names: readonly string[], options: { signal?: AbortSignal }): Promise<ConnectorDescribeLeg>;
+}
+
+// The connector legs' records: the bridge declares them, the gateway adapter (connectors/) fills them.
+
+/** One connector tool as a search document; an `IndexEntry` the engine takes as is. */
+export interface ConnectorDocument extends IndexEntry {
+  /** `connectors__<connector>__<tool>`. */
+  name: string;
+  description: string;
+  inputSchema: JsonObject | undefined;
+  /** The connector as the gateway spelled it (the group label, reference `source_name`). */
+  server: string;
+  /** The vendor slug this name stands for in this search. */
+  slug: string;
+}
+
+/** What the bridge adds as `connectors` beside local results when the gateway leg failed. */
+export type ConnectorsStatus =
+  | { status: 'unavailable'; reason: 'unreachable' | 'sign_in_expired'; hint: string; names?: string[] }
+  | { status: 'not_set_up'; hint: string; names?: string[] };
+
+export interface ConnectorSearchLeg {
+  /** One list per query, in query order (empty lists when the leg failed or is dark). */
+  documents: ConnectorDocument[][];
+  /** Present when the leg failed in a way the agent should hear about. */
+  status?: ConnectorsStatus;
+}
+
+/** A connector tool's schema as `tool_describe` shows it. */
+export interface ConnectorDescription {
+  name: string;
+  description: string;
+  /** The input schema, `{}` when the gateway has none. */
+  inputSchema: JsonObject;
+  /** The connector as the gateway spelled it. */
+  server: string;
+  slug: string;
+}
+
+export interface ConnectorDescribeLeg {
+  /** Described names, in request order. */
+  tools: ConnectorDescription[];
+  /** Names the gateway does not know (malformed names included). Empty when the leg failed. */
+  notFound: string[];
+  /** Present when the leg failed in a way the agent should hear about; `names` are the unanswered ones. */
+  status?: ConnectorsStatus;
 }

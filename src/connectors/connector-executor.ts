@@ -5,9 +5,9 @@
  * caller's own cancellation throws (`CANCELLED`).
  */
 import type { JsonValue } from '../base/json.js';
+import { type ParsedConnectorName, parseConnectorName, slugCandidates } from '../catalog/connector-names.js';
 import type { GatewayClient, GatewayFailure } from './gateway-client.js';
 import type { GatewayExecuteResult, GatewayToolError } from './gateway-wire.js';
-import { type ParsedConnectorName, parseConnectorName, slugCandidates } from './names.js';
 
 /** An entry's error as the agent sees it: a code, a message, and code-specific fields. */
 export interface ConnectorEntryError {

@@ -9,9 +9,9 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Event } from '../base/emitter.js';
 import { isPlainObject } from '../base/json.js';
+import { ACCOUNT_ALIAS, ACCOUNT_ALIAS_RULE } from '../catalog/connector-names.js';
 import type { GatewayClient, GatewayFailure } from './gateway-client.js';
 import type { ConnectionTarget, GatewayConnectionRow, GatewayConnectionStart } from './gateway-wire.js';
-import { ACCOUNT_ALIAS, ACCOUNT_ALIAS_RULE } from './names.js';
 
 export interface ConnectionCardRow {
   name: string;

@@ -4,29 +4,17 @@
  * failure never hides local results: `dark` is silent, anything else adds a `connectors` status
  * object the bridge puts beside them.
  */
-import type { JsonObject } from '../base/json.js';
+import type {
+  ConnectorDescribeLeg,
+  ConnectorDescription,
+  ConnectorDocument,
+  ConnectorSearchLeg,
+  ConnectorsStatus,
+} from '../bridge/types.js';
+import { parseConnectorName, resolveTwins, slugCandidates } from '../catalog/connector-names.js';
 import type { CatalogEntry } from '../catalog/types.js';
-import type { IndexEntry } from '../search/types.js';
 import type { GatewayClient, GatewayFailure, RequestOptions } from './gateway-client.js';
 import type { GatewaySchema, GatewaySearchResponse } from './gateway-wire.js';
-import { parseConnectorName, resolveTwins, slugCandidates } from './names.js';
-
-/** One connector tool as a search document; an `IndexEntry` the engine takes as is. */
-export interface ConnectorDocument extends IndexEntry {
-  /** `connectors__<connector>__<tool>`. */
-  name: string;
-  description: string;
-  inputSchema: JsonObject | undefined;
-  /** The connector as the gateway spelled it (the group label, reference `source_name`). */
-  server: string;
-  /** The vendor slug this name stands for in this search. */
-  slug: string;
-}
-
-/** What the bridge adds as `connectors` beside local results when the gateway leg failed. */
-export type ConnectorsStatus =
-  | { status: 'unavailable'; reason: 'unreachable' | 'sign_in_expired'; hint: string; names?: string[] }
-  | { status: 'not_set_up'; hint: string; names?: string[] };
 
 export const UNREACHABLE_HINT =
   'Remote apps (connectors) could not be searched right now; the results above are local tools only. ' +
@@ -95,13 +83,6 @@ export function connectorDocuments(
   });
 }
 
-export interface ConnectorSearchLeg {
-  /** One list per query, in query order (empty lists when the leg failed or is dark). */
-  documents: ConnectorDocument[][];
-  /** Present when the leg failed in a way the agent should hear about. */
-  status?: ConnectorsStatus;
-}
-
 /**
  * The whole search leg: one gateway request for all queries (1–7). Call it only when connectors
  * are in scope and some query's local hits are fewer than the limit.
@@ -118,26 +99,6 @@ export async function searchConnectors(
     return status === undefined ? { documents: empty } : { documents: empty, status };
   }
   return { documents: connectorDocuments(queries, result.value, options.warn) };
-}
-
-/** A connector tool's schema as `tool_describe` shows it. */
-export interface ConnectorDescription {
-  name: string;
-  description: string;
-  /** The input schema, `{}` when the gateway has none. */
-  inputSchema: JsonObject;
-  /** The connector as the gateway spelled it. */
-  server: string;
-  slug: string;
-}
-
-export interface ConnectorDescribeLeg {
-  /** Described names, in request order. */
-  tools: ConnectorDescription[];
-  /** Names the gateway does not know (malformed names included). Empty when the leg failed. */
-  notFound: string[];
-  /** Present when the leg failed in a way the agent should hear about; `names` are the unanswered ones. */
-  status?: ConnectorsStatus;
 }
 
 /**

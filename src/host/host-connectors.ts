@@ -1,7 +1,8 @@
-import { gatewayConnectorLegs } from '../bridge/connector-legs.js';
+import { CONNECTOR_GATEWAY_TOKEN_KEY, type SecretStore } from '../base/secret-store.js';
 import type { ConnectorBackend, ConnectorLegs, DirectTool } from '../bridge/types.js';
 import { ConnectionHold } from '../connectors/connection-hold.js';
 import { ConnectorExecutor } from '../connectors/connector-executor.js';
+import { gatewayConnectorLegs } from '../connectors/connector-legs.js';
 import { GatewayClient } from '../connectors/gateway-client.js';
 import {
   type ConnectionCardPort,
@@ -9,7 +10,6 @@ import {
   type McpServerActions,
   manageConnectionsTool,
 } from '../connectors/manage-connections.js';
-import { CONNECTOR_GATEWAY_TOKEN_KEY, type SecretStore } from '../store/secret-store.js';
 import { connectorGatewayUrl, type Settings } from '../store/settings-schema.js';
 
 /** What an agent session gets for connections. */

@@ -2,8 +2,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { Emitter, type Event } from '../base/emitter.js';
 import { errorMessage, ToolbridgeError } from '../base/errors.js';
+import type { SecretStore } from '../base/secret-store.js';
 import { defaultServerConfigs } from '../servers/default-servers.js';
-import type { SecretStore } from '../store/secret-store.js';
 import { SETTINGS_FILE_NAME, type SettingsChange, SettingsStore } from '../store/settings-file.js';
 import { defaultSettings, parseSettingsValue, type Settings } from '../store/settings-schema.js';
 

@@ -14,7 +14,7 @@ import type {
   McpActionResult,
   McpServerActions,
 } from '../connectors/manage-connections.js';
-import { catalogServerConfig, loadMcpCatalog, type McpCatalogEntry } from '../connectors/mcp-catalog.js';
+import { catalogServerConfig, loadMcpCatalog, type McpCatalogEntry } from '../servers/mcp-catalog.js';
 import type { ServerConfig } from '../servers/types.js';
 
 export interface HostMcpActionsOptions {

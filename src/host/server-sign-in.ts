@@ -9,11 +9,11 @@ import path from 'node:path';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { errorMessage, ToolbridgeError } from '../base/errors.js';
 import type { AsyncDisposable } from '../base/lifecycle.js';
-import { McpOAuthClient, type McpOAuthOptions } from '../connectors/oauth/mcp-oauth.js';
+import type { SecretStore } from '../base/secret-store.js';
+import { McpOAuthClient, type McpOAuthOptions } from '../servers/oauth/mcp-oauth.js';
+import { readSecretValue } from '../servers/server-secrets.js';
 import type { ServerConfig } from '../servers/types.js';
 import { withFileLock } from '../store/file-lock.js';
-import type { SecretStore } from '../store/secret-store.js';
-import { readSecretValue } from '../store/server-secrets.js';
 
 /** Tuning for tests and embedders; production uses the defaults. */
 export type ServerSignInOptions = Pick<

@@ -12,6 +12,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { errorMessage, ToolbridgeError } from '../base/errors.js';
 import { isPlainObject } from '../base/json.js';
+import { checkSecretKey, type SecretStore, secretScope } from '../base/secret-store.js';
 import {
   ensurePrivateDir,
   moveAside,
@@ -20,7 +21,6 @@ import {
   writeFileAtomic,
 } from './atomic-file.js';
 import { withFileLock } from './file-lock.js';
-import { checkSecretKey, type SecretStore, secretScope } from './secret-store.js';
 
 export const SECRETS_FILE_NAME = 'secrets.json';
 const FORMAT_VERSION = 1;

@@ -10,6 +10,8 @@ import path from 'node:path';
 import { Emitter, type Event } from '../base/emitter.js';
 import { errorMessage, ToolbridgeError } from '../base/errors.js';
 import type { Disposable } from '../base/lifecycle.js';
+import type { SecretStore } from '../base/secret-store.js';
+import { extractServerSecrets } from '../servers/server-secrets.js';
 import type { ServerConfig } from '../servers/types.js';
 import {
   ensurePrivateDir,
@@ -18,8 +20,6 @@ import {
   repairPrivateFileMode,
   writeFileAtomic,
 } from './atomic-file.js';
-import type { SecretStore } from './secret-store.js';
-import { extractServerSecrets } from './server-secrets.js';
 import { defaultSettings, parseSettingsValue, type Settings, validateSettings } from './settings-schema.js';
 
 export const SETTINGS_FILE_NAME = 'settings.json';

@@ -9,9 +9,9 @@ import type { Policy } from '../approvals/types.js';
 import { ToolbridgeError } from '../base/errors.js';
 import { isPlainObject, type JsonObject } from '../base/json.js';
 import { isValidServerId, toServerId } from '../base/server-id.js';
+import { ACCOUNT_ALIAS, ACCOUNT_ALIAS_RULE } from '../catalog/connector-names.js';
 import type { ToolSearchSettings } from '../catalog/tool-search-config.js';
 import { DEFAULT_TOOL_SEARCH_SETTINGS } from '../catalog/tool-search-config.js';
-import { ACCOUNT_ALIAS, ACCOUNT_ALIAS_RULE } from '../connectors/names.js';
 import type { OAuthClientConfig, ServerConfig } from '../servers/types.js';
 
 /** 2 added `policies.rules` and `connectors`. */

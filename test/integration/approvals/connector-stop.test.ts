@@ -7,8 +7,8 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CONNECTOR_GATEWAY_TOKEN_KEY } from '../../../src/base/secret-store.js';
 import { FileSecretStore } from '../../../src/store/file-secret-store.js';
-import { CONNECTOR_GATEWAY_TOKEN_KEY } from '../../../src/store/secret-store.js';
 import { type FixtureGateway, startFixtureGateway } from '../../fixtures/gateway/fixture-gateway.js';
 import {
   approvalCards,

@@ -11,9 +11,9 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConnectionCardView } from '../../../src/api/ui-api.js';
+import { CONNECTOR_GATEWAY_TOKEN_KEY, InMemorySecretStore } from '../../../src/base/secret-store.js';
 import { UNKNOWN_ACCOUNT_HINT } from '../../../src/connectors/connector-executor.js';
 import type { Host } from '../../../src/host/host.js';
-import { CONNECTOR_GATEWAY_TOKEN_KEY, InMemorySecretStore } from '../../../src/store/secret-store.js';
 import {
   allowInBrowser,
   type FixtureGateway,

@@ -5,8 +5,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../../../src/host/host.js';
+import { secretRef } from '../../../src/servers/server-secrets.js';
 import { SECRETS_FILE_NAME } from '../../../src/store/file-secret-store.js';
-import { secretRef } from '../../../src/store/server-secrets.js';
 import {
   consentInBrowser,
   freeLoopbackPort,

@@ -14,8 +14,8 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { McpOAuthClient } from '../../../src/connectors/oauth/mcp-oauth.js';
 import { createHost, type Host } from '../../../src/host/host.js';
+import { McpOAuthClient } from '../../../src/servers/oauth/mcp-oauth.js';
 import { FileSecretStore } from '../../../src/store/file-secret-store.js';
 import {
   consentInBrowser,

@@ -12,12 +12,16 @@ import { describe, expect, it } from 'vitest';
 import { isPlainObject, type JsonObject } from '../../../src/base/json.js';
 import { createArgumentValidator } from '../../../src/bridge/argument-validator.js';
 import { normalizeCallEnvelope } from '../../../src/bridge/call-envelope.js';
-import { gatewayConnectorLegs } from '../../../src/bridge/connector-legs.js';
 import type { ToolExecutor } from '../../../src/bridge/types.js';
+import {
+  composeConnectorName,
+  parseConnectorName,
+  slugCandidates,
+} from '../../../src/catalog/connector-names.js';
 import type { CatalogEntry } from '../../../src/catalog/types.js';
 import { ConnectorExecutor } from '../../../src/connectors/connector-executor.js';
+import { gatewayConnectorLegs } from '../../../src/connectors/connector-legs.js';
 import { GatewayClient } from '../../../src/connectors/gateway-client.js';
-import { composeConnectorName, parseConnectorName, slugCandidates } from '../../../src/connectors/names.js';
 import { HERMES_OPTIONS } from '../../../src/search/index.js';
 import {
   type BackendCall,

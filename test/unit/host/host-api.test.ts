@@ -5,9 +5,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UI_METHODS, type UiEventMap } from '../../../src/api/ui-api.js';
 import { ToolbridgeError } from '../../../src/base/errors.js';
+import { InMemorySecretStore } from '../../../src/base/secret-store.js';
 import { createHost, type Host } from '../../../src/host/host.js';
 import { HostApi } from '../../../src/host/host-api.js';
-import { InMemorySecretStore } from '../../../src/store/secret-store.js';
 import { inProcessTransport } from './in-process-server.js';
 
 let dataDir: string;

@@ -10,8 +10,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConnectionCardView, UiEventMap } from '../../../src/api/ui-api.js';
 import { ToolbridgeError } from '../../../src/base/errors.js';
+import { CONNECTOR_GATEWAY_TOKEN_KEY, InMemorySecretStore } from '../../../src/base/secret-store.js';
 import type { Host } from '../../../src/host/host.js';
-import { CONNECTOR_GATEWAY_TOKEN_KEY, InMemorySecretStore } from '../../../src/store/secret-store.js';
 import {
   allowInBrowser,
   type FixtureGateway,

@@ -5,13 +5,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ToolbridgeError } from '../../../src/base/errors.js';
+import { InMemorySecretStore } from '../../../src/base/secret-store.js';
 import {
   importServers,
   parseJsonc,
   parseServerImport,
   readServerImportFile,
 } from '../../../src/store/config-import.js';
-import { InMemorySecretStore } from '../../../src/store/secret-store.js';
 import { SettingsStore } from '../../../src/store/settings-file.js';
 
 function fixturePath(name: string): string {

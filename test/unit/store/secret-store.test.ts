@@ -3,14 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ToolbridgeError } from '../../../src/base/errors.js';
-import { FileSecretStore } from '../../../src/store/file-secret-store.js';
 import {
   agentSecretScope,
   InMemorySecretStore,
   type SecretStore,
   secretKey,
   secretScope,
-} from '../../../src/store/secret-store.js';
+} from '../../../src/base/secret-store.js';
+import { FileSecretStore } from '../../../src/store/file-secret-store.js';
 
 let dir: string;
 beforeEach(async () => {

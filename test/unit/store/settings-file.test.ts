@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ToolbridgeError } from '../../../src/base/errors.js';
-import { CONNECTOR_GATEWAY_TOKEN_KEY, InMemorySecretStore } from '../../../src/store/secret-store.js';
+import { CONNECTOR_GATEWAY_TOKEN_KEY, InMemorySecretStore } from '../../../src/base/secret-store.js';
 import { readSettingsFile, resolveDataDir, SettingsStore } from '../../../src/store/settings-file.js';
 import {
   defaultSettings,

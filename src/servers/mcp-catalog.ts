@@ -8,8 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isPlainObject } from '../base/json.js';
-import { resolvePackageBin } from '../servers/default-servers.js';
-import type { ServerConfig } from '../servers/types.js';
+import { resolvePackageBin } from './default-servers.js';
+import type { ServerConfig } from './types.js';
 
 export const MCP_CATALOG_DIR = fileURLToPath(new URL('../../resources/mcp-catalog/', import.meta.url));
 const INSTALL_META = 'dev.toolbridge/install';

@@ -5,7 +5,7 @@ import {
   parseConnectorName,
   resolveTwins,
   slugCandidates,
-} from '../../../src/connectors/names.js';
+} from '../../../src/catalog/connector-names.js';
 
 describe('composeConnectorName', () => {
   it('lower-cases the connector and strips the upper-case connector prefix from the slug', () => {

@@ -6,7 +6,7 @@ import {
   PINNED_FETCH_MAX_BODY_BYTES,
   pinnedFetch,
   pinnedFetchWithin,
-} from '../../../../src/connectors/oauth/pinned-fetch.js';
+} from '../../../../src/servers/oauth/pinned-fetch.js';
 
 interface Seen {
   method: string | undefined;

@@ -1,6 +1,6 @@
-import type { GatewayClient } from '../connectors/gateway-client.js';
-import { describeConnectors, searchConnectors } from '../connectors/merge.js';
-import type { ConnectorLegs } from './types.js';
+import type { ConnectorLegs } from '../bridge/types.js';
+import type { GatewayClient } from './gateway-client.js';
+import { describeConnectors, searchConnectors } from './merge.js';
 
 export interface GatewayConnectorLegsOptions {
   /** Told when a search group holds twin slugs (the prefixed one is kept). @defaultValue console.warn */

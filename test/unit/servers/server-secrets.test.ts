@@ -2,8 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ToolbridgeError } from '../../../src/base/errors.js';
 import { SECRET_MASK } from '../../../src/base/secret-mask.js';
-import type { ServerConfig } from '../../../src/servers/types.js';
-import { InMemorySecretStore } from '../../../src/store/secret-store.js';
+import { InMemorySecretStore } from '../../../src/base/secret-store.js';
 import {
   extractServerSecrets,
   isSecretName,
@@ -12,7 +11,8 @@ import {
   readSecretValue,
   resolveServerSecrets,
   restoreMaskedSecrets,
-} from '../../../src/store/server-secrets.js';
+} from '../../../src/servers/server-secrets.js';
+import type { ServerConfig } from '../../../src/servers/types.js';
 
 const stdio: ServerConfig = {
   id: 'github',

@@ -4,8 +4,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ToolbridgeError } from '../../../../src/base/errors.js';
-import { McpOAuthClient, type McpOAuthOptions } from '../../../../src/connectors/oauth/mcp-oauth.js';
-import { InMemorySecretStore } from '../../../../src/store/secret-store.js';
+import { InMemorySecretStore } from '../../../../src/base/secret-store.js';
+import { McpOAuthClient, type McpOAuthOptions } from '../../../../src/servers/oauth/mcp-oauth.js';
 import {
   consentInBrowser,
   freeLoopbackPort,

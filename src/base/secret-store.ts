@@ -3,7 +3,7 @@
  * settings.json, logs or messages. Keys are `<scope>:<field>`; a server's scope is its id, so
  * `deleteAllForServer` can drop everything a removed server owned.
  */
-import { ToolbridgeError } from '../base/errors.js';
+import { ToolbridgeError } from './errors.js';
 
 export type SecretStoreKind = 'os-encrypted' | 'file-0600' | 'memory';
 

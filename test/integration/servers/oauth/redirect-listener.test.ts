@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ToolbridgeError } from '../../../../src/base/errors.js';
-import { RedirectListener } from '../../../../src/connectors/oauth/redirect-listener.js';
+import { RedirectListener } from '../../../../src/servers/oauth/redirect-listener.js';
 
 let listener: RedirectListener | undefined;
 let now = 1_000_000;

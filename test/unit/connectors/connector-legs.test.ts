@@ -4,15 +4,21 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ToolbridgeError } from '../../../src/base/errors.js';
-import { gatewayConnectorLegs } from '../../../src/bridge/connector-legs.js';
 import { ConnectorExecutor } from '../../../src/connectors/connector-executor.js';
+import { gatewayConnectorLegs } from '../../../src/connectors/connector-legs.js';
 import { GatewayClient, type GatewayTimeouts } from '../../../src/connectors/gateway-client.js';
 import {
   type FixtureGateway,
   type FixtureGatewayOptions,
   startFixtureGateway,
 } from '../../fixtures/gateway/fixture-gateway.js';
-import { buildSurface, CONTEXT, fakeConnectorBackend, mcpEntry, payloadOf } from './bridge-fixtures.js';
+import {
+  buildSurface,
+  CONTEXT,
+  fakeConnectorBackend,
+  mcpEntry,
+  payloadOf,
+} from '../bridge/bridge-fixtures.js';
 
 /** Local tools that share "email" and "send" with a Gmail tool, but never say "gmail". */
 const TRACKER = [

@@ -2,13 +2,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ToolbridgeError } from '../../../../src/base/errors.js';
-import type { PinnedFetch } from '../../../../src/connectors/oauth/pinned-fetch.js';
+import type { PinnedFetch } from '../../../../src/servers/oauth/pinned-fetch.js';
 import {
   checkFetchUrl,
   guardedFetch,
   isNonPublicAddress,
   type ResolveHost,
-} from '../../../../src/connectors/oauth/url-guard.js';
+} from '../../../../src/servers/oauth/url-guard.js';
 
 /** Stands in for DNS: nothing here may reach the network. */
 const dns: Record<string, string[]> = {

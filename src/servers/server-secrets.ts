@@ -7,8 +7,8 @@
  */
 import { ToolbridgeError } from '../base/errors.js';
 import { SECRET_MASK } from '../base/secret-mask.js';
-import type { ServerConfig } from '../servers/types.js';
-import { type SecretStore, secretKey } from './secret-store.js';
+import { type SecretStore, secretKey } from '../base/secret-store.js';
+import type { ServerConfig } from './types.js';
 
 const SECRET_NAME = /auth|token|key|secret|passw|pwd|credential|cookie|session/i;
 const REF = /\$\{secret:([^}]+)\}/g;

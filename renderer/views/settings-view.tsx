@@ -37,6 +37,7 @@ interface Draft {
   defaultPolicy: Policy;
   cardTimeoutSeconds: string;
   callTimeoutSeconds: string;
+  maxResultKib: string;
   redactionPatterns: string;
 }
 
@@ -46,6 +47,7 @@ function toDraft(settings: Settings): Draft {
     defaultPolicy: settings.defaultPolicy,
     cardTimeoutSeconds: String(settings.cardTimeoutMs / 1000),
     callTimeoutSeconds: String(settings.callTimeoutMs / 1000),
+    maxResultKib: String(settings.maxResultBytes / 1024),
     redactionPatterns: settings.redactionPatterns.join('\n'),
   };
 }
@@ -104,11 +106,17 @@ export function SettingsView() {
             setError('Timeouts must be positive numbers of seconds.');
             return;
           }
+          const maxResultKib = Number(draft.maxResultKib);
+          if (!(maxResultKib > 0)) {
+            setError('The result size limit must be a positive number of KiB.');
+            return;
+          }
           const outcome = await updateSettings({
             toolSearch: draft.toolSearch,
             defaultPolicy: draft.defaultPolicy,
             cardTimeoutMs: Math.round(cardTimeout * 1000),
             callTimeoutMs: Math.round(callTimeout * 1000),
+            maxResultBytes: Math.round(maxResultKib * 1024),
             redactionPatterns: draft.redactionPatterns
               .split('\n')
               .map((p) => p.trim())
@@ -209,6 +217,19 @@ export function SettingsView() {
               min={1}
               value={draft.callTimeoutSeconds}
               onChange={(e) => setDraft({ ...draft, callTimeoutSeconds: e.target.value })}
+            />
+          </label>
+          <label className="field">
+            Result size limit, KiB
+            <span className="hint">
+              Most one tool result may send the agent; more is cut with a note saying what was left out
+            </span>
+            <input
+              type="number"
+              min={4}
+              max={10240}
+              value={draft.maxResultKib}
+              onChange={(e) => setDraft({ ...draft, maxResultKib: e.target.value })}
             />
           </label>
         </section>

@@ -105,6 +105,8 @@ export interface SettingsView {
   defaultPolicy: Policy;
   cardTimeoutMs: number;
   callTimeoutMs: number;
+  /** The most one tool result may send an agent, in bytes; more is cut with a note. */
+  maxResultBytes: number;
   redactionPatterns: string[];
   dataDir: string;
   secretStoreKind: 'os-encrypted' | 'file-0600' | 'memory';

@@ -10,6 +10,8 @@ export type ErrorCode =
   | 'INTERRUPTED'
   | 'APPROVAL_TIMEOUT'
   | 'UNAUTHORIZED'
+  /** A server's answer was over a size limit; the server itself is fine. */
+  | 'RESULT_TOO_LARGE'
   | 'SECRET_STORE_UNAVAILABLE'
   | 'INTERNAL';
 

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { UnavailableServer } from '../catalog/listing.js';
 import { TOOL_CALL_NAME, TOOL_DESCRIBE_NAME, TOOL_SEARCH_NAME } from '../catalog/naming.js';
 import type { ToolSearchSettings } from '../catalog/tool-search-config.js';
@@ -9,6 +9,7 @@ import { type ArgumentValidator, createArgumentValidator } from './argument-vali
 import { jsonResult } from './bridge-results.js';
 import { createBridgeScope } from './bridge-scope.js';
 import { agentTools } from './bridge-tools.js';
+import { capResult } from './result-cap.js';
 import { callCatalogTool, runToolCall } from './tool-call.js';
 import { type ToolDescribePayload, toolDescribePayload } from './tool-describe.js';
 import { type ToolSearchPayload, toolSearchPayload } from './tool-search.js';
@@ -20,6 +21,12 @@ export interface AgentSurfaceOptions {
   settings: Pick<ToolSearchSettings, 'searchDefaultLimit' | 'maxSearchLimit'>;
   /** Runs real tools (wrapped by approvals and audit in the host). */
   executor: ToolExecutor;
+  /**
+   * The most one real tool's result (through tool_call or pinned) may send the agent, in bytes;
+   * more is cut with a note saying what and how to get the rest (see capResult).
+   * @defaultValue no cap
+   */
+  maxResultBytes?: number;
   /** `manage_connections`, listed directly when given. */
   manageConnections?: DirectTool;
   /**
@@ -96,6 +103,9 @@ export function createAgentSurface(options: AgentSurfaceOptions): BridgeSurface 
     connectors: options.connectors,
   });
 
+  const { maxResultBytes } = options;
+  const capped = (result: CallToolResult): CallToolResult =>
+    maxResultBytes === undefined ? result : capResult(result, maxResultBytes);
   let tools: Tool[] | undefined;
   let pinnedByName: Map<string, PinnedTool> | undefined;
   const pinned = (name: string) => {
@@ -118,13 +128,14 @@ export function createAgentSurface(options: AgentSurfaceOptions): BridgeSurface 
         if (name === TOOL_SEARCH_NAME) return payloadResult(await toolSearchPayload(args, scope, context));
         if (name === TOOL_DESCRIBE_NAME)
           return payloadResult(await toolDescribePayload(args, scope, context));
-        if (name === TOOL_CALL_NAME) return runToolCall(args, scope, context);
+        if (name === TOOL_CALL_NAME) return capped(await runToolCall(args, scope, context));
       }
       if (manageConnections !== undefined && name === manageConnections.tool.name) {
         return manageConnections.call(args, context);
       }
       const direct = pinned(name);
-      if (direct !== undefined) return callCatalogTool(direct.entry, args, 'direct', scope, context);
+      if (direct !== undefined)
+        return capped(await callCatalogTool(direct.entry, args, 'direct', scope, context));
       throw new McpError(ErrorCode.InvalidParams, unlistedMessage(name, plan));
     },
 

@@ -17,7 +17,8 @@ const MAX_ECHOED_ARGUMENTS_CHARS = 1500;
 /**
  * `tool_call` (reference §3): one local entry per call, or a batch of up to 10 connector
  * entries. A local entry must be a deferred tool of this session; its arguments are checked
- * against its schema before anything is sent. The server's result comes back untouched.
+ * against its schema before anything is sent. The server's result comes back untouched (the
+ * agent surface caps its size).
  */
 export async function runToolCall(
   args: Record<string, unknown>,

@@ -430,6 +430,7 @@ export class HostApi implements ToolbridgeApi {
       'defaultPolicy',
       'cardTimeoutMs',
       'callTimeoutMs',
+      'maxResultBytes',
       'redactionPatterns',
       'connectors',
     ];
@@ -445,6 +446,7 @@ export class HostApi implements ToolbridgeApi {
       if (patch.defaultPolicy !== undefined) draft.policies.default = patch.defaultPolicy;
       if (patch.cardTimeoutMs !== undefined) draft.cardTimeoutMs = patch.cardTimeoutMs;
       if (patch.callTimeoutMs !== undefined) draft.callTimeoutMs = patch.callTimeoutMs;
+      if (patch.maxResultBytes !== undefined) draft.maxResultBytes = patch.maxResultBytes;
       if (patch.redactionPatterns !== undefined) draft.redactionPatterns = patch.redactionPatterns;
       if (patch.connectors !== undefined)
         draft.connectors = patchConnectors(draft.connectors, patch.connectors);
@@ -651,6 +653,7 @@ export async function settingsView(
     defaultPolicy: host.policyOverride.value ?? current.policies.default,
     cardTimeoutMs: current.cardTimeoutMs,
     callTimeoutMs: current.callTimeoutMs,
+    maxResultBytes: current.maxResultBytes,
     redactionPatterns: current.redactionPatterns,
     dataDir: host.dataDir,
     secretStoreKind: host.secrets.kind,

@@ -99,6 +99,7 @@ export class HostCatalog {
       const surface = createAgentSurface({
         plan,
         settings: settings.toolSearch,
+        maxResultBytes: settings.maxResultBytes,
         executor: this.executor,
         ...(connectors === undefined ? {} : { manageConnections: connectors.manageConnections }),
         connectorsInScope: gateway !== undefined,

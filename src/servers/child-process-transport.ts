@@ -12,10 +12,11 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { ToolbridgeError } from '../base/errors.js';
+import { LineReader, type OversizedLine, responseIdOf } from './line-reader.js';
 import { delay, PROCESS_GROUPS, signalGroup } from './process-group.js';
 import { LEASE_TOKEN_ENV, newLeaseToken, stopProcesses, within } from './process-reaper.js';
 
@@ -29,13 +30,19 @@ export interface ChildProcessTransportOptions {
   stopGraceMs?: number;
   /** Put in the child's environment as `TOOLBRIDGE_LEASE`. @defaultValue a new random token */
   leaseToken?: string;
-  /** A single message (line) larger than this closes the connection. @defaultValue 10 MiB */
+  /**
+   * A single message (line) larger than this is skipped, not parsed: the request it answers fails
+   * with an error naming the size (see MESSAGE_TOO_LARGE) and the connection stays. @defaultValue 10 MiB
+   */
   maxMessageBytes?: number;
   /** Receives stderr text as it arrives (UTF-8 decoded). */
   onStderr?: (text: string) => void;
   /** Called once the child runs, with its pid (= its process group id) and lease token. */
   onSpawn?: (pid: number, leaseToken: string) => void;
 }
+
+/** `error.data.reason` of the answer that replaces one over `maxMessageBytes`. */
+export const MESSAGE_TOO_LARGE = 'message-too-large';
 
 export interface ChildExit {
   code: number | null;
@@ -54,17 +61,18 @@ export class ChildProcessTransport implements Transport {
   private readonly closedPromise: Promise<void>;
   private resolveClosed!: () => void;
   private shutdown: Promise<void> | undefined;
-  private readonly readBuffer: ReadBuffer;
+  private readonly lines: LineReader;
+  /** Ids of our requests still waiting for an answer, to fail the one an oversized line answers. */
+  private readonly pending = new Set<RequestId>();
   private readonly stopGraceMs: number;
   private readonly maxMessageBytes: number;
-  private failureReason: string | undefined;
   private readonly leaseToken: string;
 
   constructor(private readonly options: ChildProcessTransportOptions) {
     this.stopGraceMs = options.stopGraceMs ?? 2_000;
     this.leaseToken = options.leaseToken ?? newLeaseToken();
     this.maxMessageBytes = options.maxMessageBytes ?? 10 * 1024 * 1024;
-    this.readBuffer = new ReadBuffer({ maxBufferSize: this.maxMessageBytes });
+    this.lines = new LineReader(this.maxMessageBytes);
     this.closedPromise = new Promise((resolve) => {
       this.resolveClosed = resolve;
     });
@@ -73,11 +81,6 @@ export class ChildProcessTransport implements Transport {
   /** The child's pid, which is also its process group id (POSIX). */
   get pid(): number | undefined {
     return this.childPid;
-  }
-
-  /** Why the transport closed itself (a protocol fault), if it did. */
-  get failure(): string | undefined {
-    return this.failureReason;
   }
 
   /** How the child ended, once it has. */
@@ -143,6 +146,10 @@ export class ChildProcessTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || this.closed || this.shutdown) throw new Error('Not connected');
+    if ('method' in message && 'id' in message) this.pending.add(message.id);
+    else if ('method' in message && message.method === 'notifications/cancelled') {
+      this.pending.delete((message.params as { requestId?: RequestId } | undefined)?.requestId ?? '');
+    }
     if (!stdin.write(serializeMessage(message))) {
       await new Promise<void>((resolve) => stdin.once('drain', resolve));
     }
@@ -155,24 +162,43 @@ export class ChildProcessTransport implements Transport {
 
   private receive(chunk: Buffer): void {
     if (this.shutdown) return;
-    try {
-      this.readBuffer.append(chunk);
-    } catch (error) {
-      this.failureReason = `it sent a message over ${Math.round(this.maxMessageBytes / 1024 / 1024)} MiB`;
-      this.onerror?.(error as Error);
-      void this.close();
-      return;
-    }
-    while (true) {
+    for (const event of this.lines.push(chunk)) {
+      if ('oversized' in event) {
+        this.skipOversized(event.oversized);
+        continue;
+      }
+      let message: JSONRPCMessage;
       try {
-        const message = this.readBuffer.readMessage();
-        if (message === null) break;
-        this.onmessage?.(message);
+        message = deserializeMessage(event.line);
       } catch (error) {
         // A line that is not JSON-RPC: report it and read on.
         this.onerror?.(error as Error);
+        continue;
       }
+      if (!('method' in message) && 'id' in message && message.id !== undefined)
+        this.pending.delete(message.id);
+      this.onmessage?.(message);
     }
+  }
+
+  /** Fails the request an oversized answer was for (if its id can be read), and reads on. */
+  private skipOversized(line: OversizedLine): void {
+    const id = responseIdOf(line);
+    const size = `${mebibytes(line.bytes)} (${line.bytes} bytes)`;
+    const limit = mebibytes(this.maxMessageBytes);
+    if (id === undefined || !this.pending.delete(id)) {
+      this.onerror?.(new Error(`skipped a stdout line of ${size}, over the ${limit} limit for one message`));
+      return;
+    }
+    this.onmessage?.({
+      jsonrpc: '2.0',
+      id,
+      error: {
+        code: ErrorCode.InternalError,
+        message: `The server's answer was ${size}, over the ${limit} limit for one message from a stdio server; it was dropped and the server stays connected.`,
+        data: { reason: MESSAGE_TOO_LARGE, bytes: line.bytes, limitBytes: this.maxMessageBytes },
+      },
+    });
   }
 
   private async stop(): Promise<void> {
@@ -199,7 +225,8 @@ export class ChildProcessTransport implements Transport {
     if (!(await this.waitClosed(this.stopGraceMs / 2))) {
       for (const stream of [child?.stdin, child?.stdout, child?.stderr]) stream?.destroy();
     }
-    this.readBuffer.clear();
+    this.lines.clear();
+    this.pending.clear();
   }
 
   private markClosed(): void {
@@ -224,4 +251,8 @@ export class ChildProcessTransport implements Transport {
       }
     }
   }
+}
+
+function mebibytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }

@@ -28,7 +28,7 @@ import type { JsonObject } from '../base/json.js';
 import { type AsyncDisposable, type Disposable, DisposableStore, toDisposable } from '../base/lifecycle.js';
 import type { ToolDefinition } from '../catalog/types.js';
 import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from './backoff.js';
-import { type ChildExit, ChildProcessTransport } from './child-process-transport.js';
+import { type ChildExit, ChildProcessTransport, MESSAGE_TOO_LARGE } from './child-process-transport.js';
 import type { ProcessLeases } from './process-leases.js';
 import { StderrBuffer, type StderrBufferOptions } from './stderr-buffer.js';
 import type { ServerConfig, ServerState } from './types.js';
@@ -107,8 +107,6 @@ interface Session {
   closing: boolean;
   pid?: number;
   exit?: () => ChildExit | undefined;
-  /** Why the transport gave up on the server (a protocol fault), if it did. */
-  failure?: () => string | undefined;
 }
 
 export class ServerConnection implements AsyncDisposable {
@@ -387,7 +385,6 @@ export class ServerConnection implements AsyncDisposable {
         },
       });
       session.exit = () => transport.exit;
-      session.failure = () => transport.failure;
       return this.connectClient(transport, session, epoch);
     }
     const url = new URL(config.url);
@@ -488,7 +485,7 @@ export class ServerConnection implements AsyncDisposable {
     if (session.closing || !session.established || epoch !== this.epoch || this.closed) return;
     const exit = session.exit?.();
     this.stderr.flush();
-    const reason = session.failure?.() ?? (exit ? describeExit(exit) : 'the connection closed');
+    const reason = exit ? describeExit(exit) : 'the connection closed';
     this.stderr.note(`server stopped unexpectedly (${reason})`);
     void this.abandon(session);
     this.scheduleRetry(`Server "${this.id}" stopped unexpectedly (${reason}).${this.lastStderrHint()}`);
@@ -560,6 +557,16 @@ export class ServerConnection implements AsyncDisposable {
         'SERVER_UNAVAILABLE',
         `Server "${this.id}" stopped while running tool "${name}"${exit ? ` (${describeExit(exit)})` : ''}. It is reconnecting; try again shortly, or check its log in Servers.`,
         { data, cause: error },
+      );
+    }
+    if (
+      error instanceof McpError &&
+      (error.data as { reason?: unknown } | undefined)?.reason === MESSAGE_TOO_LARGE
+    ) {
+      return new ToolbridgeError(
+        'RESULT_TOO_LARGE',
+        `Tool "${name}" on server "${this.id}" answered with too much: ${error.message.replace(/^MCP error -?\d+: /, '')} Ask the tool for less at a time (a narrower query, a page or a range).`,
+        { data: { ...data, ...(error.data as JsonObject) }, cause: error },
       );
     }
     if (error instanceof McpError) return error;

@@ -69,6 +69,8 @@ export interface Settings {
   cardTimeoutMs: number;
   /** How long a tool call may run on its server. */
   callTimeoutMs: number;
+  /** The most one tool result may send the agent; more is cut with a note (bridge/result-cap.ts). */
+  maxResultBytes: number;
 }
 
 /** The tool_search defaults live with their parser in the catalog; settings start from them. */
@@ -76,6 +78,10 @@ export const DEFAULT_TOOL_SEARCH: Readonly<ToolSearchSettings> = DEFAULT_TOOL_SE
 
 export const DEFAULT_CARD_TIMEOUT_MS = 5 * 60_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+/** 256 KiB: about 64k tokens, already a large share of an agent's context. */
+export const DEFAULT_MAX_RESULT_BYTES = 256 * 1024;
+/** Up to 10 MiB, the most one message from a stdio server may hold anyway. */
+export const MAX_RESULT_BYTES_RANGE = [4 * 1024, 10 * 1024 * 1024] as const;
 
 export function defaultSettings(): Settings {
   return {
@@ -89,6 +95,7 @@ export function defaultSettings(): Settings {
     redactionPatterns: [],
     cardTimeoutMs: DEFAULT_CARD_TIMEOUT_MS,
     callTimeoutMs: DEFAULT_CALL_TIMEOUT_MS,
+    maxResultBytes: DEFAULT_MAX_RESULT_BYTES,
   };
 }
 
@@ -191,6 +198,15 @@ export function validateSettings(raw: unknown): Settings {
             1_000,
             24 * 3_600_000,
             'milliseconds, e.g. 60000 for 1 minute',
+          ),
+    maxResultBytes:
+      raw.maxResultBytes === undefined
+        ? base.maxResultBytes
+        : c.integer(
+            raw.maxResultBytes,
+            'maxResultBytes',
+            ...MAX_RESULT_BYTES_RANGE,
+            'bytes, e.g. 262144 for 256 KiB',
           ),
   };
   c.throwIfAny();

@@ -169,18 +169,25 @@ describe('stdio faults', () => {
     expect(connection.state.status).toBe('connected');
   });
 
-  it('drops a server that sends a message over 10 MiB, and reconnects it', async () => {
+  it('issue #12: an answer over 10 MiB fails only its call, naming the size; the server stays connected', async () => {
     const connection = await connect(fixtureConfig('huge', 'faulty'), { callTimeoutMs: 20_000 });
-    const firstPid = connection.state.pid;
-    const error = await connection.callTool('huge_line', { megabytes: 11 }).catch((e: unknown) => e);
-    expect(ToolbridgeError.is(error, 'SERVER_UNAVAILABLE')).toBe(true);
-    await waitUntil(
-      () => connection.state.status === 'connected' && connection.state.pid !== firstPid,
-      10_000,
-      'reconnect',
+    const pid = connection.state.pid;
+    const error = await connection.callTool('big_result', { megabytes: 11 }).catch((e: unknown) => e);
+    expect(ToolbridgeError.is(error, 'RESULT_TOO_LARGE')).toBe(true);
+    expect((error as Error).message).toMatch(
+      /Tool "big_result" on server "huge" answered with too much: The server's answer was 11\.0 MiB \(\d+ bytes\), over the 10\.0 MiB limit/,
     );
-    expect(connection.stderrTail.join('\n')).toContain(
-      'server stopped unexpectedly (it sent a message over 10 MiB)',
-    );
+    const echo = await connection.callTool('echo', { message: 'still here' });
+    expect(echo.content).toEqual([{ type: 'text', text: 'still here' }]);
+    expect(connection.state).toMatchObject({ status: 'connected', pid });
+  });
+
+  it('issue #12: a stdout line over 10 MiB that answers nothing is skipped and noted; the call still gets its answer', async () => {
+    const connection = await connect(fixtureConfig('huge', 'faulty'), { callTimeoutMs: 20_000 });
+    const pid = connection.state.pid;
+    const result = await connection.callTool('huge_line', { megabytes: 11 });
+    expect(result.content).toEqual([{ type: 'text', text: 'after huge line' }]);
+    expect(connection.state).toMatchObject({ status: 'connected', pid });
+    expect(connection.stderrTail.join('\n')).toMatch(/skipped a stdout line of 11\.0 MiB/);
   });
 });

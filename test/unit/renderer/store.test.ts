@@ -104,6 +104,7 @@ function loadedFake() {
       },
       defaultPolicy: 'ask',
       cardTimeoutMs: 1000,
+      maxResultBytes: 262144,
       callTimeoutMs: 1000,
       redactionPatterns: [],
       dataDir: '/tmp/x',

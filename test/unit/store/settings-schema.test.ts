@@ -80,6 +80,7 @@ describe('validateSettings', () => {
       redactionPatterns: ['sk-[a-z0-9]+'],
       cardTimeoutMs: 10_000,
       callTimeoutMs: 5_000,
+      maxResultBytes: 65_536,
     };
     expect(validateSettings(doc)).toEqual(doc);
   });

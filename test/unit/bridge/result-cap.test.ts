@@ -1,0 +1,49 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { capResult } from '../../../src/bridge/result-cap.js';
+
+const size = (result: CallToolResult) => Buffer.byteLength(JSON.stringify(result));
+
+describe('capResult', () => {
+  it('returns a result under the cap as it is', () => {
+    const result: CallToolResult = {
+      content: [{ type: 'text', text: 'hello' }],
+      structuredContent: { a: 1 },
+    };
+    expect(capResult(result, 4_096)).toBe(result);
+  });
+
+  it('issue #12: cuts the text that crosses the cap on a character boundary and says so', () => {
+    const capped = capResult({ content: [{ type: 'text', text: '€'.repeat(10_000) }] }, 8_192);
+    const [text, note] = capped.content as unknown as [{ text: string }, { text: string }];
+    expect(text.text).toBe('€'.repeat(text.text.length));
+    expect(Buffer.byteLength(text.text)).toBeLessThanOrEqual(8_192 - 1_024);
+    expect(note.text).toContain(
+      'this result was 30,000 bytes (29.3 KiB), over the 8,192 bytes (8.0 KiB) limit',
+    );
+    expect(note.text).toContain('content[0] (text) cut after');
+    expect(size(capped)).toBeLessThan(8_192 + 512);
+  });
+
+  it('issue #12: cuts an embedded text resource, keeps what fits whole, and drops what does not', () => {
+    const capped = capResult(
+      {
+        content: [
+          { type: 'text', text: 'intro' },
+          { type: 'resource', resource: { uri: 'file:///log', text: 'l'.repeat(20_000) } },
+          { type: 'image', mimeType: 'image/png', data: 'A'.repeat(20_000) },
+        ],
+        structuredContent: { log: 'l'.repeat(20_000) },
+        isError: false,
+      },
+      8_192,
+    );
+    expect(capped.content.map((block) => block.type)).toEqual(['text', 'resource', 'text']);
+    expect(capped.structuredContent).toBeUndefined();
+    expect(capped.isError).toBe(false);
+    const note = (capped.content.at(-1) as { text: string }).text;
+    expect(note).toContain('content[1] (resource file:///log) cut after');
+    expect(note).toContain('content[2] (image image/png, 20,000 bytes (19.5 KiB)) left out');
+    expect(note).toContain('structuredContent (20,010 bytes (19.5 KiB)) left out');
+  });
+});

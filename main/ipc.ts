@@ -1,7 +1,8 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents, WebFrameMain } from 'electron';
 import { type ToolbridgeApi, UI_EVENTS, UI_METHODS, type UiReply } from '../src/api/ui-api.js';
+import { errorSummary } from '../src/base/errors.js';
 import type { Disposable } from '../src/base/lifecycle.js';
-import { replyTo } from '../src/web/ui-reply.js';
+import { dispatchUiCall } from '../src/host/ui-dispatcher.js';
 import { isAppUrl } from './window.js';
 
 /** IPC channel names: `toolbridge:<method>` for calls, one channel for every event. */
@@ -55,10 +56,13 @@ function secureHandle(
  * `ToolbridgeApi`, and every `UI_EVENTS` event sent to the window. Returns the undo.
  */
 export function registerIpc(options: IpcOptions): Disposable {
-  const log = options.log ?? ((message, error) => console.error(`toolbridge: ${message}`, error ?? ''));
+  const log =
+    options.log ??
+    ((message, error) =>
+      console.error(`toolbridge: ${message}${error === undefined ? '' : ` (${errorSummary(error)})`}`));
   for (const method of UI_METHODS) {
     secureHandle(options, methodChannel(method), (_event, params) =>
-      replyTo(options.api, method, params, log),
+      dispatchUiCall(options.api, method, params, log),
     );
   }
   const unsubscribes = UI_EVENTS.map((event) =>

@@ -7,6 +7,7 @@ import { errorMessage } from '../base/errors.js';
 import type { AsyncDisposable } from '../base/lifecycle.js';
 import type { AgentRecord } from './agent-registry.js';
 import { createAgentMcpServer, type SurfaceProvider } from './mcp-session.js';
+import { refusalResponse, refuseAgentMessage } from './message-guard.js';
 import { hasCredentialInQuery, readBearerToken } from './request-guard.js';
 
 /** Who a bearer token belongs to. The AgentRegistry is one. */
@@ -18,7 +19,9 @@ export interface AgentEndpointOptions {
   agents: AgentAuthenticator;
   surfaces: SurfaceProvider;
   /**
-   * Sessions one agent may hold open; creating one more closes its oldest.
+   * Sessions one agent may hold open. Opening one more closes that agent's least recently used
+   * session that has no request in flight; its next request is told why. When every one is busy,
+   * the new session is refused instead.
    * @defaultValue `32`
    */
   maxSessionsPerAgent?: number;
@@ -41,7 +44,14 @@ interface Session {
   agentId: string;
   transport: StreamableHTTPServerTransport;
   server: Server;
+  /** Order of last use (a counter, not a clock: only the order matters). */
+  lastUsed: number;
+  /** POSTs not yet answered; a standing GET stream does not count, every client keeps one. */
+  inFlight: number;
 }
+
+/** How many closed session ids are remembered to tell their client why. */
+const EVICTED_MEMORY = 1024;
 
 /**
  * The agent-facing MCP endpoint over Streamable HTTP: mount `handle` at `/mcp` on a
@@ -52,6 +62,9 @@ export class AgentEndpoint implements AsyncDisposable {
   private readonly sessions = new Map<string, Session>();
   private readonly maxSessionsPerAgent: number;
   private readonly maxBodyBytes: number;
+  /** Session ids closed to make room, and whose they were. Oldest first; bounded. */
+  private readonly evicted = new Map<string, string>();
+  private uses = 0;
   private closed = false;
 
   constructor(private readonly options: AgentEndpointOptions) {
@@ -75,22 +88,57 @@ export class AgentEndpoint implements AsyncDisposable {
     if (typeof sessionId === 'string') {
       const session = this.sessions.get(sessionId);
       // Another agent's session looks exactly like one that does not exist.
-      if (session === undefined || session.agentId !== agent.id)
-        return sendRpcError(res, 404, 'Session not found.');
-      await session.transport.handleRequest(req, res);
+      if (session === undefined || session.agentId !== agent.id) {
+        const why = this.evicted.get(sessionId) === agent.id ? evictedMessage(this.maxSessionsPerAgent) : '';
+        return sendRpcError(res, 404, `Session not found.${why}`);
+      }
+      session.lastUsed = ++this.uses;
+      if (req.method !== 'POST') return session.transport.handleRequest(req, res);
+      session.inFlight++;
+      res.once('close', () => session.inFlight--);
+      const posted = await this.readMessages(req, res);
+      if (posted !== undefined) await session.transport.handleRequest(req, res, posted);
       return;
     }
     if (req.method !== 'POST')
       return sendRpcError(res, 400, 'Bad request: no session; send initialize first.');
 
-    const body = await readJsonBody(req, this.maxBodyBytes);
-    if (!body.ok) return sendRpcError(res, body.status, body.message, body.rpcCode);
-    if (!isInitializeRequest(body.value)) {
+    const body = await this.readMessages(req, res);
+    if (body === undefined) return;
+    if (!isInitializeRequest(body)) {
       return sendRpcError(res, 400, 'Bad request: no session; send initialize first.');
     }
+    if (!this.makeRoomFor(agent.id)) {
+      return sendRpcError(
+        res,
+        429,
+        `This agent token already has ${this.maxSessionsPerAgent} sessions, each with a request in flight. ` +
+          'Close one (DELETE /mcp with its Mcp-Session-Id) or wait for its answer, then initialize again.',
+      );
+    }
     const transport = await this.openSession(agent.id);
-    await transport.handleRequest(req, res, body.value);
+    await transport.handleRequest(req, res, body);
   };
+
+  /**
+   * The POST body as JSON-RPC for the SDK, or undefined when it was answered here: too large, not
+   * JSON, or holding a request the agent-message edge refuses (answered -32602 by id, HTTP 200, so
+   * the agent's client reads it as the error of that request).
+   */
+  private async readMessages(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
+    const body = await readJsonBody(req, this.maxBodyBytes);
+    if (!body.ok) {
+      sendRpcError(res, body.status, body.message, body.rpcCode);
+      return undefined;
+    }
+    const messages = Array.isArray(body.value) ? body.value : [body.value];
+    const refusals = messages.map(refuseAgentMessage);
+    if (refusals.every((refusal) => refusal === undefined)) return body.value;
+    const answers = refusals.flatMap((refusal) => (refusal === undefined ? [] : [refusalResponse(refusal)]));
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify(Array.isArray(body.value) ? answers : answers[0]));
+    return undefined;
+  }
 
   /** Tells every connected agent to fetch tools/list again. */
   notifyToolsChanged(): void {
@@ -122,17 +170,33 @@ export class AgentEndpoint implements AsyncDisposable {
     await Promise.all([...this.sessions.values()].map((session) => this.closeSession(session)));
   }
 
-  private async openSession(agentId: string): Promise<StreamableHTTPServerTransport> {
+  /**
+   * Below the cap there is room; at it, the agent's least recently used idle session is closed
+   * and remembered, so its client learns why. False when every session has a request in flight.
+   */
+  private makeRoomFor(agentId: string): boolean {
     const own = [...this.sessions.values()].filter((session) => session.agentId === agentId);
-    if (own.length >= this.maxSessionsPerAgent) await this.closeSession(own[0]!);
+    if (own.length < this.maxSessionsPerAgent) return true;
+    const idle = own.filter((session) => session.inFlight === 0).sort((a, b) => a.lastUsed - b.lastUsed);
+    const victim = idle[0];
+    if (victim === undefined) return false;
+    this.evicted.set(victim.id, agentId);
+    for (const id of this.evicted.keys()) {
+      if (this.evicted.size <= EVICTED_MEMORY) break;
+      this.evicted.delete(id);
+    }
+    void this.closeSession(victim);
+    return true;
+  }
 
+  private async openSession(agentId: string): Promise<StreamableHTTPServerTransport> {
     const server = createAgentMcpServer(agentId, this.options.surfaces);
     let session: Session | undefined;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomBytes(24).toString('base64url'),
       enableJsonResponse: this.options.jsonResponse ?? true,
       onsessioninitialized: (id) => {
-        session = { id, agentId, server, transport };
+        session = { id, agentId, server, transport, lastUsed: ++this.uses, inFlight: 0 };
         this.sessions.set(id, session);
       },
     });
@@ -177,8 +241,16 @@ async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<Bod
   try {
     return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
   } catch {
+    // JSON.parse itself may give up on absurd nesting (RangeError); it is not valid input either way.
     return { ok: false, status: 400, message: 'Parse error: the body is not valid JSON.', rpcCode: -32700 };
   }
+}
+
+function evictedMessage(cap: number): string {
+  return (
+    ` It was closed because this agent token opened more than ${cap} sessions, and it was the least recently used one. ` +
+    'Send initialize again (without Mcp-Session-Id) to open a new session.'
+  );
 }
 
 function sendUnauthorized(res: ServerResponse, message: string): void {

@@ -42,7 +42,28 @@ export interface LoopbackServerOptions {
    * @defaultValue `console.warn`
    */
   log?: (line: string) => void;
+  /** Timeouts and the connection cap against slow or hoarding clients; see `ListenerLimits`. */
+  limits?: Partial<ListenerLimits>;
 }
+
+/** What a slow or hoarding client may cost the listener. */
+export interface ListenerLimits {
+  /** A request's headers must arrive within this (a silent or trickling client is dropped). */
+  headersTimeoutMs: number;
+  /** The whole request, body included, must arrive within this. Answering may take longer. */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** Open connections at most; more are refused at once. Agents hold one or two each. */
+  maxConnections: number;
+}
+
+export const DEFAULT_LISTENER_LIMITS: Readonly<ListenerLimits> = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 256,
+};
 
 const BAD_TARGET =
   'Bad request: the request target must be a path starting with "/" (no scheme, host, spaces or control characters).';
@@ -81,7 +102,19 @@ export class LoopbackServer implements AsyncDisposable {
       throw new ToolbridgeError('INVALID_ARGUMENT', `Port ${this.requestedPort} is not valid: use 0–65535.`);
     }
     // A missing Host is refused by our guard (403 with our headers), not by Node's bare 400.
-    this.server = createServer({ requireHostHeader: false }, (req, res) => this.onRequest(req, res));
+    const limits = { ...DEFAULT_LISTENER_LIMITS, ...options.limits };
+    this.server = createServer(
+      {
+        requireHostHeader: false,
+        headersTimeout: limits.headersTimeoutMs,
+        requestTimeout: limits.requestTimeoutMs,
+        // Node checks the two timeouts only this often (30 s by default, which let slowloris in).
+        connectionsCheckingInterval: Math.max(100, Math.min(1000, limits.headersTimeoutMs / 4)),
+      },
+      (req, res) => this.onRequest(req, res),
+    );
+    this.server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+    this.server.maxConnections = limits.maxConnections;
     this.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
       this.onUpgrade(req, socket, head),
     );
@@ -190,12 +223,12 @@ export class LoopbackServer implements AsyncDisposable {
       }
       const failure = this.guardFailure(req);
       if (failure !== undefined) {
-        sendPlain(res, failure.status, failure.text);
+        sendPlain(res, failure.status, failure.text, { Connection: 'close' });
         return;
       }
       const handler = this.findRoute(target.pathname);
       if (handler === undefined) {
-        sendPlain(res, 404, 'Not found');
+        sendPlain(res, 404, 'Not found', { Connection: 'close' });
         return;
       }
       Promise.resolve()

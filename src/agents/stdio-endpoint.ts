@@ -1,8 +1,10 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { AsyncDisposable } from '../base/lifecycle.js';
 import { createAgentMcpServer, type SurfaceProvider } from './mcp-session.js';
+import { refusalResponse, refuseAgentMessage } from './message-guard.js';
 
 /**
  * The agent endpoint over stdio, for agents that spawn their tools (`toolbridge mcp`). The
@@ -28,6 +30,13 @@ export class StdioEndpoint implements AsyncDisposable {
 
   async start(): Promise<void> {
     await this.server.connect(this.transport);
+    // The same edge as over HTTP: refused requests are answered here and never reach the server.
+    const deliver = this.transport.onmessage;
+    this.transport.onmessage = (message: JSONRPCMessage) => {
+      const refusal = refuseAgentMessage(message);
+      if (refusal === undefined) return deliver?.(message);
+      this.transport.send(refusalResponse(refusal)).catch(() => undefined);
+    };
   }
 
   notifyToolsChanged(): void {

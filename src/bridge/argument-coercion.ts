@@ -1,4 +1,4 @@
-import { isPlainObject } from '../base/json.js';
+import { isPlainObject, parseBoundedJson } from '../base/json.js';
 
 const NUMBER_PATTERN = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
@@ -115,7 +115,7 @@ function requiresNothing(schema: Record<string, unknown>): boolean {
 
 function parseJson(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseBoundedJson(text);
   } catch {
     return undefined;
   }

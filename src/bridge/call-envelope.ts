@@ -1,5 +1,5 @@
 import { errorMessage } from '../base/errors.js';
-import { isPlainObject } from '../base/json.js';
+import { isPlainObject, parseBoundedJson } from '../base/json.js';
 import { ACCOUNT_ALIAS, ACCOUNT_ALIAS_RULE, isConnectorName } from '../catalog/connector-names.js';
 import { BRIDGE_TOOL_NAMES } from '../catalog/naming.js';
 
@@ -29,7 +29,7 @@ export function normalizeCallEnvelope(args: Record<string, unknown>): Normalized
   }
   if (typeof calls === 'string') {
     try {
-      calls = JSON.parse(calls);
+      calls = parseBoundedJson(calls);
     } catch (error) {
       return {
         error: `tool_call 'calls' is not valid JSON: ${errorMessage(error)}. Send an array of {name, arguments}.`,
@@ -68,7 +68,7 @@ function normalizeEntry(raw: unknown, i: number): CallEntry | { error: string } 
   }
   if (typeof value === 'string') {
     try {
-      value = JSON.parse(value);
+      value = parseBoundedJson(value);
     } catch (error) {
       return { error: `calls[${i}].arguments is not valid JSON: ${errorMessage(error)}. Send an object.` };
     }

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, ToolbridgeError } from '../base/errors.js';
-import { isPlainObject } from '../base/json.js';
+import { isPlainObject, parseBoundedJson } from '../base/json.js';
 import { parseConnectorName } from '../catalog/connector-names.js';
 import { jsonResult } from './bridge-results.js';
 import type { BridgeScope } from './bridge-scope.js';
@@ -128,7 +128,7 @@ function textOf(content: unknown): string | undefined {
 
 function parseOrText(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseBoundedJson(text);
   } catch {
     return text;
   }

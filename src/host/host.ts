@@ -7,7 +7,7 @@ import {
   AgentRegistry,
   DEFAULT_CONTEXT_LENGTH_TOKENS,
 } from '../agents/agent-registry.js';
-import { LoopbackServer } from '../agents/loopback-server.js';
+import { type ListenerLimits, LoopbackServer } from '../agents/loopback-server.js';
 import type { SurfaceProvider } from '../agents/mcp-session.js';
 import type { Policy } from '../api/ui-api.js';
 import { type ApprovalSettings, Approvals } from '../approvals/approvals.js';
@@ -55,6 +55,8 @@ export interface HostOptions {
   bindAddress?: string;
   /** Lets `bindAddress` be a non-loopback address: anyone on that network could then reach it. */
   unsafeAllowNonLoopback?: boolean;
+  /** The listener's timeouts and connection cap. @defaultValue `DEFAULT_LISTENER_LIMITS` */
+  listenerLimits?: Partial<ListenerLimits>;
   /**
    * Open the HTTP listener. `toolbridge mcp` serves one agent over stdio instead.
    * @defaultValue `true`
@@ -397,6 +399,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
         host: options.bindAddress ?? '127.0.0.1',
         port: options.port ?? 0,
         ...(options.unsafeAllowNonLoopback ? { unsafeAllowNonLoopback: true } : {}),
+        ...(options.listenerLimits === undefined ? {} : { limits: options.listenerLimits }),
         log,
       });
       endpoint = new AgentEndpoint({ agents, surfaces: (agentId) => host!.surfaceFor(agentId) });

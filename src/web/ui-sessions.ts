@@ -27,8 +27,9 @@ export class UiSessions {
     return session;
   }
 
-  isValidSession(session: string | undefined): boolean {
-    return session !== undefined && this.sessionHashes.has(digest(session).toString('hex'));
+  /** True when any of the presented session values is one we issued. */
+  isValidSession(sessions: readonly string[]): boolean {
+    return sessions.some((session) => this.sessionHashes.has(digest(session).toString('hex')));
   }
 
   /** Forgets every session and the unspent secret (rotation, lock, shutdown). */
@@ -50,14 +51,20 @@ export function sessionCookie(port: number, session: string): string {
   return `${sessionCookieName(port)}=${session}; HttpOnly; SameSite=Strict; Path=/`;
 }
 
-export function readCookie(req: IncomingMessage, name: string): string | undefined {
+/**
+ * Every value of the cookie `name` in the request, in the order sent. Another localhost port can
+ * set a cookie of the same name (cookies do not separate ports) with a longer Path, which the
+ * browser sends first; a session is valid when any of the values is (cookie tossing).
+ */
+export function readCookies(req: IncomingMessage, name: string): string[] {
   const header = req.headers.cookie;
-  if (header === undefined) return undefined;
+  if (header === undefined) return [];
+  const values: string[] = [];
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+    if (eq !== -1 && part.slice(0, eq).trim() === name) values.push(part.slice(eq + 1).trim());
   }
-  return undefined;
+  return values;
 }
 
 function randomToken(): string {

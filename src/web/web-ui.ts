@@ -4,7 +4,7 @@ import { endSocketWithStatus, requestTarget, sendPlain } from '../agents/http-re
 import type { AsyncDisposable } from '../base/lifecycle.js';
 import { readStaticFile } from './static-files.js';
 import { isAllowedStateChange, isOwnPageUpgrade, localPort } from './ui-guard.js';
-import { readCookie, sessionCookie, sessionCookieName, UiSessions } from './ui-sessions.js';
+import { readCookies, sessionCookie, sessionCookieName, UiSessions } from './ui-sessions.js';
 import { UiSocketServer, type UiSocketServerOptions } from './ws-server.js';
 
 export interface WebUiOptions {
@@ -100,7 +100,7 @@ export class WebUi implements AsyncDisposable {
         403,
         'Forbidden: only the Toolbridge page may open this socket',
       );
-    } else if (!this.sessions.isValidSession(readCookie(req, sessionCookieName(localPort(req))))) {
+    } else if (!this.sessions.isValidSession(readCookies(req, sessionCookieName(localPort(req))))) {
       endSocketWithStatus(socket, localPort(req), 401, 'Not signed in: open the newest ui: link');
     } else {
       this.sockets.accept(req, socket, head);
@@ -112,7 +112,7 @@ export class WebUi implements AsyncDisposable {
     res.setHeader('Cache-Control', 'no-store');
     const port = localPort(req);
     if (req.method === 'GET') {
-      const valid = this.sessions.isValidSession(readCookie(req, sessionCookieName(port)));
+      const valid = this.sessions.isValidSession(readCookies(req, sessionCookieName(port)));
       return sendPlain(res, valid ? 200 : 401, valid ? 'Signed in' : 'Not signed in');
     }
     if (req.method !== 'POST') {

@@ -1,19 +1,17 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import {
   type ToolbridgeApi,
   UI_EVENTS,
   UI_METHODS,
-  type UiMethod,
   type UiSocketMessage,
   type UiSocketRequest,
 } from '../api/ui-api.js';
 import { errorSummary } from '../base/errors.js';
 import type { AsyncDisposable } from '../base/lifecycle.js';
-import { UI_METHOD_PARAMS } from './ui-method-schemas.js';
-import { replyTo } from './ui-reply.js';
+import { ajvMessage, dispatchUiCall, uiAjv } from '../host/ui-dispatcher.js';
 
 export interface UiSocketServerOptions {
   /**
@@ -131,7 +129,7 @@ export class UiSocketServer implements AsyncDisposable {
       this.send(ws, { type: 'reply', id: request.id, reply: { ok: false, error: request.error } });
       return;
     }
-    const reply = await replyTo(this.options.api, request.method, request.params, this.log);
+    const reply = await dispatchUiCall(this.options.api, request.method, request.params, this.log);
     this.send(ws, { type: 'reply', id: request.id, reply });
   }
 
@@ -151,14 +149,11 @@ export class UiSocketServer implements AsyncDisposable {
       return invalid(null, 'The frame is not valid JSON.');
     }
     const id = frameId(frame);
-    const { request: validateRequest, params: validateParams } = validators();
+    const validateRequest = requestValidator();
     if (!validateRequest(frame)) {
       return invalid(id, `The frame is not a UI request: ${ajvMessage(validateRequest)}.`);
     }
-    const validate = validateParams.get(frame.method);
-    if (validate !== undefined && !validate(frame.params)) {
-      return invalid(id, `Bad parameters for ${frame.method}: ${ajvMessage(validate)}.`);
-    }
+    // The parameters are checked by the dispatcher, the same as for IPC.
     return frame;
   }
 
@@ -183,27 +178,20 @@ export class UiSocketServer implements AsyncDisposable {
   }
 }
 
-/** Compiled once per process: compiling ~30 schemas costs more than a connection should. */
-let compiled:
-  | { request: ValidateFunction<UiSocketRequest>; params: Map<UiMethod, ValidateFunction> }
-  | undefined;
+/** The frame's envelope; compiled once per process. */
+let compiled: ValidateFunction<UiSocketRequest> | undefined;
 
-function validators(): NonNullable<typeof compiled> {
-  if (compiled !== undefined) return compiled;
-  const ajv = new Ajv({ strict: true, strictTuples: false });
-  compiled = {
-    request: ajv.compile<UiSocketRequest>({
-      type: 'object',
-      required: ['id', 'method', 'params'],
-      properties: {
-        id: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
-        method: { enum: [...UI_METHODS] },
-        params: { type: 'array', maxItems: 8 },
-      },
-      additionalProperties: false,
-    }),
-    params: new Map(UI_METHODS.map((method) => [method, ajv.compile(UI_METHOD_PARAMS[method])])),
-  };
+function requestValidator(): ValidateFunction<UiSocketRequest> {
+  compiled ??= uiAjv().compile<UiSocketRequest>({
+    type: 'object',
+    required: ['id', 'method', 'params'],
+    properties: {
+      id: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+      method: { enum: [...UI_METHODS] },
+      params: { type: 'array', maxItems: 8 },
+    },
+    additionalProperties: false,
+  });
   return compiled;
 }
 
@@ -216,15 +204,4 @@ function frameId(frame: unknown): number | null {
   if (typeof frame !== 'object' || frame === null) return null;
   const id = (frame as { id?: unknown }).id;
   return typeof id === 'number' && Number.isSafeInteger(id) && id >= 0 ? id : null;
-}
-
-function ajvMessage(validate: ValidateFunction): string {
-  const first = validate.errors?.[0];
-  if (first === undefined) return 'invalid';
-  // "must be equal to one of the allowed values" says nothing without the values.
-  const allowed =
-    first.keyword === 'enum'
-      ? `: ${(first.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`
-      : '';
-  return `${first.instancePath || '(root)'} ${first.message ?? 'is invalid'}${allowed}`;
 }

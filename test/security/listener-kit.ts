@@ -27,6 +27,8 @@ export interface ServeChild {
   port: number;
   endpoint: string;
   token: string;
+  /** The one-time launch secret from the `ui:` line. */
+  uiSecret: string;
   stderr: string[];
   stop(): Promise<void>;
 }
@@ -72,6 +74,7 @@ export async function startServe(
     port: Number(new URL(endpoint).port),
     endpoint,
     token,
+    uiSecret: out.find((line) => line.startsWith('ui: '))!.split('#secret=')[1]!,
     stderr,
     async stop() {
       if (child.exitCode === null && child.pid !== undefined) {
@@ -138,6 +141,22 @@ export function headersOf(response: string): Map<string, string> {
     if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
   }
   return headers;
+}
+
+/** Trades the launch secret for the UI session cookie value, as the page does. */
+export async function uiSessionCookie(serve: ServeChild): Promise<{ name: string; value: string }> {
+  const origin = `http://127.0.0.1:${serve.port}`;
+  const response = await fetch(`${origin}/api/session`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Toolbridge-CSRF': '1', Origin: origin },
+    body: JSON.stringify({ secret: serve.uiSecret }),
+  });
+  const cookie = response.headers.get('set-cookie') ?? '';
+  const [name, value] = cookie.split(';')[0]!.split('=');
+  if (response.status !== 200 || name === undefined || value === undefined) {
+    throw new Error(`session exchange failed: ${response.status}`);
+  }
+  return { name, value };
 }
 
 export { waitUntil };

@@ -19,6 +19,7 @@ import {
   type ServeChild,
   startServe,
   statusOf,
+  uiSessionCookie,
 } from './listener-kit.js';
 
 let serve: ServeChild;
@@ -260,5 +261,43 @@ describe('issue #12: a truly unexpected error', () => {
     expect(logged).toHaveLength(2);
     expect(logged.join('\n')).toMatch(/TypeError at .*; still serving/);
     expect(stderr).not.toContain('hunter2');
+  });
+});
+
+describe('issue #12: cookie tossing', () => {
+  it('issue #12: a same-name cookie set by another localhost port does not lock the real UI out', async () => {
+    const { name, value } = await uiSessionCookie(serve);
+    expect(name).toBe(`toolbridge_ui_${serve.port}`);
+    const host = `127.0.0.1:${serve.port}`;
+    const upgrade = (cookie: string) =>
+      rawExchange(
+        serve.port,
+        `GET /api/ws HTTP/1.1\r\n${upgradeHeaders(host)}Origin: http://${host}\r\nCookie: ${cookie}\r\n\r\n`,
+        500,
+      );
+    // A page on another port sets `name=x; Path=/api`: the browser sends that one first.
+    const accepted = [
+      `${name}=x; ${name}=${value}`,
+      `${name}=${value}; ${name}=x`,
+      `${Array.from({ length: 20 }, (_, i) => `${name}=tossed${i}`).join('; ')}; ${name}=${value}`,
+      `${name}=""; other=1; ${name}=${value}`,
+      `${name}=; ${name}=${value}`,
+    ];
+    for (const cookie of accepted) expect(statusOf(await upgrade(cookie)), cookie.slice(0, 60)).toBe(101);
+    const session = await fetch(`http://${host}/api/session`, {
+      headers: { Cookie: `${name}=x; ${name}=${value}` },
+    });
+    expect(session.status).toBe(200);
+
+    // Tossed values alone, or the right value under another port's name, still get nothing.
+    for (const cookie of [
+      `${name}=x`,
+      `${name}=x; ${name}=y`,
+      `toolbridge_ui_1=${value}`,
+      `${name}= ${value}x`,
+    ]) {
+      expect(statusOf(await upgrade(cookie)), cookie.slice(0, 60)).toBe(401);
+    }
+    await bystanderStillServed();
   });
 });

@@ -34,10 +34,11 @@ export const LAYERS = {
     imports: ['src/base'],
     types: ['src/approvals', 'src/catalog', 'src/servers', 'src/connectors', 'src/bridge'],
   },
-  'src/servers': { imports: ['src/catalog', 'src/search', 'src/base'] },
-  // A domain implements the ports the bridge declares, so it may see their types.
-  'src/connectors': { imports: ['src/catalog', 'src/search', 'src/base'], types: ['src/bridge'] },
-  'src/approvals': { imports: ['src/catalog', 'src/search', 'src/base'] },
+  // A domain implements the ports the bridge declares (and may use the bridge's helpers for
+  // them); the bridge never imports a domain.
+  'src/servers': { imports: ['src/bridge', 'src/catalog', 'src/search', 'src/base'] },
+  'src/connectors': { imports: ['src/bridge', 'src/catalog', 'src/search', 'src/base'] },
+  'src/approvals': { imports: ['src/bridge', 'src/catalog', 'src/search', 'src/base'] },
   'src/store': { imports: ['src/catalog', 'src/search', 'src/base'] },
   'src/bridge': { imports: ['src/catalog', 'src/search', 'src/base'] },
   'src/agents': { imports: ['src/bridge', 'src/catalog', 'src/search', 'src/base'] },

@@ -95,11 +95,6 @@ export class Approvals implements AsyncDisposable {
     return this.gate.recordInterrupted(request);
   }
 
-  /** A stop signal for one agent tool_call (put it in CallContext.stopSignal). */
-  createStopController(): AbortController {
-    return this.gate.createStopController();
-  }
-
   /** The policy a call of this tool gets now (the same decision the gate makes). */
   decide(subject: PolicySubject): PolicyDecision {
     return this.gate.decide(subject);

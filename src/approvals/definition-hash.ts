@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ToolDefinition } from '../catalog/types.js';
+import type { CatalogEntry, ToolDefinition } from '../catalog/types.js';
 import { canonicalJson } from './canonical-json.js';
 
 /**
@@ -14,4 +14,17 @@ export function definitionHash(definition: ToolDefinition): string {
 
 export function sha256Hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/**
+ * The hash an approval of `entry` binds to: a local tool's definition as the catalog hashes it
+ * (`localHash`); a connector tool's name alone, since the gateway sends no schema before the call.
+ */
+export function approvalHash(entry: CatalogEntry, localHash: (name: string) => string): string {
+  return entry.source === 'connectors' ? connectorApprovalHash(entry.name) : localHash(entry.name);
+}
+
+/** A connector tool's approval hash, from its agent-facing name. */
+export function connectorApprovalHash(name: string): string {
+  return definitionHash({ name });
 }

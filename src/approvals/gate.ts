@@ -47,11 +47,11 @@ export interface GateRequest {
   /** The agent's request; aborting it closes the card and nothing runs late. */
   signal?: AbortSignal;
   /**
-   * The agent's current tool_call (shared by its entries). Pass one made by `createStopController()`
-   * so a Stop on any card of this tool_call fires it; the bridge then marks the entries not yet
-   * started INTERRUPTED.
+   * The agent's current tool_call (shared by its entries; the bridge makes one per call). A Stop
+   * on any card of this tool_call aborts it; the bridge then marks the entries not yet started
+   * INTERRUPTED.
    */
-  stopSignal?: AbortSignal;
+  stop?: AbortController;
 }
 
 /** Sends the call to the server; gets the arguments the gate settled on. */
@@ -113,7 +113,6 @@ export class ApprovalGate {
   private readonly redactor: () => Redactor;
   private readonly clock: Clock;
   private readonly redactionHook: ToolCallHook;
-  private readonly stopControllers = new WeakMap<AbortSignal, AbortController>();
   private readonly sessionRules: PolicyRule[] = [];
 
   constructor(private readonly options: ApprovalGateOptions) {
@@ -121,13 +120,6 @@ export class ApprovalGate {
     this.redactor = options.redactor ?? builtInRedactor();
     this.clock = options.clock ?? systemClock;
     this.redactionHook = createRedactionHook(this.redactor);
-  }
-
-  /** A stop signal for one agent tool_call; a Stop decision on any of its cards fires it. */
-  createStopController(): AbortController {
-    const controller = new AbortController();
-    this.stopControllers.set(controller.signal, controller);
-    return controller;
   }
 
   /** "Always allow" rules granted since start (they are also handed to `onAlwaysAllow`). */
@@ -232,7 +224,7 @@ export class ApprovalGate {
           validation: request.validation ?? { ok: true },
           ...(request.account === undefined ? {} : { account: request.account }),
         },
-        { signal: request.signal, stop: this.stopControllerFor(request.stopSignal) },
+        { signal: request.signal, stop: request.stop },
       );
       switch (outcome.kind) {
         case 'approved':
@@ -342,19 +334,9 @@ export class ApprovalGate {
         { decision: 'interrupted', decidedBy: 'system' },
       ];
     }
-    if (request.stopSignal?.aborted)
+    if (request.stop?.signal.aborted)
       return ['INTERRUPTED', INTERRUPTED_MESSAGE, { decision: 'interrupted', decidedBy: 'user' }];
     return undefined;
-  }
-
-  private stopControllerFor(signal: AbortSignal | undefined): AbortController | undefined {
-    if (signal === undefined) return undefined;
-    const known = this.stopControllers.get(signal);
-    if (known !== undefined) return known;
-    // A signal from elsewhere: its abort still closes the card, but a Stop cannot fire it.
-    const local = this.createStopController();
-    signal.addEventListener('abort', () => local.abort(), { once: true });
-    return local;
   }
 
   private async rememberAlways(

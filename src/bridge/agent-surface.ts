@@ -123,7 +123,10 @@ export function createAgentSurface(options: AgentSurfaceOptions): BridgeSurface 
       return tools;
     },
 
-    async callTool(name, args, context) {
+    async callTool(name, args, callerContext) {
+      // One Stop per agent tool_call, shared by its entries: a Stop on any of its cards aborts it.
+      const context =
+        callerContext.stop === undefined ? { ...callerContext, stop: new AbortController() } : callerContext;
       if (plan.activated) {
         if (name === TOOL_SEARCH_NAME) return payloadResult(await toolSearchPayload(args, scope, context));
         if (name === TOOL_DESCRIBE_NAME)

@@ -71,7 +71,7 @@ export async function runConnectorBatch(
 }
 
 function isStopped(context: CallContext): boolean {
-  return context.stopSignal?.aborted === true || context.signal?.aborted === true;
+  return context.stop?.signal.aborted === true || context.signal?.aborted === true;
 }
 
 async function runEntry(index: number, name: string, call: () => Promise<CallToolResult>): Promise<Slot> {

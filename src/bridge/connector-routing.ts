@@ -1,21 +1,10 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ACCOUNT_ALIAS } from '../catalog/connector-names.js';
 import type { CatalogEntry } from '../catalog/types.js';
-import type { ConnectorBackend, ConnectorOutcome, ToolExecutor } from './types.js';
+import type { ConnectorOutcome } from './types.js';
 
-/**
- * One executor for both kinds of tool: connector entries go to the gateway backend, everything
- * else to `local`. Wrap the result (approvals, audit) and every connector entry passes through
- * the same wrapper as a local call, one entry at a time.
- */
-export function routeConnectorCalls(local: ToolExecutor, connectors: ConnectorBackend): ToolExecutor {
-  return {
-    async callTool(entry, args, context) {
-      if (entry.source !== 'connectors') return local.callTool(entry, args, context);
-      return connectorOutcomeResult(await connectors.execute(entry, args, context));
-    },
-  };
-}
+/** What a connector entry gets when this session has no gateway (connectors off or not set up). */
+export const CONNECTORS_UNAVAILABLE_MESSAGE = 'Unknown tool: connectors are not available in this session.';
 
 /** Carries a connector outcome as an MCP result; the batch reads `structuredContent` back. */
 export function connectorOutcomeResult(outcome: ConnectorOutcome): CallToolResult {

@@ -10,10 +10,11 @@ export interface CallContext {
   agentId: string;
   signal?: AbortSignal;
   /**
-   * The user's Stop for this agent's turn. A connector batch checks it before each entry and
-   * marks every entry not yet started `INTERRUPTED` (never sent).
+   * The user's Stop for this agent's tool_call, made by the surface for each call when the
+   * caller brings none; a Stop on any of its cards aborts it. A connector batch checks it before
+   * each entry and marks every entry not yet started `INTERRUPTED` (never sent).
    */
-  stopSignal?: AbortSignal;
+  stop?: AbortController;
   /**
    * The connector account alias one `tool_call` entry asked to run under (its `account`);
    * absent runs under the app's default account. Set per entry, only for `connectors__` tools.

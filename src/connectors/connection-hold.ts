@@ -34,7 +34,7 @@ export class ConnectionHold {
       return first;
     }
     const connector = String(first.error.connector ?? '').toLowerCase();
-    const turn = context.stopSignal;
+    const turn = context.stop?.signal;
     if (connector === '') return first;
     // The account the entry named is the one to link; without one, the app's default account.
     const target = context.account === undefined ? { connector } : { connector, alias: context.account };

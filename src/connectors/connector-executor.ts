@@ -5,6 +5,7 @@
  * caller's own cancellation throws (`CANCELLED`).
  */
 import type { JsonValue } from '../base/json.js';
+import { CONNECTORS_UNAVAILABLE_MESSAGE } from '../bridge/connector-routing.js';
 import { type ParsedConnectorName, parseConnectorName, slugCandidates } from '../catalog/connector-names.js';
 import type { GatewayClient, GatewayFailure } from './gateway-client.js';
 import type { GatewayExecuteResult, GatewayToolError } from './gateway-wire.js';
@@ -35,7 +36,6 @@ export interface ConnectorExecutorOptions {
   surface?: ConnectSurface | (() => ConnectSurface);
 }
 
-export const CONNECTORS_UNAVAILABLE_MESSAGE = 'Unknown tool: connectors are not available in this session.';
 export const CARD_HINT =
   'Call manage_connections with action "connect" for this connector (with {"name": …, "alias": …} for a named account) ' +
   'to open a connection card for the user; there is no link to show. Retry the call once it is connected.';

@@ -22,7 +22,7 @@ import {
   type UiEventMap,
 } from '../api/ui-api.js';
 import type { Approvals } from '../approvals/approvals.js';
-import { definitionHash } from '../approvals/definition-hash.js';
+import { approvalHash, connectorApprovalHash } from '../approvals/definition-hash.js';
 import type { PolicyRule } from '../approvals/policy.js';
 import { policyRuleId, policyRuleViews, type RuleTarget, toolPolicyView } from '../approvals/policy-view.js';
 import { agentFacingName, type ToolKey } from '../approvals/tool-key.js';
@@ -493,7 +493,7 @@ export class HostApi implements ToolbridgeApi {
     const decision = approvals.decide({
       serverId: entry.serverId,
       toolName: entry.toolName,
-      definitionHash: approvalHash(entry, catalog),
+      definitionHash: approvalHash(entry, (name) => catalog.definitionHash(name)),
       annotations: entry.annotations,
     });
     const plan = catalog.plan(DEFAULT_CONTEXT_LENGTH_TOKENS);
@@ -576,7 +576,11 @@ export class HostApi implements ToolbridgeApi {
     const entry = [agentFacingName('mcp', rule), agentFacingName('connectors', rule)]
       .map((name) => catalog.entry(name))
       .find((found) => found?.serverId === rule.serverId && found.toolName === rule.toolName);
-    if (entry !== undefined) return { name: entry.name, definitionHash: approvalHash(entry, catalog) };
+    if (entry !== undefined)
+      return {
+        name: entry.name,
+        definitionHash: approvalHash(entry, (name) => catalog.definitionHash(name)),
+      };
     const name = agentFacingName('connectors', rule);
     const hash = connectorApprovalHash(name);
     return rule.definitionHash === hash ? { name, definitionHash: hash } : undefined;
@@ -616,16 +620,6 @@ export function serverView(host: Pick<HostParts, 'servers' | 'settings'>, id: st
  * The definition hash an approval of this tool binds to: its definition as its server lists it,
  * or for a connector tool (whose definition lives on the gateway) its name.
  */
-export function approvalHash(entry: CatalogEntry, catalog: Pick<HostCatalog, 'definitionHash'>): string {
-  return entry.source === 'connectors'
-    ? connectorApprovalHash(entry.name)
-    : catalog.definitionHash(entry.name);
-}
-
-function connectorApprovalHash(name: string): string {
-  return definitionHash({ name });
-}
-
 const POLICY_VALUES: readonly unknown[] = ['allow', 'ask', 'deny'];
 
 /** A policy sent by the UI: one of the three, or null to clear the setting. */

@@ -1,5 +1,4 @@
 import { fileURLToPath } from 'node:url';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AgentEndpoint } from '../agents/agent-endpoint.js';
 import {
   type AgentRecord,
@@ -11,18 +10,14 @@ import { type ListenerLimits, LoopbackServer } from '../agents/loopback-server.j
 import type { SurfaceProvider } from '../agents/mcp-session.js';
 import type { Policy } from '../api/ui-api.js';
 import { type ApprovalSettings, Approvals } from '../approvals/approvals.js';
-import type { GateRequest } from '../approvals/gate.js';
 import type { PolicyRule } from '../approvals/policy.js';
 import { policyConfigFromSettings } from '../approvals/policy-settings.js';
+import { realCallExecutor } from '../approvals/real-call.js';
 import { createRedactor } from '../approvals/redaction.js';
 import { Emitter, type Event } from '../base/emitter.js';
-import type { JsonObject } from '../base/json.js';
 import { type AsyncDisposable, DisposableStore, toDisposable } from '../base/lifecycle.js';
 import type { SecretStore } from '../base/secret-store.js';
-import { connectorOutcomeResult, connectorResultAccount } from '../bridge/connector-routing.js';
-import type { AgentSurface, CallContext, ConnectorBackend, ToolExecutor } from '../bridge/types.js';
-import type { CatalogEntry } from '../catalog/types.js';
-import { CONNECTORS_UNAVAILABLE_MESSAGE } from '../connectors/connector-executor.js';
+import type { AgentSurface } from '../bridge/types.js';
 import { openServerLeases } from '../servers/lease-files.js';
 import { ServerManager, type ServerManagerOptions } from '../servers/server-manager.js';
 import { resolveServerSecrets } from '../servers/server-secrets.js';
@@ -32,7 +27,7 @@ import { jsonFile } from '../store/json-file.js';
 import { withAlwaysAllowRule } from '../store/settings-schema.js';
 import { ConnectionCards } from './connection-cards.js';
 import { DataDirLock } from './data-dir-lock.js';
-import { approvalHash, HostApi, serverView, settingsView, UiEventHub } from './host-api.js';
+import { HostApi, serverView, settingsView, UiEventHub } from './host-api.js';
 import { HostCatalog } from './host-catalog.js';
 import { HostConnectors } from './host-connectors.js';
 import { type HostSettings, openReadOnlySettings, openSettings } from './host-settings.js';
@@ -198,10 +193,7 @@ export class Host implements AsyncDisposable {
     return {
       listTools: () => surface.listTools(),
       callTool: (name, args, context) => {
-        const call = surface.callTool(name, args, {
-          ...context,
-          stopSignal: context.stopSignal ?? this.approvals.createStopController().signal,
-        });
+        const call = surface.callTool(name, args, context);
         this.calls.add(call);
         const done = () => this.calls.delete(call);
         call.then(done, done);
@@ -363,19 +355,12 @@ export async function createHost(options: HostOptions): Promise<Host> {
       }),
       ...(connectionCards === undefined ? {} : { cards: connectionCards }),
     });
-    const toolParts: RealToolParts = {
-      approvals,
-      servers,
+    const executor = realCallExecutor({
+      gate: approvals,
+      local: servers.toolExecutor(() => current.callTimeoutMs),
       connectors: () => connectors.current().gateway?.backend,
       definitionHash: (name) => catalog.definitionHash(name),
-      callTimeoutMs: () => current.callTimeoutMs,
-    };
-    const executor: ToolExecutor = {
-      callTool: (entry, args, context) => runRealTool(entry, args, context, toolParts),
-      // Entries a Stop ended before they ran still get their own audit line.
-      recordInterrupted: (entry, args, context) =>
-        approvals.recordInterrupted(gateRequest(entry, args, context, toolParts)),
-    };
+    });
     const catalog = new HostCatalog(
       () => ({ servers: servers.snapshot(), settings: current, connectors: connectors.current() }),
       executor,
@@ -435,75 +420,6 @@ export async function createHost(options: HostOptions): Promise<Host> {
     await store.close();
     throw error;
   }
-}
-
-interface RealToolParts {
-  approvals: Approvals;
-  servers: ServerManager;
-  connectors: () => ConnectorBackend | undefined;
-  definitionHash: (name: string) => string;
-  callTimeoutMs: () => number;
-}
-
-/**
- * What the approval gate is asked about one real call. A connector call names its account: the
- * one the entry asked for, else the app's default (whose alias the host does not know before the
- * gateway answers, so the card says "the default account" and the audit line takes the alias the
- * gateway reports).
- */
-function gateRequest(
-  entry: CatalogEntry,
-  args: Record<string, unknown>,
-  context: CallContext,
-  parts: Pick<RealToolParts, 'definitionHash'>,
-): GateRequest {
-  const account =
-    entry.source !== 'connectors'
-      ? {}
-      : {
-          account: context.account === undefined ? { default: true as const } : { alias: context.account },
-          ranUnder: connectorResultAccount,
-        };
-  return {
-    agentId: context.agentId,
-    name: entry.name,
-    serverId: entry.serverId,
-    toolName: entry.toolName,
-    arguments: args as JsonObject,
-    definitionHash: approvalHash(entry, parts),
-    ...(entry.annotations === undefined ? {} : { annotations: entry.annotations }),
-    ...account,
-    ...(context.signal === undefined ? {} : { signal: context.signal }),
-    ...(context.stopSignal === undefined ? {} : { stopSignal: context.stopSignal }),
-  };
-}
-
-/**
- * The one place a real tool runs, local or connector: through the approval gate, then to its
- * server (with the call timeout) or to the connector gateway.
- */
-async function runRealTool(
-  entry: CatalogEntry,
-  args: Record<string, unknown>,
-  context: CallContext,
-  parts: RealToolParts,
-): Promise<CallToolResult> {
-  const connector = entry.source === 'connectors';
-  const backend = connector ? parts.connectors() : undefined;
-  if (connector && backend === undefined) {
-    return connectorOutcomeResult({
-      error: { code: 'TOOL_NOT_FOUND', message: CONNECTORS_UNAVAILABLE_MESSAGE },
-    });
-  }
-  const signal = context.signal === undefined ? {} : { signal: context.signal };
-  return parts.approvals.call(gateRequest(entry, args, context, parts), async (finalArgs) =>
-    backend !== undefined
-      ? connectorOutcomeResult(await backend.execute(entry, finalArgs, context))
-      : parts.servers.callTool(entry.serverId, entry.toolName, finalArgs, {
-          ...signal,
-          timeoutMs: parts.callTimeoutMs(),
-        }),
-  );
 }
 
 function wireEvents(host: Host, events: UiEventHub, store: DisposableStore): void {

@@ -9,6 +9,7 @@ import { Emitter, type Event } from '../base/emitter.js';
 import { ToolbridgeError } from '../base/errors.js';
 import { type AsyncDisposable, DisposableStore } from '../base/lifecycle.js';
 import { isValidServerId, toServerId } from '../base/server-id.js';
+import type { ToolExecutor } from '../bridge/types.js';
 import type { ServerTools, ToolDefinition } from '../catalog/types.js';
 import { signalGroup } from './process-group.js';
 import { type CallToolOptions, ServerConnection, type ServerConnectionOptions } from './server-connection.js';
@@ -167,6 +168,17 @@ export class ServerManager implements AsyncDisposable {
     options?: CallToolOptions,
   ): Promise<CallToolResult> {
     return this.require(serverId).connection.callTool(toolName, args, options);
+  }
+
+  /** The bridge's executor for local tools: each call goes to its server with the call timeout now. */
+  toolExecutor(callTimeoutMs: () => number): ToolExecutor {
+    return {
+      callTool: (entry, args, context) =>
+        this.callTool(entry.serverId, entry.toolName, args, {
+          ...(context.signal === undefined ? {} : { signal: context.signal }),
+          timeoutMs: callTimeoutMs(),
+        }),
+    };
   }
 
   /**

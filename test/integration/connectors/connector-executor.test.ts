@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { routeRealCall } from '../../../src/approvals/real-call.js';
 import { ToolbridgeError } from '../../../src/base/errors.js';
-import { connectorEntry, routeConnectorCalls } from '../../../src/bridge/connector-routing.js';
+import { connectorEntry } from '../../../src/bridge/connector-routing.js';
 import type { ConnectorBackend, ToolExecutor } from '../../../src/bridge/types.js';
 import {
   CARD_HINT,
@@ -186,14 +187,14 @@ describe('ConnectorExecutor.execute', () => {
 });
 
 describe('ConnectorExecutor as the bridge’s ConnectorBackend', () => {
-  it('plugs into routeConnectorCalls and carries outcomes as structured results', async () => {
+  it('plugs into routeRealCall and carries outcomes as structured results', async () => {
     const backend: ConnectorBackend = executor();
     const local: ToolExecutor = {
       callTool: async () => {
         throw new Error('a connector entry must not reach the local executor');
       },
     };
-    const routed = routeConnectorCalls(local, backend);
+    const routed = routeRealCall(local, () => backend);
     const context = { agentId: 'agent-1' };
     const ok = await routed.callTool(
       connectorEntry('connectors__github__GET_ME', 'github', 'GET_ME'),

@@ -688,22 +688,22 @@ describe('ApprovalGate: connector accounts', () => {
 describe('ApprovalGate.call: batches and stop', () => {
   const entries = ['read_file', 'list_dir', 'write_file', 'stat', 'read_file'];
 
-  /** Hands every entry to the gate in turn, each waiting for the one before, under one stop signal. */
+  /** Hands every entry to the gate in turn, each waiting for the one before, under one Stop. */
   async function sendAll(
     { gate, server }: Pick<Setup, 'gate' | 'server'>,
-    stopSignal: AbortSignal,
+    stop: AbortController,
   ): Promise<CallToolResult[]> {
     const results: CallToolResult[] = [];
     for (const [i, tool] of entries.entries()) {
-      results.push(await gate.call(request(tool, { i }, { stopSignal }), server.run));
+      results.push(await gate.call(request(tool, { i }, { stop }), server.run));
     }
     return results;
   }
 
   it('M16: a batch of 5 with entry 3 under ask gives 1 card and 5 audit decisions', async () => {
     const { gate, server, queue, cards, audit, nextCard } = setup(policies);
-    const stop = gate.createStopController();
-    const batch = sendAll({ gate, server }, stop.signal);
+    const stop = new AbortController();
+    const batch = sendAll({ gate, server }, stop);
     queue.resolve((await nextCard()).id, { action: 'approve' });
     const results = await batch;
     expect(cards).toHaveLength(1);
@@ -721,7 +721,7 @@ describe('ApprovalGate.call: batches and stop', () => {
 
   it('stop on a card interrupts that entry and every entry after it, which are never sent', async () => {
     const { gate, server, queue, audit, nextCard } = setup(policies);
-    const stop = gate.createStopController();
+    const stop = new AbortController();
     // A small stand-in for the bridge's connector batch: it checks the stop signal before each entry.
     const batch = (async () => {
       const results: Array<{ index: number; error?: { code: string; message: string } }> = [];
@@ -730,7 +730,7 @@ describe('ApprovalGate.call: batches and stop', () => {
           results.push({ index, error: { code: 'INTERRUPTED', message: INTERRUPTED_MESSAGE } });
           continue;
         }
-        const result = await gate.call(request(tool, { index }, { stopSignal: stop.signal }), server.run);
+        const result = await gate.call(request(tool, { index }, { stop }), server.run);
         results.push(result.isError ? { index, error: errorOf(result)! } : { index });
       }
       return results;
@@ -751,8 +751,8 @@ describe('ApprovalGate.call: batches and stop', () => {
 
   it('a batch that hands every entry to the gate gets INTERRUPTED for the rest too, each audited', async () => {
     const { gate, server, queue, audit, nextCard } = setup(policies);
-    const stop = gate.createStopController();
-    const batch = sendAll({ gate, server }, stop.signal);
+    const stop = new AbortController();
+    const batch = sendAll({ gate, server }, stop);
     queue.resolve((await nextCard()).id, { action: 'stop' });
     const results = await batch;
     expect(results.map((result) => errorOf(result)?.code)).toEqual([
@@ -774,11 +774,11 @@ describe('ApprovalGate.call: batches and stop', () => {
 
   it('in a concurrent batch, stop on one card closes the other open card of the same tool_call', async () => {
     const { gate, server, queue, cards, nextCard } = setup({ defaultPolicy: 'ask' });
-    const stop = gate.createStopController();
-    const other = gate.createStopController();
-    const a = gate.call(request('one', {}, { stopSignal: stop.signal }), server.run);
-    const b = gate.call(request('two', {}, { stopSignal: stop.signal }), server.run);
-    const c = gate.call(request('three', {}, { stopSignal: other.signal }), server.run);
+    const stop = new AbortController();
+    const other = new AbortController();
+    const a = gate.call(request('one', {}, { stop }), server.run);
+    const b = gate.call(request('two', {}, { stop }), server.run);
+    const c = gate.call(request('three', {}, { stop: other }), server.run);
     while (cards.length < 3) await nextCard();
     queue.resolve(cards[0]!.id, { action: 'stop' });
     expect(errorOf(await a)?.code).toBe('INTERRUPTED');
@@ -789,10 +789,10 @@ describe('ApprovalGate.call: batches and stop', () => {
     expect(server.calls).toHaveLength(1);
   });
 
-  it('a stop signal the gate did not make still closes cards when it fires', async () => {
+  it('a Stop controller aborted from outside still closes cards', async () => {
     const { gate, server, nextCard } = setup({ defaultPolicy: 'ask' });
     const foreign = new AbortController();
-    const pending = gate.call(request('one', {}, { stopSignal: foreign.signal }), server.run);
+    const pending = gate.call(request('one', {}, { stop: foreign }), server.run);
     await nextCard();
     foreign.abort();
     expect(errorOf(await pending)?.code).toBe('INTERRUPTED');

@@ -66,7 +66,11 @@ describe('createAgentSurface: callTool', () => {
     );
     expect(result).toBe(answer);
     expect(executor.calls).toEqual([
-      { name: 'mcp__github__search_code', args: { q: 'x', per_page: 10 }, context: CONTEXT },
+      {
+        name: 'mcp__github__search_code',
+        args: { q: 'x', per_page: 10 },
+        context: { ...CONTEXT, stop: expect.any(AbortController) },
+      },
     ]);
   });
 

@@ -31,7 +31,7 @@ describe('connector batches through the approval gate', () => {
             arguments: args as JsonObject,
             definitionHash: 'test',
             signal: context.signal,
-            stopSignal: context.stopSignal,
+            stop: context.stop,
           },
           (finalArgs) => inner.callTool(entry, finalArgs, context),
         ),
@@ -66,7 +66,7 @@ describe('connector batches through the approval gate', () => {
   });
 
   it('stops the batch when the user presses Stop on a card: later entries are never sent', async () => {
-    const { gate, wrap } = gated({ defaultPolicy: 'ask' });
+    const { wrap } = gated({ defaultPolicy: 'ask' });
     const backend = fakeConnectorBackend();
     const { surface } = buildSurface({ connectors: backend, wrap });
     let cards = 0;
@@ -74,12 +74,12 @@ describe('connector batches through the approval gate', () => {
       cards += 1;
       queue.resolve(card.id, cards === 1 ? { action: 'approve' } : { action: 'stop' });
     });
-    const stop = gate.createStopController();
+    const stop = new AbortController();
     const payload = payloadOf(
       await surface.callTool(
         'tool_call',
         { calls: [call('connectors__a__ONE'), call('connectors__b__TWO'), call('connectors__c__THREE')] },
-        { ...CONTEXT, stopSignal: stop.signal },
+        { ...CONTEXT, stop },
       ),
     );
     expect(cards).toBe(2);

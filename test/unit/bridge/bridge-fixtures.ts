@@ -1,9 +1,9 @@
 /** Shared builders for bridge tests: catalog entries, a plan, a recording executor, a fake gateway. */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolSearchSettings } from '../../../src/api/ui-api.js';
+import { routeRealCall } from '../../../src/approvals/real-call.js';
 import type { JsonObject } from '../../../src/base/json.js';
 import { type BridgeSurface, createAgentSurface } from '../../../src/bridge/agent-surface.js';
-import { routeConnectorCalls } from '../../../src/bridge/connector-routing.js';
 import type {
   CallContext,
   ConnectorBackend,
@@ -133,7 +133,7 @@ export function buildSurface(setup: SurfaceSetup = {}): {
   const manage = setup.connectors === undefined ? undefined : fakeManageConnections();
   const plan = planToolSurface(classified, { settings, manageConnections: manage !== undefined });
   const base = setup.executor ?? recordingExecutor();
-  const routed = setup.connectors === undefined ? base : routeConnectorCalls(base, setup.connectors);
+  const routed = setup.connectors === undefined ? base : routeRealCall(base, () => setup.connectors);
   const executor = setup.wrap === undefined ? routed : setup.wrap(routed);
   const surface = createAgentSurface({
     plan,

@@ -61,7 +61,7 @@ describe('tool_call with connector entries', () => {
       await surface.callTool(
         'tool_call',
         { calls: [call('connectors__a__ONE'), call('connectors__b__TWO'), call('connectors__c__THREE')] },
-        { ...CONTEXT, stopSignal: stop.signal },
+        { ...CONTEXT, stop },
       ),
     );
     expect(backend.calls.map((entry) => entry.name)).toEqual(['connectors__a__ONE']);

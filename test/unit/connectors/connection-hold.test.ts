@@ -66,10 +66,10 @@ describe('ConnectionHold', () => {
   });
 
   it('Skip fails the entry marked skipped, and the same turn does not ask again', async () => {
-    const turn = new AbortController().signal;
+    const turn = new AbortController();
     const opened = nextCard();
     const first = hold();
-    const call = first.execute(entry, args, { agentId: 'agent-1', stopSignal: turn });
+    const call = first.execute(entry, args, { agentId: 'agent-1', stop: turn });
     cards.skip((await opened).id, 'github');
     const outcome = await call;
     expect(outcome).toEqual({
@@ -85,7 +85,7 @@ describe('ConnectionHold', () => {
     cards.onDidOpen(() => {
       reopened = true;
     });
-    const again = await first.execute(entry, args, { agentId: 'agent-1', stopSignal: turn });
+    const again = await first.execute(entry, args, { agentId: 'agent-1', stop: turn });
     expect(again).toMatchObject({ error: { code: 'CONNECTION_REQUIRED', skipped_by_user: true } });
     expect(reopened).toBe(false);
     expect(gateway.executions).toEqual([]);

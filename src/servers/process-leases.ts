@@ -53,6 +53,11 @@ export class ProcessLeases {
     ]);
   }
 
+  /** The lease tokens of the children running now (a lease goes once its processes are gone). */
+  tokens(): string[] {
+    return (this.leases ?? []).flatMap((lease) => (lease.token === undefined ? [] : [lease.token]));
+  }
+
   /** Forgets a child once it and its group are gone. */
   remove(pid: number): Promise<void> {
     return this.change((leases) => leases.filter((lease) => lease.pid !== pid));

@@ -45,47 +45,72 @@ export interface StopOutcome {
 
 /**
  * Stops `targets` within one grace period: SIGTERM to all of them at once, one wait of up to
- * `graceMs` for all to exit, then SIGKILL to whatever is left. The kill is aimed only after a fresh
- * look, so a pid that exited during the wait and was reused by another program is not hit.
+ * `graceMs` for all to exit, then SIGKILL to whatever is left. What is left is found by a fresh
+ * look, so a process started meanwhile is caught and a pid that exited during the wait and was
+ * reused by another program is not hit. The wait itself polls only the pids first seen (cheap),
+ * never the whole of /proc.
  */
 export async function stopProcesses(targets: StopTargets, graceMs: number): Promise<StopOutcome> {
-  const stopped = running(targets);
-  if (stopped.length === 0) return { stopped, survivors: [] };
-  signalAll(targets, stopped, 'SIGTERM');
-  if (!(await waitUntilStopped(targets, graceMs))) {
-    signalAll(targets, running(targets), 'SIGKILL');
-    await waitUntilStopped(targets, KILL_SETTLE_MS);
+  const first = scan(targets);
+  if (first.length === 0) return { stopped: [], survivors: [] };
+  signalAll(targets, first, 'SIGTERM');
+  await waitGone(first, graceMs);
+  const left = scan(targets);
+  if (left.length > 0) {
+    signalAll(targets, left, 'SIGKILL');
+    await waitGone(left, KILL_SETTLE_MS);
   }
-  return { stopped, survivors: running(targets) };
+  return { stopped: first.map(({ pid }) => pid), survivors: left.filter(stillRunning).map(({ pid }) => pid) };
+}
+
+/** SIGKILL to `targets` at once, without waiting: for a second Ctrl-C. */
+export function killNow(targets: StopTargets): void {
+  signalAll(targets, scan(targets), 'SIGKILL');
+}
+
+/** Live processes in `targets` (zombies excluded: they have exited), by pid. */
+export function running(targets: StopTargets): number[] {
+  return scan(targets).map(({ pid }) => pid);
+}
+
+/** A process as first seen; the start time tells it apart from a later one with its pid. */
+interface Seen {
+  pid: number;
+  startTime?: string | undefined;
 }
 
 /**
- * Live processes in `targets` (zombies excluded: they have exited). On Linux these are pids from
- * one pass over /proc; elsewhere the ids of groups that still have a member.
+ * One pass over /proc on Linux; elsewhere the groups that still have a member (as pseudo-pids).
  */
-export function running(targets: StopTargets): number[] {
-  if (!SCANS_PROC) return targets.groups.filter(groupAlive);
+function scan(targets: StopTargets): Seen[] {
+  if (!SCANS_PROC) return targets.groups.filter(groupAlive).map((pid) => ({ pid }));
   const groups = new Set(targets.groups);
   const tokens = new Set(targets.tokens);
   if (groups.size === 0 && tokens.size === 0) return [];
   const uid = process.getuid?.();
-  const found: number[] = [];
+  const found: Seen[] = [];
   for (const pid of procPids()) {
     const stat = processStat(pid);
     if (stat === undefined || stat.state === 'Z' || stat.state === 'X') continue;
     if (groups.has(stat.groupId) || (tokens.size > 0 && tokens.has(leaseTokenOf(pid, uid) ?? ''))) {
-      found.push(pid);
+      found.push({ pid, startTime: stat.startTime });
     }
   }
   return found;
 }
 
-function signalAll(targets: StopTargets, pids: readonly number[], signal: NodeJS.Signals): void {
+function stillRunning(seen: Seen): boolean {
+  if (!SCANS_PROC) return groupAlive(seen.pid);
+  const stat = processStat(seen.pid);
+  return stat !== undefined && stat.state !== 'Z' && stat.state !== 'X' && stat.startTime === seen.startTime;
+}
+
+function signalAll(targets: StopTargets, seen: readonly Seen[], signal: NodeJS.Signals): void {
   for (const group of targets.groups) signalGroup(group, signal);
   if (!SCANS_PROC) return;
   // Members of the groups just got the signal; the rest left their group but carry a token.
   const groups = new Set(targets.groups);
-  for (const pid of pids) {
+  for (const { pid } of seen) {
     if (groups.has(processStat(pid)?.groupId ?? -1)) continue;
     try {
       process.kill(pid, signal);
@@ -95,14 +120,10 @@ function signalAll(targets: StopTargets, pids: readonly number[], signal: NodeJS
   }
 }
 
-/** Polls until nothing in `targets` runs; true when that happened within `ms`. */
-async function waitUntilStopped(targets: StopTargets, ms: number): Promise<boolean> {
+/** Polls the processes first seen until all exited, or `ms` passed. */
+async function waitGone(seen: readonly Seen[], ms: number): Promise<void> {
   const deadline = Date.now() + ms;
-  while (running(targets).length > 0) {
-    if (Date.now() >= deadline) return false;
-    await pause(POLL_MS);
-  }
-  return true;
+  while (seen.some(stillRunning) && Date.now() < deadline) await pause(POLL_MS);
 }
 
 /**

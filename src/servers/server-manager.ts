@@ -11,7 +11,7 @@ import { type AsyncDisposable, DisposableStore } from '../base/lifecycle.js';
 import { isValidServerId, toServerId } from '../base/server-id.js';
 import type { ToolExecutor } from '../bridge/types.js';
 import type { ServerTools, ToolDefinition } from '../catalog/types.js';
-import { signalGroup } from './process-group.js';
+import { killNow } from './process-reaper.js';
 import { type CallToolOptions, ServerConnection, type ServerConnectionOptions } from './server-connection.js';
 import type { ServerConfig, ServerSnapshot, ServerState } from './types.js';
 
@@ -182,11 +182,12 @@ export class ServerManager implements AsyncDisposable {
   }
 
   /**
-   * SIGKILLs every server process group at once. For a second Ctrl-C, or an agent that is about
+   * SIGKILLs every server process group, and what left one, at once. For a second Ctrl-C, or an agent that is about
    * to kill us: better than leaving servers running after we are gone.
    */
   killAllNow(): void {
-    for (const pid of this.pids.values()) signalGroup(pid, 'SIGKILL');
+    // The leases' tokens also reach descendants that left their server's group (setsid).
+    killNow({ groups: [...this.pids.values()], tokens: this.options.leases?.tokens() ?? [] });
   }
 
   /** Closes every server at once, so shutdown takes one stop grace period, not one per server. */

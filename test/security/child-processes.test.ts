@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { processStartTime } from '../../src/base/process-alive.js';
+import { createHost } from '../../src/host/host.js';
 import { writeSettings } from '../helpers/host-kit.js';
 import { alive, buildPrivateCli, lines, waitUntil } from '../integration/host/process-kit.js';
 
@@ -275,5 +276,48 @@ describe.runIf(process.platform === 'linux')('issue #12: child processes and shu
     );
     await spawnedPids(pidsFile);
     expect((await stop(second)).code).toBe(0);
+  });
+
+  it('issue #12: a second SIGTERM while stopping kills the servers at once, setsid grandchildren included', async () => {
+    const pidsFile = path.join(dataDir, 'spawned.txt');
+    await writeSettings(dataDir, {
+      servers: [
+        stdioServer('spawner', [STUBBORN, SPAWNER], {
+          SPAWN_CHILDREN: '2',
+          SPAWN_SETSID: '2',
+          SPAWN_PIDS_FILE: pidsFile,
+        }),
+      ],
+    });
+    const serve = startServe();
+    await comesUp(serve);
+    const server = (await leasedPids()).spawner!;
+    const spawned = await spawnedPids(pidsFile);
+    serve.child.kill('SIGTERM');
+    await waitUntil(() => serve.err.some((line) => line.includes('shutting down')), 10_000, 'the first stop');
+    serve.child.kill('SIGTERM');
+    await serve.exit;
+    await waitUntil(
+      () => [server, ...spawned].every((pid) => !alive(pid)),
+      GRACE_MS,
+      'everything to be killed',
+    );
+  });
+
+  it('issue #12: a server that dies on its own takes its setsid grandchildren with it', async () => {
+    const pidsFile = path.join(dataDir, 'spawned.txt');
+    await writeSettings(dataDir, {
+      servers: [stdioServer('spawner', [SPAWNER], { SPAWN_SETSID: '3', SPAWN_PIDS_FILE: pidsFile })],
+    });
+    const host = await createHost({ dataDir, port: 0, log: () => undefined });
+    try {
+      await host.ready;
+      const spawned = await spawnedPids(pidsFile);
+      expect(spawned.filter(alive)).toHaveLength(3);
+      await host.servers.callTool('spawner', 'crash', {}).catch(() => undefined);
+      await waitUntil(() => spawned.every((pid) => !alive(pid)), 2 * GRACE_MS, 'the grandchildren to stop');
+    } finally {
+      await host.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import type { OAuthClientConfig, ServerConfig } from '../../src/api/ui-api.js';
 import { SECRET_MASK } from '../../src/api/ui-api.js';
+import { defineMember } from '../../src/base/json.js';
 import { isValidServerId, toServerId } from '../../src/base/server-id.js';
 
 export type FormResult = { ok: true; config: ServerConfig } | { ok: false; field: string; message: string };
@@ -186,7 +187,7 @@ function parsePairs(text: string, separator: '=' | ':', what: string): Record<st
     if (line === '') continue;
     const at = line.indexOf(separator);
     if (at <= 0) return `Line ${index + 1} of ${what} needs "name${separator === '=' ? '=' : ': '}value".`;
-    pairs[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+    defineMember(pairs, line.slice(0, at).trim(), line.slice(at + 1).trim());
   }
   return pairs;
 }

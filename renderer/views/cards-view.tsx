@@ -1,13 +1,7 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import type { ApprovalCardView, CardDecision, ConnectionCardView } from '../../src/api/ui-api.js';
-import {
-  EmptyState,
-  ErrorText,
-  ExternalLink,
-  JsonBlock,
-  ServerText,
-  ViewHeader,
-} from '../components/common.js';
+import { ArgumentsView, SecretWarning } from '../components/arguments-view.js';
+import { EmptyState, ErrorText, ExternalLink, ServerText, ViewHeader } from '../components/common.js';
 import { accountPhrase, formatRemaining, formatTime } from '../lib/format.js';
 import { selectCardsNewestFirst } from '../store/selectors.js';
 import { useAppStore, useAppStoreShallow } from '../store/store-context.js';
@@ -121,8 +115,9 @@ function ApprovalCard(props: { card: ApprovalCardView; now: number }) {
         <p className="faint small mt-s">
           Opened {formatTime(card.createdAt)} · expires {formatRemaining(card.expiresAt, props.now)}
         </p>
+        <SecretWarning secrets={card.secrets} testId="card-secret-warning" />
         <h3 className="section-title">Arguments</h3>
-        <JsonBlock value={card.arguments} testId="card-arguments" />
+        <ArgumentsView value={card.arguments} secrets={card.secrets} testId="card-arguments" />
         {!card.validation.ok && (
           <div className="callout warn mt-m" data-testid="card-validation">
             These arguments do not match the tool's schema

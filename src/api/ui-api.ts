@@ -27,6 +27,7 @@ export type {
   ActivityPage,
   ActivityQuery,
   ApprovalCardView,
+  ArgumentSecret,
   CallAccount,
   CardDecision,
   Policy,

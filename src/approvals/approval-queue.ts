@@ -6,7 +6,7 @@ import type { AsyncDisposable } from '../base/lifecycle.js';
 import { canonicalJson } from './canonical-json.js';
 import { sha256Hex } from './definition-hash.js';
 import type { ToolKey } from './tool-key.js';
-import type { ApprovalCardView, CallAccount, CardDecision } from './types.js';
+import type { ApprovalCardView, ArgumentSecret, CallAccount, CardDecision } from './types.js';
 
 export interface Clock {
   now(): number;
@@ -25,8 +25,8 @@ export interface ApprovalRequest extends ToolKey {
   name: string;
   /** The exact arguments that will be sent, after coercion, defaults and pre-call hooks. */
   arguments: JsonObject;
-  /** What the card shows; the same arguments with secrets redacted. @defaultValue `arguments` */
-  displayArguments?: JsonObject;
+  /** Secret-looking values in `arguments`, masked (and revealable) on the card. @defaultValue none */
+  secrets?: ArgumentSecret[];
   definitionHash: string;
   validation?: ApprovalCardView['validation'];
   /** Connector calls: the account it runs under; shown on the card and part of the binding. */
@@ -176,7 +176,8 @@ export class ApprovalQueue implements AsyncDisposable {
       serverId: snapshot.serverId,
       toolName: snapshot.name,
       ...(snapshot.account === undefined ? {} : { account: snapshot.account }),
-      arguments: structuredClone(snapshot.displayArguments ?? snapshot.arguments),
+      arguments: structuredClone(snapshot.arguments),
+      secrets: snapshot.secrets ?? [],
       validation: snapshot.validation ?? { ok: true },
       createdAt: new Date(createdAt).toISOString(),
       expiresAt: new Date(createdAt + timeoutMs).toISOString(),

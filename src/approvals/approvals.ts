@@ -27,6 +27,11 @@ export interface ApprovalsOptions {
   /** Save an "always allow" rule into the settings (see PolicySettingsLike.rules). */
   onAlwaysAllow?: (rule: PolicyRule) => void | Promise<void>;
   clock?: Clock;
+  /**
+   * The redactor for the card findings and the audit log, when the caller keeps one for every sink
+   * (the host's also knows held secrets by value). @defaultValue built from `redactionPatterns`
+   */
+  redactor?: () => Redactor;
   /** Audit log tuning: size limit, files kept, fsync interval. */
   audit?: Pick<AuditLogOptions, 'maxFileBytes' | 'keepFiles' | 'syncIntervalMs' | 'maxArgumentChars'>;
 }
@@ -69,7 +74,7 @@ export class Approvals implements AsyncDisposable {
 
   static async open(options: ApprovalsOptions): Promise<Approvals> {
     const clock = options.clock ?? systemClock;
-    const redactor = cachedRedactor(() => options.settings().redactionPatterns);
+    const redactor = options.redactor ?? cachedRedactor(() => options.settings().redactionPatterns);
     const queue = new ApprovalQueue({ clock, cardTimeoutMs: () => options.settings().cardTimeoutMs });
     const audit = await AuditLog.open({ ...options.audit, dir: options.dataDir, redactor, clock });
     const hooks = new ToolCallHooks();

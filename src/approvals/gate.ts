@@ -219,7 +219,7 @@ export class ApprovalGate {
           name,
           ...key,
           arguments: args,
-          displayArguments: this.redactor().redactValue(args) as JsonObject,
+          secrets: this.redactor().findSecrets(args),
           definitionHash: request.definitionHash,
           validation: request.validation ?? { ok: true },
           ...(request.account === undefined ? {} : { account: request.account }),
@@ -388,7 +388,14 @@ export class ApprovalGate {
   ): Promise<void> {
     if (this.options.audit === undefined) return;
     const isError = result.isError === true;
-    const text = message ?? (isError ? firstText(result) : undefined);
+    const redactor = this.redactor();
+    // All text blocks, redacted together: a secret split across two blocks is still found.
+    const text =
+      message === undefined
+        ? isError
+          ? redactor.redactParts(textBlocks(result)).join('\n')
+          : undefined
+        : redactor.redactText(message);
     const account = auditAccount(request, result);
     try {
       await this.options.audit.append({
@@ -397,12 +404,12 @@ export class ApprovalGate {
         toolName: request.name,
         serverId: request.serverId,
         ...(account === undefined ? {} : { account }),
-        arguments: this.redactor().redactValue(args),
+        arguments: redactor.redactValue(args),
         ...decision,
         durationMs,
         resultBytes: Buffer.byteLength(JSON.stringify(result)),
         isError,
-        ...(text === undefined ? {} : { message: this.redactor().redactText(text).slice(0, 500) }),
+        ...(text === undefined || text === '' ? {} : { message: text.slice(0, 500) }),
       });
     } catch (error) {
       // The call has happened; losing its audit line must not turn it into a failure.
@@ -419,9 +426,8 @@ function auditAccount(request: GateRequest, result: CallToolResult): CallAccount
   return alias === undefined ? account : { alias, default: true };
 }
 
-function firstText(result: CallToolResult): string | undefined {
-  for (const block of result.content ?? []) if (block.type === 'text') return block.text;
-  return undefined;
+function textBlocks(result: CallToolResult): string[] {
+  return (result.content ?? []).flatMap((block) => (block.type === 'text' ? [block.text] : []));
 }
 
 function builtInRedactor(): () => Redactor {

@@ -58,6 +58,14 @@ export type Policy = 'allow' | 'ask' | 'deny';
  */
 export type CallAccount = { alias: string; default?: true } | { default: true };
 
+/** A secret-looking value inside a call's arguments. */
+export interface ArgumentSecret {
+  /** Keys and array indexes from the arguments' root to the value. */
+  path: Array<string | number>;
+  /** What it looks like, in words: "a private key (PEM)", "the value of a key named \"password\"", … */
+  kinds: string[];
+}
+
 export interface ApprovalCardView {
   kind: 'approval';
   id: string;
@@ -67,7 +75,14 @@ export interface ApprovalCardView {
   toolName: string;
   /** Connector calls: the account the call runs under (the approval is bound to it). */
   account?: CallAccount;
+  /** Exactly the arguments that will be sent, every key included: the card never hides one. */
   arguments: JsonObject;
+  /**
+   * Values in `arguments` that look secret (a key named like a password, a token's shape, a
+   * secret Toolbridge holds). The card masks each behind a Reveal toggle and warns that it is
+   * about to be sent.
+   */
+  secrets: ArgumentSecret[];
   validation: { ok: true } | { ok: false; message: string; path?: string };
   createdAt: string;
   expiresAt: string;

@@ -62,3 +62,11 @@ export function parseBoundedJson(text: string): unknown {
     throw new Error(`it nests more than ${MAX_JSON_DEPTH} levels deep (at ${deep || 'the top'})`);
   return value;
 }
+
+/**
+ * Sets `key` on `target` as an own data property, whatever the key: plain assignment of
+ * `__proto__` would change the prototype instead and the member would vanish from the copy.
+ */
+export function defineMember<T>(target: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}

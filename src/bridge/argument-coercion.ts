@@ -1,4 +1,4 @@
-import { isPlainObject, parseBoundedJson } from '../base/json.js';
+import { defineMember, isPlainObject, parseBoundedJson } from '../base/json.js';
 
 const NUMBER_PATTERN = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
@@ -18,7 +18,11 @@ export function coerceArguments(
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(args)) {
     const property = properties[key];
-    out[key] = isPlainObject(property) ? coerceValue(value, property) : value;
+    defineMember(
+      out,
+      key,
+      Object.hasOwn(properties, key) && isPlainObject(property) ? coerceValue(value, property) : value,
+    );
   }
   return out;
 }

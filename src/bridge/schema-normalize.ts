@@ -1,4 +1,4 @@
-import { isPlainObject } from '../base/json.js';
+import { defineMember, isPlainObject } from '../base/json.js';
 
 /** Keywords whose value is one subschema (or, for `items`, possibly an array of them). */
 const SCHEMA_KEYWORDS = [
@@ -63,7 +63,8 @@ function normalizeNode(node: unknown, state: { hasExternalRef: boolean }): unkno
     const value = out[key];
     if (!isPlainObject(value)) continue;
     const mapped: Record<string, unknown> = {};
-    for (const [name, child] of Object.entries(value)) mapped[name] = normalizeNode(child, state);
+    for (const [name, child] of Object.entries(value))
+      defineMember(mapped, name, normalizeNode(child, state));
     out[key] = mapped;
   }
   return 'nullable' in out ? applyNullable(out) : out;

@@ -1,3 +1,4 @@
+import { defineMember } from '../base/json.js';
 import { isConnectorName } from '../catalog/connector-names.js';
 import type { BridgeScope } from './bridge-scope.js';
 import { MAX_NAMES_PER_DESCRIBE } from './bridge-tools.js';
@@ -49,13 +50,16 @@ export async function toolDescribePayload(
   for (const name of names.list) {
     const entry = deferred.get(name) ?? remote.get(name);
     if (entry !== undefined) {
-      payload.tools[name] = { description: entry.description, parameters: entry.inputSchema ?? {} };
+      defineMember(payload.tools, name, {
+        description: entry.description,
+        parameters: entry.inputSchema ?? {},
+      });
       continue;
     }
     if (unanswered.has(name)) continue;
     // A connector miss is never an error: the tool may simply be gone from the gateway.
     const reason = isConnectorName(name) ? undefined : explainNonDeferred(name, scope, 'describe');
-    if (reason?.kind === 'direct') errors[name] = reason.message;
+    if (reason?.kind === 'direct') defineMember(errors, name, reason.message);
     else notFound.push(name);
   }
   if (notFound.length > 0) {

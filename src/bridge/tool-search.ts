@@ -1,4 +1,4 @@
-import { isPlainObject } from '../base/json.js';
+import { defineMember, isPlainObject } from '../base/json.js';
 import type { CatalogEntry } from '../catalog/types.js';
 import type { SearchResult } from '../search/types.js';
 import type { BridgeScope, SearchLimits } from './bridge-scope.js';
@@ -78,9 +78,9 @@ export async function toolSearchPayload(
       if (Object.hasOwn(tools, name)) continue;
       const entry = deferred.get(name);
       const document = entry === undefined ? remote.get(name) : undefined;
-      if (entry !== undefined) tools[name] = toolRecord(entry);
+      if (entry !== undefined) defineMember(tools, name, toolRecord(entry));
       else if (document !== undefined) {
-        tools[name] = connectorRecord(document);
+        defineMember(tools, name, connectorRecord(document));
         connectorTools += 1;
       }
     }

@@ -25,6 +25,7 @@ import { ensurePrivateDir } from '../store/atomic-file.js';
 import { FileSecretStore } from '../store/file-secret-store.js';
 import { jsonFile } from '../store/json-file.js';
 import { withAlwaysAllowRule } from '../store/settings-schema.js';
+import { WatchedSecretStore } from '../store/watched-secret-store.js';
 import { ConnectionCards } from './connection-cards.js';
 import { DataDirLock } from './data-dir-lock.js';
 import { HostApi, serverView, settingsView, UiEventHub } from './host-api.js';
@@ -257,7 +258,10 @@ export class Host implements AsyncDisposable {
 
 /** Opens the data folder and starts everything; see HostOptions. Await `host.ready` for the servers. */
 export async function createHost(options: HostOptions): Promise<Host> {
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const writeLog = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  // Every line goes through the one redactor (held secrets by value) once it exists.
+  let redactLine = (line: string): string => line;
+  const log = (line: string): void => writeLog(redactLine(line));
   const dataDir = options.dataDir;
   const store = new DisposableStore();
   try {
@@ -265,7 +269,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
     if (dirWarning) log(`toolbridge: ${dirWarning}`);
     const lock = options.readOnlySettings ? undefined : store.add(await DataDirLock.acquire(dataDir));
 
-    const secrets = options.secretStore ?? (await openFileSecrets(dataDir, log));
+    const secrets = await WatchedSecretStore.open(
+      options.secretStore ?? (await openFileSecrets(dataDir, log)),
+    );
     const settings = options.readOnlySettings
       ? await openReadOnlySettings(dataDir)
       : await openSettings(dataDir, secrets);
@@ -276,13 +282,21 @@ export async function createHost(options: HostOptions): Promise<Host> {
     // One snapshot per settings change: `settings.current` deep-copies, too much for every call.
     let current = settings.current;
     let approvalSettings: ApprovalSettings | undefined;
-    // Settings validation refuses patterns that do not compile, so building one cannot throw.
-    let redactor = createRedactor(current.redactionPatterns);
+    // One redactor for every sink: the settings' patterns plus every secret the store holds, by
+    // value. Settings validation refuses patterns that do not compile, so building cannot throw.
+    const buildRedactor = () => createRedactor(current.redactionPatterns, { knownSecrets: secrets.held() });
+    let redactor = buildRedactor();
+    redactLine = (line) => redactor.redactText(line);
     store.add(
       settings.onDidChange((next) => {
         current = next;
         approvalSettings = undefined;
-        redactor = createRedactor(next.redactionPatterns);
+        redactor = buildRedactor();
+      }),
+    );
+    store.add(
+      secrets.onDidChange(() => {
+        redactor = buildRedactor();
       }),
     );
     const leases = await openServerLeases(dataDir, options.readOnlySettings === true, jsonFile, log);
@@ -311,6 +325,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const approvals = store.add(
       await Approvals.open({
         dataDir,
+        redactor: () => redactor,
         settings: () => {
           const defaultPolicy = policyOverride.value ?? current.policies.default;
           if (approvalSettings?.policy.defaultPolicy !== defaultPolicy) {

@@ -6,6 +6,7 @@
  * itself goes to the secret store. The connection resolves references just before it connects.
  */
 import { ToolbridgeError } from '../base/errors.js';
+import { defineMember } from '../base/json.js';
 import { SECRET_MASK } from '../base/secret-mask.js';
 import { type SecretStore, secretKey } from '../base/secret-store.js';
 import type { ServerConfig } from './types.js';
@@ -84,12 +85,12 @@ export async function extractServerSecrets(
         ref = kept;
       }
       if (ref !== undefined) {
-        next[name] = ref === key ? secretRef(key) : await moveSecret(store, ref, key);
+        defineMember(next, name, ref === key ? secretRef(key) : await moveSecret(store, ref, key));
       } else if (isSecretName(name) && value !== '') {
         await store.set(key, value);
-        next[name] = secretRef(key);
+        defineMember(next, name, secretRef(key));
       } else {
-        next[name] = value;
+        defineMember(next, name, value);
       }
     }
     result = withSection(result, section, next);
@@ -128,7 +129,7 @@ export async function resolveServerSecrets(config: ServerConfig, store: SecretSt
         }
         resolved = resolved.replace(secretRef(key), () => secret);
       }
-      next[name] = resolved;
+      defineMember(next, name, resolved);
     }
     result = withSection(result, section, next);
   }
@@ -151,7 +152,7 @@ export function restoreMaskedSecrets(config: ServerConfig, previous: ServerConfi
     const before = sections(previous).find((s) => s.section === section)?.values ?? {};
     const next: Record<string, string> = {};
     for (const [name, value] of Object.entries(values)) {
-      next[name] = value === SECRET_MASK && before[name] !== undefined ? before[name] : value;
+      defineMember(next, name, value === SECRET_MASK && Object.hasOwn(before, name) ? before[name]! : value);
     }
     result = withSection(result, section, next);
   }
@@ -165,7 +166,7 @@ export function maskServerConfig(config: ServerConfig): ServerConfig {
     const next: Record<string, string> = {};
     for (const [name, value] of Object.entries(values)) {
       const secret = value.includes('${secret:') || (isSecretName(name) && value !== '');
-      next[name] = secret ? SECRET_MASK : value;
+      defineMember(next, name, secret ? SECRET_MASK : value);
     }
     result = withSection(result, section, next);
   }

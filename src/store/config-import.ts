@@ -7,7 +7,7 @@
  */
 import { promises as fs } from 'node:fs';
 import { errorMessage, ToolbridgeError } from '../base/errors.js';
-import { isPlainObject } from '../base/json.js';
+import { defineMember, isPlainObject } from '../base/json.js';
 import { toServerId } from '../base/server-id.js';
 import type { ServerConfig } from '../servers/types.js';
 import type { SettingsStore } from './settings-file.js';
@@ -230,7 +230,7 @@ function clearVariables(
   for (const [key, value] of Object.entries(values)) {
     const variable = VARIABLE.exec(value);
     if (!variable) continue;
-    values[key] = '';
+    defineMember(values, key, '');
     const inputId = variable[1] === 'input' ? variable[2]?.slice(1) : undefined;
     const described = inputId && inputs.get(inputId) ? ` ("${inputs.get(inputId)}")` : '';
     disable(
@@ -247,8 +247,9 @@ function stringMap(name: string, field: string, raw: unknown, notes: string[]): 
   }
   const result: Record<string, string> = {};
   for (const [key, value] of Object.entries(raw)) {
-    if (typeof value === 'string') result[key] = value;
-    else if (typeof value === 'number' || typeof value === 'boolean') result[key] = String(value);
+    if (typeof value === 'string') defineMember(result, key, value);
+    else if (typeof value === 'number' || typeof value === 'boolean')
+      defineMember(result, key, String(value));
     else notes.push(`"${name}": ${field} ${key} is not a string and was left out.`);
   }
   return result;

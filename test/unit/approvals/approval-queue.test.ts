@@ -73,6 +73,7 @@ describe('ApprovalQueue.request', () => {
       serverId: 'files',
       toolName: 'mcp__files__write_file',
       arguments: { path: '/tmp/x', content: 'hello' },
+      secrets: [],
       validation: { ok: false, message: 'bad', path: 'arguments.x' },
       createdAt: '2026-09-01T10:00:00.000Z',
       expiresAt: new Date(Date.parse('2026-09-01T10:00:00Z') + DEFAULT_CARD_TIMEOUT_MS).toISOString(),
@@ -88,12 +89,14 @@ describe('ApprovalQueue.request', () => {
     expect(resolved).toEqual([{ id: card.id, outcome: 'approved' }]);
   });
 
-  it('shows the display arguments but binds the approval to the real ones', async () => {
-    const request = call({ arguments: { token: 'ghp_real' }, displayArguments: { token: '[REDACTED]' } });
+  it('issue #12: shows the exact arguments with their secret findings, bound to those arguments', async () => {
+    const secrets = [{ path: ['token'], kinds: ['the value of a key named "token"'] }];
+    const request = call({ arguments: { token: 'ghp_real' }, secrets });
     const waiting = queue.request(request);
     queue.resolve(opened[0]!.id, { action: 'approve' });
     const outcome = await waiting;
-    expect(opened[0]!.arguments).toEqual({ token: '[REDACTED]' });
+    expect(opened[0]!.arguments).toEqual({ token: 'ghp_real' });
+    expect(opened[0]!.secrets).toEqual(secrets);
     if (outcome.kind !== 'approved') throw new Error(outcome.kind);
     expect(outcome.approval.binding).toBe(approvalBinding(request, 'hash-1', { token: 'ghp_real' }));
   });

@@ -614,12 +614,13 @@ describe('ApprovalGate.call: hooks and redaction', () => {
     }
   });
 
-  it('the card shows redacted arguments while the approval covers the real ones', async () => {
+  it('issue #12: the card shows the exact arguments and flags the secret-looking one', async () => {
     const { gate, server, queue, nextCard } = setup({ defaultPolicy: 'ask' });
     const token = `sk-${'Zx9_'.repeat(8)}`;
     const pending = gate.call(request('call_api', { key: token }), server.run);
     const card = await nextCard();
-    expect(card.arguments).toEqual({ key: REDACTED });
+    expect(card.arguments).toEqual({ key: token });
+    expect(card.secrets).toEqual([{ path: ['key'], kinds: ['an API key (sk-…)'] }]);
     queue.resolve(card.id, { action: 'approve' });
     await pending;
     expect(server.calls).toEqual([{ key: token }]);

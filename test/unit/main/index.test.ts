@@ -242,6 +242,7 @@ describe('main/index.ts', () => {
       serverId: 'files',
       toolName: 'mcp__files__write_file',
       arguments: {},
+      secrets: [],
       validation: { ok: true },
       createdAt: '',
       expiresAt: '',

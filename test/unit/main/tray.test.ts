@@ -45,6 +45,7 @@ describe('notifications', () => {
         serverId: 'files',
         toolName: 'mcp__files__write_file',
         arguments: {},
+        secrets: [],
         validation: { ok: true },
         createdAt: '',
         expiresAt: '',

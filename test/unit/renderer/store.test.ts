@@ -53,6 +53,7 @@ const card = (id: string, createdAt: string): ApprovalCardView => ({
   serverId: 's',
   toolName: 'mcp__s__t',
   arguments: {},
+  secrets: [],
   validation: { ok: true },
   createdAt,
   expiresAt: '2100-01-01T00:00:00.000Z',

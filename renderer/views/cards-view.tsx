@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
 import type { ApprovalCardView, CardDecision, ConnectionCardView } from '../../src/api/ui-api.js';
 import { ArgumentsView, SecretWarning } from '../components/arguments-view.js';
 import { EmptyState, ErrorText, ExternalLink, ServerText, ViewHeader } from '../components/common.js';
@@ -6,20 +6,41 @@ import { accountPhrase, formatRemaining, formatTime } from '../lib/format.js';
 import { selectCardsNewestFirst } from '../store/selectors.js';
 import { useAppStore, useAppStoreShallow } from '../store/store-context.js';
 
+/**
+ * How long a card's keys and buttons wait after it appears, moves (a card above it came or went)
+ * or receives focus from a decision: a second Enter, a held key or a double click meant for one
+ * card can never decide the card that slid into its place.
+ */
+export const ARM_DELAY_MS = 1_000;
+
 export function CardsView() {
   const cards = useAppStoreShallow(selectCardsNewestFirst);
   const loaded = useAppStore((s) => s.cardsLoaded);
   const now = useNow(1000);
   const listRef = useRef<HTMLDivElement>(null);
-  const newestId = cards[0]?.id;
+  const armedAt = useArmTimes(cards.map((card) => card.id));
+  /** Where the last decided card was, so focus goes to the card that takes its place. */
+  const decidedAt = useRef<number | undefined>(undefined);
+  const count = cards.length;
+  const previousCount = useRef(0);
 
-  // Keep a card focused so Enter/Esc work at once; move focus to a new card only if none has it.
   useEffect(() => {
-    if (newestId === undefined) return;
     const list = listRef.current;
-    if (list === null || list.contains(document.activeElement)) return;
-    list.querySelector<HTMLElement>('[data-card]')?.focus();
-  }, [newestId]);
+    const before = previousCount.current;
+    previousCount.current = count;
+    if (list === null || count === 0) return;
+    const cardsInList = [...list.querySelectorAll<HTMLElement>('[data-card]')];
+    const decided = decidedAt.current;
+    if (decided !== undefined && count < before) {
+      // A decision: the next card gets focus, but its keys arm only after ARM_DELAY_MS.
+      decidedAt.current = undefined;
+      if (!focusIsElsewhere(list)) cardsInList[Math.min(decided, cardsInList.length - 1)]?.focus();
+      return;
+    }
+    // A new card takes focus only when nothing else could be read or typed in: never from
+    // another card, a text box or anything else that has focus.
+    if (before === 0 && !focusIsElsewhere(list)) cardsInList[0]?.focus();
+  }, [count]);
 
   return (
     <div className="view">
@@ -28,7 +49,9 @@ export function CardsView() {
         lede={
           <>
             Calls waiting for you, newest first. The agent is blocked until you decide. Focus a card, then{' '}
-            <span className="kbd">Enter</span> approves once and <span className="kbd">Esc</span> denies.
+            <span className="kbd">Enter</span> approves once and <span className="kbd">Esc</span> denies. A
+            card that just appeared, moved or got focus from a decision waits a second before its keys and
+            buttons work.
           </>
         }
       />
@@ -41,7 +64,16 @@ export function CardsView() {
       <div className="stack" ref={listRef}>
         {cards.map((card) =>
           card.kind === 'approval' ? (
-            <ApprovalCard key={card.id} card={card} now={now} />
+            <ApprovalCard
+              key={card.id}
+              card={card}
+              now={now}
+              armedAt={armedAt.get(card.id) ?? 0}
+              onDecided={() => {
+                const all = [...(listRef.current?.querySelectorAll('[data-card]') ?? [])];
+                decidedAt.current = all.findIndex((element) => element.getAttribute('data-card') === card.id);
+              }}
+            />
           ) : (
             <ConnectionCard key={card.id} card={card} now={now} />
           ),
@@ -49,6 +81,49 @@ export function CardsView() {
       </div>
     </div>
   );
+}
+
+/** True when focus sits on something other than the page or a card of this list itself. */
+function focusIsElsewhere(list: HTMLElement): boolean {
+  const active = document.activeElement;
+  if (active === null || active === document.body) return false;
+  return !(list.contains(active) && active.hasAttribute('data-card'));
+}
+
+/**
+ * When each card's keys and buttons arm: ARM_DELAY_MS after it first showed at its current
+ * position. A card that moves (one above it came or went) starts its wait again.
+ */
+function useArmTimes(ids: readonly string[]): ReadonlyMap<string, number> {
+  const seen = useRef(new Map<string, { index: number; armedAt: number }>());
+  const key = ids.join('\n');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: recomputed when the ids or their order change
+  return useMemo(() => {
+    const now = Date.now();
+    const next = new Map<string, { index: number; armedAt: number }>();
+    ids.forEach((id, index) => {
+      const before = seen.current.get(id);
+      next.set(
+        id,
+        before !== undefined && before.index === index ? before : { index, armedAt: now + ARM_DELAY_MS },
+      );
+    });
+    seen.current = next;
+    return new Map([...next].map(([id, { armedAt }]) => [id, armedAt]));
+  }, [key]);
+}
+
+/** False until `at` (a Date.now() time), then true; re-renders once when it turns. */
+function useArmed(at: number): boolean {
+  const [, setTick] = useState(0);
+  const armed = Date.now() >= at;
+  useEffect(() => {
+    const wait = at - Date.now();
+    if (wait <= 0) return;
+    const timer = setTimeout(() => setTick((tick) => tick + 1), wait);
+    return () => clearTimeout(timer);
+  }, [at]);
+  return armed;
 }
 
 function useNow(intervalMs: number): number {
@@ -60,26 +135,51 @@ function useNow(intervalMs: number): number {
   return now;
 }
 
-function ApprovalCard(props: { card: ApprovalCardView; now: number }) {
+function ApprovalCard(props: {
+  card: ApprovalCardView;
+  now: number;
+  armedAt: number;
+  onDecided: () => void;
+}) {
   const { card } = props;
   const resolveCard = useAppStore((s) => s.resolveCard);
   const [message, setMessage] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
-  const decide = async (decision: CardDecision) => {
-    if (busy) return;
+  // Focus given by a decision on another card also waits (see CardsView).
+  const [focusArmedAt, setFocusArmedAt] = useState(0);
+  const armed = useArmed(Math.max(props.armedAt, focusArmedAt));
+  const decided = useRef(false);
+  const pointerDown = useRef(false);
+  /** `typedHere`: Enter in this card's own message box, which cannot be aimed at another card. */
+  const decide = async (decision: CardDecision, typedHere = false) => {
+    if (busy || (!armed && !typedHere) || decided.current) return;
+    decided.current = true;
     setBusy(true);
     setError(undefined);
+    props.onDecided();
     const outcome = await resolveCard(card.id, decision);
     setBusy(false);
-    if (!outcome.ok && outcome.error.code !== 'NOT_FOUND') setError(outcome.error.message);
+    if (!outcome.ok && outcome.error.code !== 'NOT_FOUND') {
+      decided.current = false;
+      setError(outcome.error.message);
+    }
   };
-  const deny = () =>
-    decide(message.trim() === '' ? { action: 'deny' } : { action: 'deny', message: message.trim() });
+  const deny = (typedHere = false) =>
+    decide(
+      message.trim() === '' ? { action: 'deny' } : { action: 'deny', message: message.trim() },
+      typedHere,
+    );
   const account = card.account === undefined ? undefined : accountPhrase(card.account);
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     // Only when the card itself has focus: typing a deny message must not approve.
     if (event.target !== event.currentTarget) return;
+    if (event.key !== 'Enter' && event.key !== 'Escape') return;
+    // A held key repeats; one press decides at most one card, and only an armed one.
+    if (event.repeat || !armed) {
+      event.preventDefault();
+      return;
+    }
     if (event.key === 'Enter') {
       event.preventDefault();
       void decide({ action: 'approve' });
@@ -95,6 +195,18 @@ function ApprovalCard(props: { card: ApprovalCardView; now: number }) {
       tabIndex={0}
       data-card={card.id}
       data-testid={`card-${card.id}`}
+      data-armed={armed}
+      onFocus={(event) => {
+        // Focus that arrives without a click (a decision moved it here) waits before keys work.
+        if (event.target === event.currentTarget && !pointerDown.current)
+          setFocusArmedAt(Date.now() + ARM_DELAY_MS);
+      }}
+      onPointerDown={() => {
+        pointerDown.current = true;
+      }}
+      onPointerUp={() => {
+        pointerDown.current = false;
+      }}
       aria-label={`Approve ${card.toolName}${account === undefined ? '' : ` as ${account}`} for ${card.agentId}?`}
       onKeyDown={onKeyDown}
     >
@@ -114,6 +226,12 @@ function ApprovalCard(props: { card: ApprovalCardView; now: number }) {
         </div>
         <p className="faint small mt-s">
           Opened {formatTime(card.createdAt)} · expires {formatRemaining(card.expiresAt, props.now)}
+          {!armed && (
+            <span className="badge plain small arming" data-testid="card-arming">
+              {' '}
+              ready in a moment
+            </span>
+          )}
         </p>
         <SecretWarning secrets={card.secrets} testId="card-secret-warning" />
         <h3 className="section-title">Arguments</h3>
@@ -134,7 +252,7 @@ function ApprovalCard(props: { card: ApprovalCardView; now: number }) {
           <button
             type="button"
             className="primary"
-            disabled={busy}
+            disabled={busy || !armed}
             data-testid="card-approve"
             onClick={() => void decide({ action: 'approve' })}
           >
@@ -142,7 +260,7 @@ function ApprovalCard(props: { card: ApprovalCardView; now: number }) {
           </button>
           <button
             type="button"
-            disabled={busy}
+            disabled={busy || !armed}
             data-testid="card-always"
             onClick={() => void decide({ action: 'always' })}
           >
@@ -158,14 +276,14 @@ function ApprovalCard(props: { card: ApprovalCardView; now: number }) {
             onKeyDown={(e) => {
               if (e.key === 'Enter') {
                 e.preventDefault();
-                void deny();
+                if (!e.repeat) void deny(true);
               }
             }}
           />
           <button
             type="button"
             className="danger"
-            disabled={busy}
+            disabled={busy || !armed}
             data-testid="card-deny"
             onClick={() => void deny()}
           >
@@ -174,7 +292,7 @@ function ApprovalCard(props: { card: ApprovalCardView; now: number }) {
           <button
             type="button"
             className="ghost"
-            disabled={busy}
+            disabled={busy || !armed}
             data-testid="card-stop"
             title="Deny this call and interrupt everything this agent has not started yet"
             onClick={() => void decide({ action: 'stop' })}

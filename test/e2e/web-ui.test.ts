@@ -292,12 +292,15 @@ describe('approvals', () => {
     const card = page.locator('[data-card]').first();
     await shown(card, 20_000);
     await card.focus();
+    // Keys arm a moment after the card shows or gets focus (issue #12), visibly.
+    await attributeOf(card, 'data-armed').toBe('true');
     await page.keyboard.press('Enter');
     expect(resultText(await first)).toContain('hello.txt');
 
     const second = agent.callTool(listCall('mcp__files__list_directory'), undefined, { timeout: 60_000 });
     await shown(page.locator('[data-card]').first(), 20_000);
     await page.locator('[data-card]').first().focus();
+    await attributeOf(page.locator('[data-card]').first(), 'data-armed').toBe('true');
     await page.keyboard.press('Escape');
     expect((await second).isError).toBe(true);
   });

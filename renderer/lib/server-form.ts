@@ -1,5 +1,6 @@
 import type { OAuthClientConfig, ServerConfig } from '../../src/api/ui-api.js';
 import { SECRET_MASK } from '../../src/api/ui-api.js';
+import { splitCommandLine } from '../../src/base/command-review.js';
 import { defineMember } from '../../src/base/json.js';
 import { isValidServerId, toServerId } from '../../src/base/server-id.js';
 
@@ -81,50 +82,6 @@ export function oauthFormValues(oauth: OAuthClientConfig | undefined): OAuthClie
   };
 }
 
-/**
- * Splits a command line into words the way a shell would for plain cases: whitespace separates,
- * single and double quotes group, backslash escapes inside double quotes and outside quotes.
- * Nothing is expanded (no `~`, `$VAR` or globs): what you see is what runs.
- */
-export function splitCommandLine(
-  line: string,
-): { ok: true; words: string[] } | { ok: false; message: string } {
-  const words: string[] = [];
-  let word = '';
-  let inWord = false;
-  let quote: '"' | "'" | undefined;
-  for (let i = 0; i < line.length; i++) {
-    const char = line[i]!;
-    if (quote === "'") {
-      if (char === "'") quote = undefined;
-      else word += char;
-    } else if (
-      char === '\\' &&
-      i + 1 < line.length &&
-      (quote === '"' ? /["\\$`]/.test(line[i + 1]!) : true)
-    ) {
-      word += line[++i];
-      inWord = true;
-    } else if (quote === '"') {
-      if (char === '"') quote = undefined;
-      else word += char;
-    } else if (char === '"' || char === "'") {
-      quote = char;
-      inWord = true;
-    } else if (/\s/.test(char)) {
-      if (inWord) words.push(word);
-      word = '';
-      inWord = false;
-    } else {
-      word += char;
-      inWord = true;
-    }
-  }
-  if (quote !== undefined) return { ok: false, message: `A ${quote} quote is not closed.` };
-  if (inWord) words.push(word);
-  return { ok: true, words };
-}
-
 /** Commands that run a package or script named by their first plain argument. */
 const LAUNCHERS = new Set(['npx', 'pnpx', 'bunx', 'uvx', 'node', 'deno', 'bun', 'python', 'python3', 'pipx']);
 
@@ -156,21 +113,6 @@ export function suggestServerId(source: string): string {
 /** The last path segment (of a file path or an npm package name). */
 function basename(word: string): string {
   return word.split('/').pop() ?? word;
-}
-
-/** Plain warnings for commands that deserve a second look before they run with the user's rights. */
-export function commandWarnings(words: string[]): string[] {
-  const line = words.join(' ');
-  const warnings: string[] = [];
-  if (words.some((w) => w === 'sudo' || w === 'doas')) warnings.push('runs with administrator rights (sudo)');
-  if (/\brm\s+-[a-z]*r[a-z]*f|\brm\s+-[a-z]*f[a-z]*r/i.test(line))
-    warnings.push('deletes files recursively (rm -rf)');
-  if (/\|\s*(sh|bash|zsh)\b/.test(line) || words.some((w) => /\|\s*(sh|bash|zsh)\b/.test(w))) {
-    warnings.push('pipes downloaded text into a shell (| sh)');
-  }
-  if (/^(sh|bash|zsh)$/.test(words[0] ?? '') && words.includes('-c'))
-    warnings.push('runs a shell script inline');
-  return warnings;
 }
 
 function checkId(id: string): string | undefined {

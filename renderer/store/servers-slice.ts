@@ -1,4 +1,4 @@
-import type { Policy, ServerConfig, ServerView, ToolbridgeApi } from '../../src/api/ui-api.js';
+import type { ImportReview, Policy, ServerConfig, ServerView, ToolbridgeApi } from '../../src/api/ui-api.js';
 import type { AppSlice } from './index.js';
 import { attempt, type Outcome } from './outcome.js';
 
@@ -9,7 +9,10 @@ export interface ServersSlice {
   loadServers(): Promise<Outcome<ServerView[]>>;
   addServer(config: ServerConfig): Promise<Outcome<ServerView>>;
   updateServer(id: string, config: ServerConfig): Promise<Outcome<ServerView>>;
-  importServers(configText: string): Promise<Outcome<ServerView[]>>;
+  /** What a pasted config would add, for review; nothing is added or started. */
+  reviewImport(configText: string): Promise<Outcome<ImportReview>>;
+  /** Adds and starts exactly the servers of a review the person read. */
+  confirmImport(reviewId: string): Promise<Outcome<ServerView[]>>;
   removeServer(id: string): Promise<Outcome<void>>;
   setServerEnabled(id: string, enabled: boolean): Promise<Outcome<ServerView>>;
   restartServer(id: string): Promise<Outcome<ServerView>>;
@@ -53,8 +56,9 @@ export const createServersSlice =
         return outcome;
       },
       authorizeServer: (id) => attempt(() => api.authorizeServer(id)),
-      async importServers(configText) {
-        const outcome = await attempt(() => api.importServers(configText));
+      reviewImport: (configText) => attempt(() => api.reviewImport(configText)),
+      async confirmImport(reviewId) {
+        const outcome = await attempt(() => api.confirmImport(reviewId));
         if (outcome.ok) for (const view of outcome.value) get().serverChanged(view);
         return outcome;
       },

@@ -1,18 +1,19 @@
 import { useState } from 'react';
-import type { ServerConfig } from '../../src/api/ui-api.js';
+import type { ImportReview, ServerConfig } from '../../src/api/ui-api.js';
+import { type CommandCallout, calloutSentence, commandCallouts } from '../../src/base/command-review.js';
 import { ErrorText } from '../components/common.js';
 import {
   buildCommandConfig,
   buildUrlConfig,
   type CommandFormValues,
-  commandWarnings,
   type FormResult,
   type OAuthClientFormValues,
   oauthFormValues,
   suggestServerId,
   type UrlFormValues,
 } from '../lib/server-form.js';
-import { useAppStore } from '../store/store-context.js';
+import type { Outcome } from '../store/outcome.js';
+import { useAppStore, useAppStoreShallow } from '../store/store-context.js';
 
 type Tab = 'command' | 'url' | 'import';
 
@@ -200,10 +201,37 @@ function ServerIdField(props: { value: string; error: string | undefined; onEdit
 }
 
 function CommandReview(props: { config: Extract<ServerConfig, { transport: 'stdio' }> }) {
-  const words = [props.config.command, ...(props.config.args ?? [])];
-  const warnings = commandWarnings(words);
+  const { config } = props;
+  const envNames = Object.keys(config.env ?? {});
   return (
-    <div className="review" data-testid="server-review">
+    <ProgramReview
+      command={config.command}
+      args={config.args ?? []}
+      envNames={envNames}
+      {...(config.cwd === undefined ? {} : { cwd: config.cwd })}
+      callouts={commandCallouts({ command: config.command, args: config.args ?? [], envNames })}
+      testId="server-review"
+    />
+  );
+}
+
+/**
+ * One program as it will run: program and arguments word by word, the environment's names, the
+ * working folder, and every call-out (inline scripts shown in full). The command form, pasted
+ * configs and imports all use it.
+ */
+function ProgramReview(props: {
+  command: string;
+  args: readonly string[];
+  envNames: readonly string[];
+  cwd?: string;
+  callouts: readonly CommandCallout[];
+  testId: string;
+}) {
+  const words = [props.command, ...props.args];
+  const sentence = calloutSentence(props.callouts);
+  return (
+    <div className="review" data-testid={props.testId}>
       <h3>This program will run with your user's rights</h3>
       <p className="muted small mt-s">
         It can read and change anything you can. Add it only if you trust where it comes from.
@@ -214,19 +242,30 @@ function CommandReview(props: { config: Extract<ServerConfig, { transport: 'stdi
           <code key={index}>{word}</code>
         ))}
       </div>
-      {props.config.env !== undefined && (
+      {props.envNames.length > 0 && (
         <p className="small">
-          Environment: <span className="mono">{Object.keys(props.config.env).join(', ')}</span>
+          Environment: <span className="mono">{props.envNames.join(', ')}</span>
         </p>
       )}
-      {props.config.cwd !== undefined && (
+      {props.cwd !== undefined && (
         <p className="small">
-          Working folder: <span className="mono">{props.config.cwd}</span>
+          Working folder: <span className="mono">{props.cwd}</span>
         </p>
       )}
-      {warnings.length > 0 && (
+      {sentence !== undefined && (
         <div className="callout bad mt-m" data-testid="command-warnings">
-          Careful: this command {warnings.join('; ')}.
+          {sentence}
+          {props.callouts
+            .filter((callout) => callout.code !== undefined && callout.code !== '')
+            .map((callout) => (
+              <pre
+                className="code mt-s"
+                key={`${callout.message}\n${callout.code}`}
+                data-testid="command-callout-code"
+              >
+                {callout.code}
+              </pre>
+            ))}
         </div>
       )}
     </div>
@@ -367,50 +406,121 @@ export function OAuthClientFields(props: {
 }
 
 function ImportForm(props: { onDone: () => void }) {
-  const importServers = useAppStore((s) => s.importServers);
+  const { reviewImport, confirmImport } = useAppStoreShallow((s) => ({
+    reviewImport: s.reviewImport,
+    confirmImport: s.confirmImport,
+  }));
   const [text, setText] = useState('');
+  const [review, setReview] = useState<ImportReview>();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
+  const run = async <T,>(action: () => Promise<Outcome<T>>, done: (value: T) => void) => {
+    setBusy(true);
+    setError(undefined);
+    const outcome = await action();
+    setBusy(false);
+    if (outcome.ok) done(outcome.value);
+    else setError(outcome.error.message);
+  };
   return (
     <form
-      onSubmit={async (event) => {
+      onSubmit={(event) => {
         event.preventDefault();
-        setBusy(true);
-        setError(undefined);
-        const outcome = await importServers(text);
-        setBusy(false);
-        if (outcome.ok) props.onDone();
-        else setError(outcome.error.message);
+        // Nothing runs on the first press: the host answers what it would add, for review.
+        if (review === undefined) void run(() => reviewImport(text), setReview);
+        else void run(() => confirmImport(review.id), props.onDone);
       }}
     >
-      <label className="field">
-        Config JSON
-        <span className="hint">
-          Paste the contents of Claude Desktop's claude_desktop_config.json, Cursor's mcp.json ("mcpServers")
-          or VS Code's mcp.json ("servers"). Every server in it is added and started with your user's rights,
-          so read the commands first.
-        </span>
-        <textarea
-          data-testid="import-text"
-          rows={10}
-          placeholder={
-            '{\n  "mcpServers": {\n    "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"] }\n  }\n}'
-          }
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-        />
-      </label>
+      {review === undefined ? (
+        <label className="field">
+          Config JSON
+          <span className="hint">
+            Paste the contents of Claude Desktop's claude_desktop_config.json, Cursor's mcp.json
+            ("mcpServers") or VS Code's mcp.json ("servers"). You review every server before anything runs.
+          </span>
+          <textarea
+            data-testid="import-text"
+            rows={10}
+            placeholder={
+              '{\n  "mcpServers": {\n    "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"] }\n  }\n}'
+            }
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+          />
+        </label>
+      ) : (
+        <ImportReviewList review={review} />
+      )}
       <div className="form-actions">
         <button
           type="submit"
           className="primary"
-          disabled={busy || text.trim() === ''}
-          data-testid="import-submit"
+          disabled={busy || text.trim() === '' || (review !== undefined && review.servers.length === 0)}
+          data-testid={review === undefined ? 'import-submit' : 'import-confirm'}
         >
-          {busy ? 'Importing…' : 'Import servers'}
+          {review === undefined
+            ? busy
+              ? 'Reading…'
+              : 'Review servers'
+            : busy
+              ? 'Starting…'
+              : `Confirm: add and start ${review.servers.length === 1 ? 'this server' : `these ${review.servers.length} servers`}`}
         </button>
+        {review !== undefined && (
+          <button type="button" data-testid="import-edit" onClick={() => setReview(undefined)}>
+            Edit
+          </button>
+        )}
         {error !== undefined && <ErrorText testId="import-error">{error}</ErrorText>}
       </div>
     </form>
+  );
+}
+
+/** Every server a pasted config would add, each reviewed like the command form's, before anything runs. */
+function ImportReviewList(props: { review: ImportReview }) {
+  const { review } = props;
+  return (
+    <div data-testid="import-review">
+      <p className="muted">
+        Read each server below. Nothing has been added or started; Confirm adds and starts exactly these.
+      </p>
+      {review.notes.length > 0 && (
+        <ul className="small" data-testid="import-notes">
+          {review.notes.map((note) => (
+            <li key={note}>{note}</li>
+          ))}
+        </ul>
+      )}
+      {review.servers.map((server) => (
+        <div className="mt-m" key={server.id} data-testid={`import-review-${server.id}`}>
+          <h3>
+            <span className="mono">{server.id}</span>
+            {server.name !== undefined && <span className="muted"> ({server.name})</span>}
+            {!server.enabled && <span className="badge plain small"> added turned off</span>}
+          </h3>
+          {server.transport === 'stdio' ? (
+            <ProgramReview
+              command={server.command ?? ''}
+              args={server.args ?? []}
+              envNames={server.envNames ?? []}
+              {...(server.cwd === undefined ? {} : { cwd: server.cwd })}
+              callouts={server.callouts}
+              testId={`import-program-${server.id}`}
+            />
+          ) : (
+            <p className="small">
+              Connects to <span className="mono">{server.url}</span> ({server.transport})
+              {(server.headerNames ?? []).length > 0 && (
+                <>
+                  {' '}
+                  with headers <span className="mono">{server.headerNames!.join(', ')}</span>
+                </>
+              )}
+            </p>
+          )}
+        </div>
+      ))}
+    </div>
   );
 }

@@ -16,6 +16,7 @@ import type {
   PolicyRuleView,
   ToolPolicyView,
 } from '../approvals/types.js';
+import type { CommandCallout } from '../base/command-review.js';
 import type { JsonObject, JsonValue } from '../base/json.js';
 import type { TierView } from '../bridge/bridge-tools.js';
 import type { ToolSearchSettings } from '../catalog/tool-search-config.js';
@@ -143,6 +144,32 @@ export interface PlaygroundSearchResult {
   explanations: SearchExplanationView[];
 }
 
+/** One server a pasted config would add, as the person reviews it. Secret values are not included. */
+export interface ImportedServerReview {
+  id: string;
+  name?: string;
+  transport: ServerConfig['transport'];
+  /** Imported turned off (a value only the original client could fill in, or off there). */
+  enabled: boolean;
+  command?: string;
+  args?: string[];
+  envNames?: string[];
+  cwd?: string;
+  url?: string;
+  headerNames?: string[];
+  /** Shell call-outs and the like, from the same detector as the command form. */
+  callouts: CommandCallout[];
+}
+
+export interface ImportReview {
+  /** Pass to confirmImport; random, single use. */
+  id: string;
+  format: 'claude-desktop' | 'cursor' | 'vscode';
+  servers: ImportedServerReview[];
+  notes: string[];
+  expiresAt: string;
+}
+
 export interface ToolbridgeApi {
   // Servers
   listServers(): Promise<ServerView[]>;
@@ -156,8 +183,13 @@ export interface ToolbridgeApi {
    * in the browser; once the person has signed in there, the server reconnects.
    */
   authorizeServer(id: string): Promise<{ authorizationUrl: string }>;
-  /** Pasted JSON from Claude Desktop, Cursor or VS Code; returns the servers added. */
-  importServers(configText: string): Promise<ServerView[]>;
+  /**
+   * Reads pasted JSON from Claude Desktop, Cursor or VS Code and answers what it would add, per
+   * server, for the person to review. Nothing is added or started.
+   */
+  reviewImport(configText: string): Promise<ImportReview>;
+  /** Adds and starts exactly the servers of that review (once, within 10 minutes); returns them. */
+  confirmImport(reviewId: string): Promise<ServerView[]>;
 
   // Catalog
   listTools(serverId?: string): Promise<ToolView[]>;
@@ -228,7 +260,8 @@ export const UI_METHODS = [
   'setServerEnabled',
   'restartServer',
   'authorizeServer',
-  'importServers',
+  'reviewImport',
+  'confirmImport',
   'listTools',
   'setToolEnabled',
   'setToolPinned',

@@ -8,6 +8,7 @@ import {
   type AgentView,
   type CardDecision,
   type CardView,
+  type ImportReview,
   type PlaygroundSearchResult,
   type Policy,
   type PolicyRuleView,
@@ -39,12 +40,12 @@ import type { SearchExplanation } from '../search/types.js';
 import type { ServerManager } from '../servers/server-manager.js';
 import { maskServerConfig } from '../servers/server-secrets.js';
 import type { ServerConfig } from '../servers/types.js';
-import { importServers } from '../store/config-import.js';
 import { SettingsStore } from '../store/settings-file.js';
 import { type ConnectorSettings, validateServerConfig } from '../store/settings-schema.js';
 import type { ConnectionCards } from './connection-cards.js';
 import type { HostCatalog } from './host-catalog.js';
 import type { HostSettings } from './host-settings.js';
+import { ServerImports } from './server-imports.js';
 import type { ServerSignIn } from './server-sign-in.js';
 import type { UiPresence } from './ui-presence.js';
 
@@ -112,6 +113,8 @@ export class UiEventHub {
  * UI's WebSocket) call this one object by method name.
  */
 export class HostApi implements ToolbridgeApi {
+  #serverImports: ServerImports | undefined;
+
   constructor(private readonly host: HostParts) {}
 
   on<E extends keyof UiEventMap>(event: E, listener: (payload: UiEventMap[E]) => void): () => void {
@@ -188,7 +191,17 @@ export class HostApi implements ToolbridgeApi {
     return { authorizationUrl: url.href };
   }
 
-  async importServers(configText: string): Promise<ServerView[]> {
+  async reviewImport(configText: string): Promise<ImportReview> {
+    return this.#imports().review(configText);
+  }
+
+  async confirmImport(reviewId: string): Promise<ServerView[]> {
+    const ids = await this.#imports().confirm(reviewId);
+    return ids.map((id) => serverView(this.host, id));
+  }
+
+  /** Imports need the writable settings; made once, on first use. */
+  #imports(): ServerImports {
     const { settings, servers } = this.host;
     if (!(settings instanceof SettingsStore)) {
       throw new ToolbridgeError(
@@ -196,15 +209,10 @@ export class HostApi implements ToolbridgeApi {
         'Settings are read-only in this process; import in the app.',
       );
     }
-    // Bad JSON or shape throws and writes nothing; entries that cannot be used are skipped with a note.
-    const { servers: added, notes } = await importServers(settings, { text: configText });
-    if (added.length === 0) {
-      throw new ToolbridgeError('INVALID_ARGUMENT', `Nothing was imported. ${notes.join(' ')}`.trim());
-    }
-    for (const note of notes) console.warn(`toolbridge: import: ${note}`);
-    const stored = settings.current.servers;
-    for (const config of added) await servers.add(storedServer(stored, config.id));
-    return added.map((config) => serverView(this.host, config.id));
+    this.#serverImports ??= new ServerImports(settings, async (id) => {
+      await servers.add(storedServer(settings.current.servers, id));
+    });
+    return this.#serverImports;
   }
 
   // Catalog ------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
  */
 
 import type { ConnectionCardRow, ServerView, ToolbridgeApi } from '../api/ui-api.js';
+import { calloutSentence, commandCallouts } from '../base/command-review.js';
 import { ToolbridgeError } from '../base/errors.js';
 import type {
   ConnectionCardPort,
@@ -227,9 +228,14 @@ export class HostMcpActions implements McpServerActions {
 function commandText(config: ServerConfig): string {
   if (config.transport !== 'stdio') return `Connect to ${config.url}`;
   const env = Object.keys(config.env ?? {});
+  // The same call-outs as the command form and config import (one detector).
+  const callouts = commandCallouts({ command: config.command, args: config.args ?? [], envNames: env });
+  const sentence = calloutSentence(callouts);
   return [
     `Run: ${[config.command, ...(config.args ?? [])].join(' ')}`,
     ...(env.length > 0 ? [`Environment: ${env.join(', ')}`] : []),
+    ...(sentence === undefined ? [] : [sentence]),
+    ...callouts.flatMap((callout) => (callout.code ? [`It runs: ${callout.code}`] : [])),
   ].join('\n');
 }
 

@@ -129,19 +129,30 @@ export async function importServers(
       ? parseServerImport(input.text, { existingIds })
       : await readServerImportFile(input.path, { existingIds });
   if (result.servers.length === 0) return result;
-  let added: ServerConfig[] = [];
+  return { ...result, servers: await addImportedServers(store, result.servers) };
+}
+
+/**
+ * Adds servers exactly as given (a reviewed set) in one update. If an id was taken since they were
+ * read, nothing is written: renaming would add something other than what was reviewed.
+ */
+export async function addImportedServers(
+  store: SettingsStore,
+  servers: readonly ServerConfig[],
+): Promise<ServerConfig[]> {
   await store.update((draft) => {
     const taken = new Set(draft.servers.map((server) => server.id));
-    // Another update may have taken an id since we read them.
-    added = result.servers.map((server) => {
-      const id = uniqueId(server.id, taken);
-      taken.add(id);
-      return { ...server, id };
-    });
-    draft.servers.push(...added);
+    const clash = servers.find((server) => taken.has(server.id));
+    if (clash !== undefined) {
+      throw new ToolbridgeError(
+        'INVALID_ARGUMENT',
+        `A server "${clash.id}" was added since this config was read; nothing was imported. Review the config again.`,
+      );
+    }
+    draft.servers.push(...structuredClone(servers));
     return undefined;
   });
-  return { ...result, servers: added };
+  return [...servers];
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -86,7 +86,6 @@ describe('issue #12: the approval card shows exactly what will be sent', () => {
     await page.screenshot({ path: join(SCREENSHOTS, 'card-secret-masked.png') });
     await pem.getByTestId('card-secret-reveal').click();
     await textOf(pem.getByTestId('card-secret-value')).toBe(JSON.stringify(PEM));
-    await page.screenshot({ path: join(SCREENSHOTS, 'card-secret-revealed.png') });
     expect(await card.locator('[data-testid="card-secret"]').count()).toBe(3);
 
     await card.getByTestId('card-approve').click();

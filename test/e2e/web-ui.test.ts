@@ -156,6 +156,9 @@ describe('servers, imported', () => {
     await page.getByTestId('add-tab-import').click();
     await page.getByTestId('import-text').fill(JSON.stringify(config, null, 2));
     await page.getByTestId('import-submit').click();
+    // Reviewed first (issue #12), started on Confirm.
+    await textOf(page.getByTestId('import-program-notes')).toContain(memory);
+    await page.getByTestId('import-confirm').click();
     await shown(page.getByTestId('server-notes'));
     await attributeOf(page.getByTestId('server-status-notes'), 'data-status', 30_000).toBe('connected');
   });

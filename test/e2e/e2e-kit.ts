@@ -166,6 +166,19 @@ export async function openUi(options: { serveArgs?: string[]; height?: number } 
   }
 }
 
+/** openUi, then the page signs in with the launch URL and shows the app. */
+export async function openSignedIn(options: Parameters<typeof openUi>[0] = {}): Promise<UiSession> {
+  const ui = await openUi(options);
+  try {
+    await ui.page.goto(ui.serve.uiUrl);
+    await shown(ui.page.getByTestId('nav-servers'));
+    return ui;
+  } catch (error) {
+    await ui.close();
+    throw error;
+  }
+}
+
 /**
  * An afterEach hook: when a test failed, a screenshot and what the page and the host said, to read
  * the failure without rerunning.

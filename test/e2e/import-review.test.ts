@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   attributeOf,
   navigate,
-  openUi,
+  openSignedIn,
   ROOT,
   reportFailure,
   SCREENSHOTS,
@@ -26,10 +26,8 @@ let serve: Serve;
 let page: Page;
 
 beforeAll(async () => {
-  ui = await openUi({ serveArgs: ['--policy', 'allow'], height: 1100 });
+  ui = await openSignedIn({ serveArgs: ['--policy', 'allow'], height: 1100 });
   ({ serve, page } = ui);
-  await page.goto(serve.uiUrl);
-  await shown(page.getByTestId('nav-servers'));
 });
 
 afterEach(reportFailure('import-review', () => ui));

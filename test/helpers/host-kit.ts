@@ -1,11 +1,31 @@
 /** Small helpers for tests that drive a whole host as the agent and as the person at the UI. */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { UiEventMap } from '../../src/api/ui-api.js';
+import type { ServerConfig, UiEventMap } from '../../src/api/ui-api.js';
 import { createHost, type Host, type HostOptions } from '../../src/host/host.js';
+
+const FIXTURE_SERVER = fileURLToPath(new URL('../fixtures/servers/fixture-server.mjs', import.meta.url));
+
+/** A stdio server config for the composable fixture server with `scenario` (a file in test/fixtures/servers). */
+export function fixtureServer(
+  id: string,
+  scenario: string,
+  extra: { env?: Record<string, string> } = {},
+): Extract<ServerConfig, { transport: 'stdio' }> {
+  const file = fileURLToPath(new URL(`../fixtures/servers/${scenario}.json`, import.meta.url));
+  return {
+    id,
+    transport: 'stdio',
+    command: process.execPath,
+    args: [FIXTURE_SERVER, file],
+    ...extra,
+    enabled: true,
+  };
+}
 
 /** Writes a data folder's settings.json (0600) as the host keeps it; `settings` may name an older version. */
 export async function writeSettings(dataDir: string, settings: Record<string, unknown>): Promise<void> {

@@ -6,16 +6,12 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovalCardView, CardView } from '../../src/api/ui-api.js';
 import type { Host } from '../../src/host/host.js';
-import { connectDefaultAgent, recordEvents, startHost, until } from '../helpers/host-kit.js';
-
-const FIXTURE = fileURLToPath(new URL('../fixtures/servers/fixture-server.mjs', import.meta.url));
-const LEAKY = fileURLToPath(new URL('../fixtures/servers/leaky.json', import.meta.url));
+import { connectDefaultAgent, fixtureServer, recordEvents, startHost, until } from '../helpers/host-kit.js';
 
 let dataDir: string;
 let host: Host;
@@ -25,9 +21,7 @@ let opened: CardView[];
 beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-card-args-'));
   host = await startHost(dataDir, {
-    servers: [
-      { id: 'echoer', transport: 'stdio', command: process.execPath, args: [FIXTURE, LEAKY], enabled: true },
-    ],
+    servers: [fixtureServer('echoer', 'leaky')],
     policies: { default: 'ask' },
   });
   opened = recordEvents(host, 'cardOpened');

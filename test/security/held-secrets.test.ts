@@ -6,16 +6,13 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../src/api/ui-api.js';
 import type { Host } from '../../src/host/host.js';
-import { connectDefaultAgent, recordEvents, startHost, until } from '../helpers/host-kit.js';
+import { connectDefaultAgent, fixtureServer, recordEvents, startHost, until } from '../helpers/host-kit.js';
 
-const FIXTURE = fileURLToPath(new URL('../fixtures/servers/fixture-server.mjs', import.meta.url));
-const LEAKY = fileURLToPath(new URL('../fixtures/servers/leaky.json', import.meta.url));
 const TOKEN = 'tbk_Xq7vN2pLr9sT4wYz8aBcD3eF6gH1jK5m';
 const ROTATED = 'tbk_rotated_9sT4wYz8aBcD3eF6gH1jK5mXq';
 const GATEWAY = 'gw_live_Zr81Kq0pWm3nB7vC5xL2aS9dF4gH6jQ';
@@ -57,14 +54,7 @@ beforeAll(async () => {
     { log: (line) => logLines.push(line) },
   );
   live = recordEvents(host, 'activityAppended');
-  await host.api.addServer({
-    id: 'leaky',
-    transport: 'stdio',
-    command: process.execPath,
-    args: [FIXTURE, LEAKY],
-    env: { MY_API_TOKEN: TOKEN },
-    enabled: true,
-  });
+  await host.api.addServer(fixtureServer('leaky', 'leaky', { env: { MY_API_TOKEN: TOKEN } }));
   await until(
     () => host.servers.snapshot().some((s) => s.id === 'leaky' && s.status === 'connected'),
     'leaky connected',
@@ -132,14 +122,7 @@ describe('issue #12: a server echoing its own secret', () => {
   });
 
   it('a rotated secret is masked at once, and the old value stays masked', async () => {
-    await host.api.updateServer('leaky', {
-      id: 'leaky',
-      transport: 'stdio',
-      command: process.execPath,
-      args: [FIXTURE, LEAKY],
-      env: { MY_API_TOKEN: ROTATED },
-      enabled: true,
-    });
+    await host.api.updateServer('leaky', fixtureServer('leaky', 'leaky', { env: { MY_API_TOKEN: ROTATED } }));
     await until(
       () => host.servers.snapshot().some((s) => s.id === 'leaky' && s.status === 'connected'),
       'leaky reconnected',

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UI_METHODS } from '../../src/api/ui-api.js';
 import type { Host } from '../../src/host/host.js';
-import { startHost } from '../helpers/host-kit.js';
+import { fixtureServer, startHost } from '../helpers/host-kit.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/servers/fixture-server.mjs', import.meta.url));
 const BASIC = fileURLToPath(new URL('../fixtures/servers/basic.json', import.meta.url));
@@ -72,13 +72,7 @@ describe('issue #12: import through the UI API', () => {
     const review = await host.api.reviewImport(
       JSON.stringify({ mcpServers: { racer: { command: 'sh', args: ['-c', markerScript(marker)] } } }),
     );
-    await host.api.addServer({
-      id: 'racer',
-      transport: 'stdio',
-      command: process.execPath,
-      args: [FIXTURE, BASIC],
-      enabled: true,
-    });
+    await host.api.addServer(fixtureServer('racer', 'basic'));
     await expect(host.api.confirmImport(review.id)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     expect(host.servers.ids().filter((id) => id.startsWith('racer'))).toEqual(['racer']);
     expect(existsSync(marker)).toBe(false);

@@ -8,15 +8,12 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Host } from '../../src/host/host.js';
-import { connectDefaultAgent, startHost } from '../helpers/host-kit.js';
+import { connectDefaultAgent, fixtureServer, startHost } from '../helpers/host-kit.js';
 
-const FIXTURE = fileURLToPath(new URL('../fixtures/servers/fixture-server.mjs', import.meta.url));
-const BASIC = fileURLToPath(new URL('../fixtures/servers/basic.json', import.meta.url));
 const SURROUNDING = [' ', '\t', '\n', '\r\n', '\u00a0', '\u2003', '\u3000', '\ufeff', '\u2028'];
 
 let dataDir: string;
@@ -26,9 +23,7 @@ let agent: Client;
 beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-name-space-'));
   host = await startHost(dataDir, {
-    servers: [
-      { id: 'basic', transport: 'stdio', command: process.execPath, args: [FIXTURE, BASIC], enabled: true },
-    ],
+    servers: [fixtureServer('basic', 'basic')],
     policies: { default: 'allow', rules: [{ serverId: 'basic', toolName: 'pid', policy: 'deny' }] },
   });
   agent = await connectDefaultAgent(host, 'name-space-agent');

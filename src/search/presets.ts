@@ -20,6 +20,7 @@ export const HERMES_OPTIONS: Readonly<ToolIndexOptions> = Object.freeze({
   splitLetterDigit: false,
   gate: 'rarest-term',
   serviceNames: Object.freeze([]),
+  knownApps: false,
   unknownNameMaxQueryWords: 10,
   unknownNameMaxWords: 2,
   relevanceFloor: Object.freeze({ fromTerms: 4, fraction: 0.5 }),

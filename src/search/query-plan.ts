@@ -43,7 +43,10 @@ export interface QueryPlan {
 
 export interface QueryReaderSettings {
   gate: 'rarest-term' | 'unknown-name' | 'off';
+  /** The user's own service names: naming one that no tool holds empties the result. */
   serviceNames: ReadonlySet<string>;
+  /** Names from maintained lists of apps and companies; none without them. */
+  isKnownApp: ((word: string) => boolean) | undefined;
   unknownNameMaxQueryWords: number;
   unknownNameMaxWords: number;
   typoCorrection: boolean;
@@ -226,7 +229,7 @@ export class QueryReader {
       whyUnknown: {},
       words: [],
     };
-    const { gate, serviceNames } = this.settings;
+    const { gate } = this.settings;
     const readsNames = gate === 'unknown-name';
     const seen = new Set<string>();
     // Unlisted names standing where a service is named: they empty the result unless the query
@@ -268,15 +271,18 @@ export class QueryReader {
           term = stem(reading.correction);
           termId = this.lexicon.termId(term);
         } else if (readsNames) {
-          const listed = serviceNames.has(word);
-          namesServices ||= listed;
+          const listed = this.isListed(word);
+          // A known app, like any name, is data in a long sentence; one of the user's never is.
+          namesServices ||= this.settings.serviceNames.has(word);
           const where =
             !listed && (reading.kind === 'name' || reading.kind === 'english')
               ? this.servicePlace(query, i, reading.kind === 'english')
               : undefined;
           if (listed) {
             plan.unknownWords.push(word);
-            plan.whyUnknown[word] = 'a well-known app that no installed tool mentions';
+            plan.whyUnknown[word] = this.settings.serviceNames.has(word)
+              ? 'a service on your list (serviceNames) that no installed tool mentions'
+              : 'a known app (simple-icons, cspell company and software lists) that no installed tool mentions';
           } else if (where !== undefined) {
             const what = reading.kind === 'name' ? 'a name no dictionary knows' : 'an everyday English word';
             place(word, `${what}, where a service is named: ${where}`);
@@ -353,6 +359,16 @@ export class QueryReader {
   }
 
   /**
+   * A listed service: one of the user's, or a known app whose name is no English word (`jira`,
+   * `hubspot`); a known app named with an English word (`telegram`, `square`, `monday`) is read as
+   * that word, which stops a query only where a service is named.
+   */
+  private isListed(word: string): boolean {
+    if (this.settings.serviceNames.has(word)) return true;
+    return this.settings.isKnownApp?.(word) === true && !isEnglishWord(word);
+  }
+
+  /**
    * A word some tool holds only through its stem, not as written, counts as a name when it is a
    * listed service (`canva` is not a form of `canvas`) or a name in a service's place (`recurly`
    * is not `recur`).
@@ -360,7 +376,7 @@ export class QueryReader {
   private isNameHeldOnlyByStem(query: QueryWords, i: number): boolean {
     const word = query.words[i]!;
     if (this.knows(word)) return false;
-    if (this.settings.serviceNames.has(word)) return true;
+    if (this.isListed(word)) return true;
     if (this.settings.gate !== 'unknown-name') return false;
     const reading = this.readMissing(word);
     if (reading.kind === 'name') return this.servicePlace(query, i, false) !== undefined;
@@ -522,7 +538,7 @@ export class QueryReader {
    */
   private readMissing(word: string): Missing {
     if (word.length <= 2 || /[0-9]/.test(word)) return { kind: 'filler' };
-    if (this.settings.serviceNames.has(word)) return { kind: 'name' };
+    if (this.isListed(word)) return { kind: 'name' };
     if (isEnglishWord(word)) return { kind: 'english' };
     const { typoCorrection, typoMinLength } = this.settings;
     if (typoCorrection && word.length >= typoMinLength - 1 && word.length <= MAX_TYPO_LENGTH) {

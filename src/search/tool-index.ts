@@ -1,8 +1,8 @@
 import { ToolbridgeError } from '../base/errors.js';
 import { ScoreAccumulator } from './bm25-index.js';
+import { isKnownApp } from './known-apps.js';
 import { HERMES_OPTIONS } from './presets.js';
 import { type QueryPlan, QueryReader, type QueryReaderSettings, type QueryTerm } from './query-plan.js';
-import { SERVICE_NAMES } from './service-names.js';
 import { stem } from './stemmer.js';
 import { type TokenizerOptions, tokenize, tokenizeRuns } from './tokenizer.js';
 import { type CorpusSettings, FIELDS, serverIdWords, ToolCorpus } from './tool-corpus.js';
@@ -93,12 +93,20 @@ export interface ToolIndexOptions {
    */
   gate: GateMode;
   /**
-   * Names of apps and services, lower-case. Under the `unknown-name` gate, a query naming one that
-   * no tool mentions returns no matches — the service is not installed — even when the name is
-   * also an English word (`telegram`, `slack`) and however long the query.
-   * @defaultValue {@link SERVICE_NAMES}, about 150 well-known services
+   * Your own names of apps and services, lower-case. Under the `unknown-name` gate, a query naming
+   * one that no tool mentions returns no matches — the service is not installed — even when the
+   * name is also an English word (`telegram`, `slack`) and however long the query.
+   * @defaultValue `[]` (the maintained lists of `knownApps` apply besides)
    */
   serviceNames: readonly string[];
+  /**
+   * Read the names of the maintained app lists (`simple-icons` brands, cspell's companies and
+   * software tools) as services under the `unknown-name` gate, like `serviceNames`, in queries of
+   * at most `unknownNameMaxQueryWords` words; a name that is an English word (`telegram`,
+   * `square`) is read as that word. Off, only `serviceNames` are.
+   * @defaultValue true
+   */
+  knownApps: boolean;
   /**
    * Under the `unknown-name` gate, an unknown word that is not a listed service empties the result
    * only in queries of at most this many words: a long sentence is a task description, and its
@@ -217,7 +225,8 @@ export const DEFAULT_TOOL_INDEX_OPTIONS: Readonly<ToolIndexOptions> = Object.fre
   ...HERMES_OPTIONS,
   splitCamelCase: true,
   gate: 'unknown-name',
-  serviceNames: SERVICE_NAMES,
+  serviceNames: Object.freeze([]),
+  knownApps: true,
   relevanceFloor: null,
   commonWordZipf: 6,
   relatedWords: true,
@@ -293,6 +302,7 @@ function indexContext(options: Readonly<ToolIndexOptions>): IndexContext {
     reader: {
       gate: options.gate,
       serviceNames: new Set(options.serviceNames.map((name) => name.toLowerCase())),
+      isKnownApp: options.knownApps ? isKnownApp : undefined,
       unknownNameMaxQueryWords: options.unknownNameMaxQueryWords,
       unknownNameMaxWords: options.unknownNameMaxWords,
       typoCorrection: options.typoCorrection,

@@ -39,14 +39,31 @@ describe('default engine', () => {
       expect(result.didYouMean?.[0]).toBe('mcp__github__create_issue');
     });
 
-    it('stops on a listed service even when it is an English word', () => {
-      expect(index.search('telegram send message').matches).toEqual([]);
-      expect(index.search('send message').matches[0]).toBe('mcp__slack__send_message');
+    it('stops on a service of your own list wherever it stands, even when it is an English word', () => {
+      const listed = createToolIndex(CATALOG, { serviceNames: ['Telegram'] });
+      expect(listed.search('send a message, then a telegram message').matches).toEqual([]);
+      expect(listed.search('send message').matches[0]).toBe('mcp__slack__send_message');
+    });
+
+    it('issue #15: stops on a known app of the maintained lists, and reads one named with an English word as that word', () => {
+      // `hubspot`, `zendesk`: no English word; `telegram`: one, so only where a service is named.
+      expect(index.search('create issue from the hubspot lead').unknownWords).toEqual(['hubspot']);
+      expect(index.search('zendesk create issue').unknownWords).toEqual(['zendesk']);
+      expect(index.search('send a telegram message to the team').unknownWords).toBeUndefined();
+      expect(index.search('send message via telegram').unknownWords).toEqual(['telegram']);
+      expect(
+        createToolIndex(CATALOG, { knownApps: false }).search('zendesk create issue').unknownWords,
+      ).toEqual(['zendesk']);
+      expect(
+        createToolIndex(CATALOG, { knownApps: false }).search('create issue from the hubspot lead')
+          .unknownWords,
+      ).toBeUndefined();
     });
 
     it('matches a listed service only as written, not through a stem of another word', () => {
       // `canva` stems like `canvas`.
-      expect(index.search('canva draw shapes').unknownWords).toEqual(['canva']);
+      const listed = createToolIndex(CATALOG, { serviceNames: ['canva'] });
+      expect(listed.search('canva draw shapes').unknownWords).toEqual(['canva']);
     });
 
     it('ignores English words no tool holds instead of stopping on them', () => {
@@ -164,7 +181,7 @@ describe('default engine', () => {
           'an everyday English word, where a service is named: as the first word of a short query, before the action "list"',
       });
       expect(why('send a message with jira')).toEqual({
-        jira: 'a well-known app that no installed tool mentions',
+        jira: 'a known app (simple-icons, cspell company and software lists) that no installed tool mentions',
       });
       expect(why('chargez create issue')).toEqual({
         chargez:

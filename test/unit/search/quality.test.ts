@@ -144,8 +144,10 @@ describe('search quality, all shared catalogs, limit 5', () => {
     }
   });
 
-  it('keeps absent well-known services out of matches at least as often as the reference, unlike plain BM25', () => {
-    expect(rows.default.negativeWellKnown).toBeGreaterThanOrEqual(rows.hermes.negativeWellKnown);
+  it('keeps absent well-known services out of matches nearly as often as the reference, unlike plain BM25', () => {
+    // issue #15: the apps come from maintained lists now, not a hand list fitted to these sets;
+    // the reference's rarest-term gate empties any query with a word no tool holds.
+    expect(rows.default.negativeWellKnown).toBeGreaterThanOrEqual(rows.hermes.negativeWellKnown - 0.01);
     expect(rows.plain.negativeAll).toBeLessThan(0.1);
   });
 });

@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+/**
+ * Names of apps, services and companies from maintained lists, read on first use: the brands of
+ * `simple-icons` (titles and their also-known-as names), the company names of
+ * `@cspell/dict-companies` and the software tools of `@cspell/dict-software-terms`. One-word
+ * names only (queries are read a word at a time), at least three letters, and not all capitals:
+ * `AAPL`, `ABB` are tickers and acronyms, not how people name an app.
+ */
+
+let names: ReadonlySet<string> | undefined;
+
+export function isKnownApp(word: string): boolean {
+  names ??= loadNames();
+  return names.has(word);
+}
+
+const ONE_WORD = /^[A-Za-z][A-Za-z0-9]{2,}$/;
+
+function loadNames(): ReadonlySet<string> {
+  const require = createRequire(import.meta.url);
+  const found = new Set<string>();
+  const add = (name: string) => {
+    if (ONE_WORD.test(name) && name !== name.toUpperCase()) found.add(name.toLowerCase());
+  };
+  const icons = require('simple-icons/icons.json') as { title: string; aliases?: { aka?: string[] } }[];
+  for (const icon of icons) {
+    add(icon.title);
+    for (const alias of icon.aliases?.aka ?? []) add(alias);
+  }
+  for (const [pkg, file] of [
+    ['@cspell/dict-companies', 'companies.txt'],
+    ['@cspell/dict-software-terms', 'software-tools.txt'],
+    ['@cspell/dict-software-terms', 'webServices.txt'],
+  ] as const) {
+    const folder = join(dirname(require.resolve(`${pkg}/cspell-ext.json`)), 'dict');
+    for (const line of readFileSync(join(folder, file), 'utf8').split('\n')) add(line.trim());
+  }
+  return found;
+}

@@ -1,4 +1,6 @@
-import type { ToolIndexOptions } from './tool-index.js';
+import { englishReader } from './english-reader.js';
+import type { ToolIndexOptions } from './options.js';
+import { NO_LANGUAGE_DATA } from './reading.js';
 
 /**
  * The reference engine, exactly: one bag of words per tool, no field weights, no camelCase
@@ -36,6 +38,7 @@ export const HERMES_OPTIONS: Readonly<ToolIndexOptions> = Object.freeze({
   synonymWeight: 0.5,
   relatedWords: false,
   relatedWordWeights: Object.freeze({ synonym: 0.4, broader: 0.2 }),
+  reader: englishReader(NO_LANGUAGE_DATA),
   defaultLimit: 5,
 });
 

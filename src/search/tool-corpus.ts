@@ -1,6 +1,6 @@
 import { ToolbridgeError } from '../base/errors.js';
 import { Bm25Index, type Bm25Parameters, SegmentBuilder } from './bm25-index.js';
-import type { QueryLexicon } from './query-plan.js';
+import type { QueryLexicon } from './reading.js';
 import { growInt32, type StemCache, sharedStemCache } from './stem-cache.js';
 import { stem } from './stemmer.js';
 import { hashRange, type TokenizerOptions } from './tokenizer.js';

@@ -1,13 +1,12 @@
 import { ToolbridgeError } from '../base/errors.js';
 import { ScoreAccumulator } from './bm25-index.js';
-import { isKnownApp } from './known-apps.js';
+import type { ToolIndexOptions, ToolIndexOptionsInput } from './options.js';
 import { HERMES_OPTIONS } from './presets.js';
-import { type QueryPlan, QueryReader, type QueryReaderSettings, type QueryTerm } from './query-plan.js';
+import type { QueryPlan, QueryReader, QueryReaderSettings, QueryTerm } from './reading.js';
 import { stem } from './stemmer.js';
 import { type TokenizerOptions, tokenize, tokenizeRuns } from './tokenizer.js';
 import { type CorpusSettings, FIELDS, serverIdWords, ToolCorpus } from './tool-corpus.js';
 import { type Ranked, sortRanked, TopK } from './top-k.js';
-import { isTopLevelDomain } from './top-level-domains.js';
 import type {
   ExtendableToolIndex,
   IndexEntry,
@@ -16,206 +15,14 @@ import type {
   SearchOptions,
   SearchResult,
 } from './types.js';
-import { relatedWords } from './wordnet.js';
 
-/** How much one occurrence of a word counts in each part of a tool (1 everywhere = plain BM25). */
-export interface FieldWeights {
-  /** Words of the tool name (`mcp__github__create_issue` → github, create, issue). */
-  name: number;
-  /** The server label, when it is not already a name word. */
-  server: number;
-  description: number;
-  /** Top-level parameter names. */
-  parameters: number;
-  /** Descriptions of the top-level parameters (0 = not indexed). */
-  parameterDescriptions: number;
-  /** The entry's own `keywords`. */
-  keywords: number;
-}
-
-/**
- * Which tools a query may return at all, before ranking.
- * - `rarest-term` (the reference): only tools holding the query's rarest term, so one word that no
- *   tool holds — a typo, a filler word, a service that is not installed — empties the result.
- * - `unknown-name`: a word no tool holds empties the result only when it names something: a known
- *   service, or a word that is neither English nor a typo of a catalog word. English filler is
- *   ignored, typos are corrected.
- * - `off`: plain BM25, any tool holding any query term.
- */
-export type GateMode = 'rarest-term' | 'unknown-name' | 'off';
-
-/**
- * The relevance floor (reference §1.5): with `fromTerms` or more answerable terms, a match must
- * hold `ceil(fraction × answerable)` of them; otherwise one.
- */
-export interface RelevanceFloor {
-  fromTerms: number;
-  fraction: number;
-}
-
-export interface ToolIndexOptions {
-  /**
-   * BM25 term-frequency saturation: higher lets repeated words count for more.
-   * @defaultValue 1.5
-   */
-  k1: number;
-  /**
-   * BM25 length normalisation, 0 (none) to 1 (full): how much long texts are discounted.
-   * @defaultValue 0.75
-   */
-  b: number;
-  /**
-   * `document`: a tool is one bag of words, normalised by its whole length (the reference).
-   * `field`: each field is normalised by its own length, then weighted (BM25F). On the shared
-   * catalogs `field` ranks known items better and free-text queries worse, so it is not the default.
-   * @defaultValue 'document'
-   */
-  lengthNormalization: 'document' | 'field';
-  /**
-   * Per-field weights: how much one occurrence counts in each part of a tool.
-   * @defaultValue `{ name: 1, server: 1, description: 1, parameters: 1, parameterDescriptions: 0, keywords: 1 }`
-   */
-  fieldWeights: Readonly<FieldWeights>;
-  /**
-   * Split `createIssue` into `create` + `issue` and `HTTPServer` into `http` + `server`, in tools
-   * and queries; the whole word is kept too, so `pagerduty` still finds `PagerDuty`.
-   * @defaultValue true
-   */
-  splitCamelCase: boolean;
-  /**
-   * Split letters from digits: `v2api` → `v` + `2` + `api` (and `v2api`).
-   * @defaultValue false
-   */
-  splitLetterDigit: boolean;
-  /**
-   * Which tools a query may return before ranking; see {@link GateMode}.
-   * @defaultValue 'unknown-name'
-   */
-  gate: GateMode;
-  /**
-   * Your own names of apps and services, lower-case. Under the `unknown-name` gate, a query naming
-   * one that no tool mentions returns no matches — the service is not installed — even when the
-   * name is also an English word (`telegram`, `slack`) and however long the query.
-   * @defaultValue `[]` (the maintained lists of `knownApps` apply besides)
-   */
-  serviceNames: readonly string[];
-  /**
-   * Read the names of the maintained app lists (`simple-icons` brands, cspell's companies and
-   * software tools) as services under the `unknown-name` gate, like `serviceNames`, in queries of
-   * at most `unknownNameMaxQueryWords` words; a name that is an English word (`telegram`,
-   * `square`) is read as that word. Off, only `serviceNames` are.
-   * @defaultValue true
-   */
-  knownApps: boolean;
-  /**
-   * Under the `unknown-name` gate, an unknown word that is not a listed service empties the result
-   * only in queries of at most this many words: a long sentence is a task description, and its
-   * names are what the task is about (cities, people, products).
-   * @defaultValue 10
-   */
-  unknownNameMaxQueryWords: number;
-  /**
-   * …and only when the query has at most this many such words: more are data (pasted text, codes).
-   * @defaultValue 2
-   */
-  unknownNameMaxWords: number;
-  /**
-   * Minimum share of the query a match must cover (reference §1.5); `null`: one term is enough.
-   * @defaultValue null
-   */
-  relevanceFloor: Readonly<RelevanceFloor> | null;
-  /**
-   * In a query of more than `allWordsUpTo` words, a word at least this common in everyday English
-   * (Zipf scale of SUBTLEX-US: 6 is one word in a thousand — `my`, `me`, `would`, `help`, `you`) is
-   * left out of scoring: such words carry the conversation, not the request, and in terse tool
-   * texts the few tools that hold them would win on them. 0 keeps every word.
-   * @defaultValue 6
-   */
-  commonWordZipf: number;
-  /**
-   * A query of at most this many words keeps its common words: each was chosen (`get a domain`).
-   * @defaultValue 4
-   */
-  allWordsUpTo: number;
-  /**
-   * A query with more distinct answerable terms than this (after `commonWordZipf`) is scored on
-   * that many of its most specific ones (lowest document frequency); 0 scores every term. A fixed
-   * count drops a long task's own words in terse catalogs, so it is off by default.
-   * @defaultValue 0
-   */
-  maxQueryTerms: number;
-  /**
-   * Score a stem as often as the query says it (`customer … customers` twice), as the reference
-   * does. Off, each distinct stem counts once: keyword lists often repeat a word in two forms,
-   * and doubling it let one common word outweigh the rest of the query.
-   * @defaultValue false
-   */
-  countRepeatedTerms: boolean;
-  /**
-   * At most this many of the best matches come from one server (by `server`), unless the query
-   * says that server's id (`github …`, `cloudflare api …`): near-variants of one API (per-account
-   * and per-zone twins) then leave room for other servers' tools. Further matches from a capped
-   * server follow only when nothing else is left. 0 turns it off.
-   * @defaultValue 3
-   */
-  maxPerServer: number;
-  /**
-   * Re-ranks the best 20 candidates by how much of the tool's own name the query says:
-   * score × (1 + nameMatchBoost × share of the name's words found in the query). Helps a query that
-   * names a tool (`github list issues`) pick it over near-duplicates with longer descriptions.
-   * 0 turns it off.
-   * @defaultValue 1
-   */
-  nameMatchBoost: number;
-  /**
-   * Replace a query word no tool holds, and that is not English, by a catalog word one edit away
-   * (never changing the first letter), and say so in `corrections`.
-   * @defaultValue true
-   */
-  typoCorrection: boolean;
-  /**
-   * Shortest word a typo correction may produce; the mistyped word may be one letter shorter
-   * (`isue` → `issue`). Short words have too many neighbours to guess safely.
-   * @defaultValue 5
-   */
-  typoMinLength: number;
-  /**
-   * Groups of interchangeable words (see `ACTION_SYNONYMS`): a query word also finds tools that
-   * use another word of its group, at `synonymWeight` of the score. Off by default: on the shared
-   * catalogs the curated action table cost as much precision as it gained recall.
-   * @defaultValue `[]`
-   */
-  synonyms: readonly (readonly string[])[];
-  /**
-   * Bridge a query word no tool holds to the catalog's words through WordNet 3.1 (`ring` →
-   * `call`, `phone`; `erase` → `delete`): a related word's term is scored at
-   * `relatedWordWeights` of a query word's own. The database is read on the first query that
-   * needs it.
-   * @defaultValue true
-   */
-  relatedWords: boolean;
-  /**
-   * Weight of a related word against 1 for the query's own: `synonym` (a word of the same sense),
-   * `broader` (a word of the sense it is a kind of).
-   * @defaultValue `{ synonym: 0.4, broader: 0.2 }`
-   */
-  relatedWordWeights: Readonly<{ synonym: number; broader: number }>;
-  /**
-   * Share of the score a synonym earns compared with the word itself.
-   * @defaultValue 0.5
-   */
-  synonymWeight: number;
-  /**
-   * Names returned when `search` is called without a `limit`.
-   * @defaultValue 5
-   */
-  defaultLimit: number;
-}
-
-/** Options as callers give them: any subset, `fieldWeights` too. */
-export type ToolIndexOptionsInput = Partial<Omit<ToolIndexOptions, 'fieldWeights'>> & {
-  fieldWeights?: Partial<FieldWeights>;
-};
+export type {
+  FieldWeights,
+  GateMode,
+  RelevanceFloor,
+  ToolIndexOptions,
+  ToolIndexOptionsInput,
+} from './options.js';
 
 /**
  * The default engine: the reference's BM25 with the changes the quality bench measured as wins
@@ -302,7 +109,7 @@ function indexContext(options: Readonly<ToolIndexOptions>): IndexContext {
     reader: {
       gate: options.gate,
       serviceNames: new Set(options.serviceNames.map((name) => name.toLowerCase())),
-      isKnownApp: options.knownApps ? isKnownApp : undefined,
+      knownApps: options.knownApps,
       unknownNameMaxQueryWords: options.unknownNameMaxQueryWords,
       unknownNameMaxWords: options.unknownNameMaxWords,
       typoCorrection: options.typoCorrection,
@@ -313,8 +120,7 @@ function indexContext(options: Readonly<ToolIndexOptions>): IndexContext {
       countRepeatedTerms: options.countRepeatedTerms,
       synonyms: synonymStems(options.synonyms, tokenizer),
       synonymWeight: options.synonymWeight,
-      isTopLevelDomain,
-      relatedWords: options.relatedWords ? relatedWords : undefined,
+      relatedWords: options.relatedWords,
       relatedWordWeights: Object.freeze({
         synonym: options.relatedWordWeights.synonym,
         broader: options.relatedWordWeights.broader,
@@ -333,7 +139,7 @@ class Bm25ToolIndex implements ExtendableToolIndex {
     /** Under BM25F only: every entry so far, since an extension there is a rebuild. */
     private readonly entries?: readonly IndexEntry[],
   ) {
-    this.reader = new QueryReader(corpus, context.reader);
+    this.reader = context.options.reader(corpus, context.reader);
   }
 
   get size(): number {
@@ -660,6 +466,8 @@ function validate(options: ToolIndexOptions): void {
   }
   if (!(options.synonymWeight >= 0 && options.synonymWeight <= 1))
     invalid('option "synonymWeight" must be in [0, 1]');
+  if (typeof options.reader !== 'function')
+    invalid('option "reader" must be a reader factory, e.g. englishReader(NODE_LANGUAGE_DATA)');
   integerAtLeast('defaultLimit', options.defaultLimit, 1);
 }
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GatewayClient } from '../../../src/connectors/gateway-client.js';
 import { describeConnectors, searchConnectors } from '../../../src/connectors/merge.js';
-import { createToolIndex } from '../../../src/search/tool-index.js';
+import { createToolIndex } from '../../../src/search/index.js';
 import type { IndexEntry } from '../../../src/search/types.js';
 import { type FixtureGateway, startFixtureGateway } from '../../fixtures/gateway/fixture-gateway.js';
 

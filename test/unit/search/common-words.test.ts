@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { englishWordsLoaded, isEnglishWord } from '../../../src/search/common-words.js';
+import { englishWordsLoaded, isEnglishWord } from '../../../src/search/node/common-words.js';
 
 describe('isEnglishWord', () => {
   it('reads the word lists only when first asked', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createToolIndex } from '../../../src/search/tool-index.js';
+import { createToolIndex } from '../../../src/search/index.js';
 import type { IndexEntry } from '../../../src/search/types.js';
 
 // The default engine's departures from the reference, one rule per test, on a small catalog.

@@ -9,8 +9,8 @@ import {
   evaluateTypos,
   type TypoQuery,
 } from '../../../src/search/evaluate.js';
+import { createToolIndex, type ToolIndexOptionsInput } from '../../../src/search/index.js';
 import { HERMES_OPTIONS, PLAIN_BM25_OPTIONS } from '../../../src/search/presets.js';
-import { createToolIndex, type ToolIndexOptionsInput } from '../../../src/search/tool-index.js';
 import type { IndexEntry } from '../../../src/search/types.js';
 import { sharedDataDir } from './shared-data.js';
 

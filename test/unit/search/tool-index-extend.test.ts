@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ToolbridgeError } from '../../../src/base/errors.js';
+import { createToolIndex, type ToolIndexOptionsInput } from '../../../src/search/index.js';
 import { HERMES_OPTIONS, PLAIN_BM25_OPTIONS } from '../../../src/search/presets.js';
 import { ACTION_SYNONYMS } from '../../../src/search/synonyms.js';
-import { createToolIndex, type ToolIndexOptionsInput } from '../../../src/search/tool-index.js';
 import type { IndexEntry } from '../../../src/search/types.js';
 
 // Words for random catalogs and queries: shared stems (issue/issues), camelCase, a service name

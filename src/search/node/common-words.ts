@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import wordListPath from 'word-list';
-import { findSortedLine } from './sorted-lines.js';
-import { hashRange } from './tokenizer.js';
+import { findSortedLine } from '../sorted-lines.js';
+import { hashRange } from '../tokenizer.js';
 
 /**
  * Everyday English, to tell a filler word in a query from a name. Two lists shipped in npm

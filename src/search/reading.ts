@@ -1,0 +1,147 @@
+import type { Correction, WordFate } from './types.js';
+
+/**
+ * How a query is read, as the core sees it: a reader turns a query's words into the terms to
+ * score and the words that stop it (`createToolIndex(entries, { reader })`). The default is the
+ * English reader (`english-reader.ts`); the language data it consults (dictionaries, WordNet,
+ * app lists) is passed in, so this core runs anywhere and Node's loaders live in `node/`.
+ */
+
+/** One term to score: a query word's stem, or a synonym's at a lower weight. */
+export interface QueryTerm {
+  stem: string;
+  termId: number;
+  boost: number;
+  /** False for a repeated query word and for synonyms: they add score, not coverage. */
+  countsForCoverage: boolean;
+  /** The query stem this term stands for (itself, or the word a synonym was added for). */
+  source: string;
+}
+
+/** How the engine read a query. */
+export interface QueryPlan {
+  /** The query's stems in order (after corrections), repeats kept. */
+  stems: string[];
+  terms: QueryTerm[];
+  /** Distinct stems some tool holds, in query order. */
+  answerable: string[];
+  /** Answerable stems left out of scoring (the most common ones of a long query). */
+  unscored: string[];
+  /** The rarest-term gate's stem and its id (-1 when no tool holds it); unset without that gate. */
+  gateToken: string | undefined;
+  gateTermId: number;
+  corrections: Correction[];
+  ignoredWords: string[];
+  /** Words that look like the name of something no tool knows: they empty the result. */
+  unknownWords: string[];
+  /** Why each of `unknownWords` was read as a service, in plain words. */
+  whyUnknown: Record<string, string>;
+  /** Every query word's fate, in order. */
+  words: WordFate[];
+}
+
+export interface QueryReaderSettings {
+  gate: 'rarest-term' | 'unknown-name' | 'off';
+  /** The user's own service names: naming one that no tool holds empties the result. */
+  serviceNames: ReadonlySet<string>;
+  /** Read the language data's known apps as services (`ToolIndexOptions.knownApps`). */
+  knownApps: boolean;
+  unknownNameMaxQueryWords: number;
+  unknownNameMaxWords: number;
+  typoCorrection: boolean;
+  typoMinLength: number;
+  /** Words at least this common in English (Zipf) are left out of longer queries; 0 = keep all. */
+  commonWordZipf: number;
+  /** A query of at most this many words keeps its common words. */
+  allWordsUpTo: number;
+  /** Score at most this many distinct answerable stems, the rarest; 0 = all. */
+  maxQueryTerms: number;
+  /** A stem said twice (`customer customers`) scores twice; else each distinct stem once. */
+  countRepeatedTerms: boolean;
+  /** Stem → stems of its synonyms. */
+  synonyms: ReadonlyMap<string, readonly string[]>;
+  /** Bridge a word no tool holds through the language data's related words. */
+  relatedWords: boolean;
+  /** Weight of a related word's term, by relation, against 1 for the query's own words. */
+  relatedWordWeights: Readonly<Record<RelatedWord['relation'], number>>;
+  synonymWeight: number;
+}
+
+/** What a query is read against: the index's terms and words. */
+export interface QueryLexicon {
+  /** The term id of a stem, or -1 when no tool holds it. */
+  termId(stem: string): number;
+  /** A lower-case word's stem and the stem's term id (-1 when no tool holds it). */
+  lookUp(word: string): { stem: string; termId: number };
+  /** Number of tools holding the term (0 for -1). */
+  documentFrequency(termId: number): number;
+  /** Whether some tool holds this lower-case word exactly as written. */
+  holdsWord(word: string): boolean;
+  /** How many tools' descriptions start with the term (`Create …`, `List …`). */
+  descriptionLeads(termId: number): number;
+  /** Held words that could be one edit from `word` (same first letter, length within one); more is fine. */
+  wordsNear(word: string): Iterable<string>;
+  /** Whether the word is one of a server id's words. */
+  isServerWord(word: string): boolean;
+}
+
+/** A query's words and where each stands (see `tokenizeRuns`). */
+export interface QueryWords {
+  words: readonly string[];
+  /** Each word's run (maximal stretch of letters and digits) in `runs`. */
+  runOf: readonly number[];
+  runs: readonly string[];
+  /** For each run, whether punctuation that ends a phrase follows it (`in zoho, list leads`). */
+  pausesAfter?: readonly boolean[];
+  /** The query as written, for the labels it may open or end with (`Zoho: …`, `… - zoho`). */
+  text?: string;
+  /** Where each run starts and ends in `text`. */
+  runStarts?: readonly number[];
+  runEnds?: readonly number[];
+}
+
+/** A word a lexical database relates to a query word, and how. */
+export interface RelatedWord {
+  word: string;
+  relation: 'synonym' | 'broader';
+}
+
+/**
+ * What a reader may know of a language besides the catalog: each is a plain look-up, so the data
+ * can come from files (Node, `node/language-data.ts`), a bundle, or nowhere (`NO_LANGUAGE_DATA`).
+ */
+export interface LanguageData {
+  /** Whether a lower-case word is everyday English (a dictionary or subtitle word). */
+  isEnglishWord(word: string): boolean;
+  /** How common a word is in English: log10 of its occurrences per billion words, 0 if unknown. */
+  englishZipf(word: string): number;
+  /** Whether a word names what a task is about (a place, a language, a day), never a service. */
+  isSubjectName(word: string): boolean;
+  /** Whether a word is a top-level domain (`com`, `io`): `name.tld` is then an address. */
+  isTopLevelDomain(word: string): boolean;
+  /** Whether a word is the name of a known app or company. */
+  isKnownApp(word: string): boolean;
+  /** Words related to a word (synonyms, broader words). */
+  relatedWords(word: string): readonly RelatedWord[];
+}
+
+/** No language data: every look-up says no. The reader then knows only the catalog. */
+export const NO_LANGUAGE_DATA: LanguageData = Object.freeze({
+  isEnglishWord: () => false,
+  englishZipf: () => 0,
+  isSubjectName: () => false,
+  isTopLevelDomain: () => false,
+  isKnownApp: () => false,
+  relatedWords: () => [],
+});
+
+/** Reads one index's queries. */
+export interface QueryReader {
+  read(query: QueryWords): QueryPlan;
+}
+
+/** Makes the reader for one index (its lexicon) under its settings; `extend` makes another. */
+export type QueryReaderFactory = (
+  lexicon: QueryLexicon,
+  settings: Readonly<QueryReaderSettings>,
+) => QueryReader;

@@ -66,6 +66,23 @@ export function loadDevQueries(file = join(sharedDataDir(), 'eval', 'dev.jsonl')
     }));
 }
 
+/** The external set's dev queries (StableToolBench), relevant ids as agent-facing names. */
+export function loadExternalQueries(file = join(sharedDataDir(), 'external', 'queries-dev.jsonl')) {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line))
+    .map((row) => ({
+      id: row.id,
+      query: row.query,
+      style: row.style,
+      relevant: row.relevant.map((id) => {
+        const slash = id.indexOf('/');
+        return mcpToolName(id.slice(0, slash), id.slice(slash + 1));
+      }),
+    }));
+}
+
 /** Reads a JSONL fixture of evaluation queries from test/unit/search/fixtures. */
 export function loadQueryFixture(name) {
   const file = join(repoRoot, 'test', 'unit', 'search', 'fixtures', name);

@@ -16,6 +16,8 @@ const time = async (fn) => {
   return { value, wallMs: performance.now() - wall, cpuMs: cpuMs() - cpu };
 };
 
+const FIRST_QUERY =
+  "I'm moving to Paris next week: can you ring the landlord, erase my old notes and mail jo@example.com?";
 const result = {};
 if (engine === 'minisearch') {
   const load = await time(() => import('../minisearch-engine.js'));
@@ -28,8 +30,12 @@ if (engine === 'minisearch') {
   const build = await time(() => createToolIndex(entries, engine === 'hermes' ? HERMES_OPTIONS : undefined));
   Object.assign(result, { importMs: load.wallMs, buildMs: build.wallMs, buildCpuMs: build.cpuMs });
   const index = build.value;
-  result.firstQueryMs = (await time(() => index.search('list files in a directory'))).wallMs;
-  // `tomorrow` is in no tool: reading it needs the English word lists, loaded on first use.
-  result.englishQueryMs = (await time(() => index.search('list files tomorrow'))).wallMs;
+  // A long task with words no tool holds: it reads every list the English reader loads on first
+  // use (word frequencies, the dictionary, places, known apps, top-level domains, WordNet).
+  const first = await time(() => index.search(FIRST_QUERY));
+  result.firstQueryMs = first.wallMs;
+  result.firstQueryCpuMs = first.cpuMs;
+  result.englishQueryMs = first.wallMs;
+  result.secondQueryMs = (await time(() => index.search('list files tomorrow in my dropbox folder'))).wallMs;
 }
 console.log(JSON.stringify(result));

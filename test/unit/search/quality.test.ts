@@ -30,6 +30,7 @@ interface Row {
   negativeHeldOut5: number;
   negativeHeldOut6: number;
   negativeHeldOut7: number;
+  negativeOnce8: number;
   typo: number;
   typoCorrected: number;
 }
@@ -77,15 +78,16 @@ describe('search quality, all shared catalogs, limit 5', () => {
   beforeAll(() => {
     const entries = loadEntries();
     const dev = loadDev();
-    const negatives = readJsonl<EvalQuery & { tier: string }>(fixture('negative-queries.jsonl'));
-    const heldOut1 = readJsonl<EvalQuery>(fixture('negative-queries-heldout-1.jsonl'));
-    const heldOut2 = readJsonl<EvalQuery>(fixture('negative-queries-heldout-2.jsonl'));
-    const heldOut3 = readJsonl<EvalQuery>(fixture('negative-queries-heldout-3.jsonl'));
-    const heldOut4 = readJsonl<EvalQuery>(fixture('negative-queries-heldout-4.jsonl'));
-    const heldOut5 = readJsonl<EvalQuery>(fixture('negative-queries-heldout-5.jsonl'));
-    const heldOut6 = readJsonl<EvalQuery>(fixture('negative-queries-heldout-6.jsonl'));
-    const heldOut7 = readJsonl<EvalQuery>(fixture('negative-queries-heldout-7.jsonl'));
-    const typos = readJsonl<TypoQuery>(fixture('typo-queries.jsonl'));
+    const negatives = readJsonl<EvalQuery & { tier: string }>(fixture('absent-services-tuned-0.jsonl'));
+    const heldOut1 = readJsonl<EvalQuery>(fixture('absent-services-tuned-1.jsonl'));
+    const heldOut2 = readJsonl<EvalQuery>(fixture('absent-services-tuned-2.jsonl'));
+    const heldOut3 = readJsonl<EvalQuery>(fixture('absent-services-tuned-3.jsonl'));
+    const heldOut4 = readJsonl<EvalQuery>(fixture('absent-services-tuned-4.jsonl'));
+    const heldOut5 = readJsonl<EvalQuery>(fixture('absent-services-tuned-5.jsonl'));
+    const heldOut6 = readJsonl<EvalQuery>(fixture('absent-services-tuned-6.jsonl'));
+    const heldOut7 = readJsonl<EvalQuery>(fixture('absent-services-once-7.jsonl'));
+    const once8 = readJsonl<EvalQuery>(fixture('absent-services-once-8.jsonl'));
+    const typos = readJsonl<TypoQuery>(fixture('typo-queries-tuned.jsonl'));
     const measure = (options?: ToolIndexOptionsInput): Row => {
       const index = createToolIndex(entries, options);
       const hit = (queries: EvalQuery[]) => evaluateIndex(index, queries, { k: 5 }).overall.hitAtK;
@@ -104,6 +106,7 @@ describe('search quality, all shared catalogs, limit 5', () => {
         negativeHeldOut5: empty(heldOut5),
         negativeHeldOut6: empty(heldOut6),
         negativeHeldOut7: empty(heldOut7),
+        negativeOnce8: empty(once8),
         typo: typo.hitRate,
         typoCorrected: typo.correctedRate,
       };
@@ -132,7 +135,9 @@ describe('search quality, all shared catalogs, limit 5', () => {
     // card`, `… with my pylon`): these bounds guard what was measured, not the issue's target.
     expect(rows.default.negativeHeldOut5).toBeGreaterThanOrEqual(0.85);
     expect(rows.default.negativeHeldOut6).toBeGreaterThanOrEqual(0.83);
+    // The sets measured once and never tuned on (7, and 8 written for issue #15): guards, not targets.
     expect(rows.default.negativeHeldOut7).toBeGreaterThanOrEqual(0.83);
+    expect(rows.default.negativeOnce8).toBeGreaterThanOrEqual(0.84);
   });
 
   it('beats the reference and plain BM25 on keyword, natural, known-item and typo queries', () => {

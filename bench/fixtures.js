@@ -44,52 +44,46 @@ const KNOWN_ITEM_SCOPES = new Set(['github', 'cloudflare-api', 'notion']);
  * fall in the same half: tune on one, confirm on the other.
  */
 export function loadDevQueries(file = join(sharedDataDir(), 'eval', 'dev.jsonl')) {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line))
-    .map((row) => ({
-      id: row.id,
-      query: row.query,
-      style: row.style,
-      known: KNOWN_ITEM_SCOPES.has(row.scope),
-      half:
-        createHash('sha1')
-          .update(row.group ?? row.id)
-          .digest()[0] & 1
-          ? 'B'
-          : 'A',
-      relevant: row.relevant.map((id) => {
-        const slash = id.indexOf('/');
-        return mcpToolName(id.slice(0, slash), id.slice(slash + 1));
-      }),
-    }));
+  return readQueryLines(file).map((row) => ({
+    ...judged(row),
+    known: KNOWN_ITEM_SCOPES.has(row.scope),
+    half:
+      createHash('sha1')
+        .update(row.group ?? row.id)
+        .digest()[0] & 1
+        ? 'B'
+        : 'A',
+  }));
 }
 
-/** The external set's dev queries (StableToolBench), relevant ids as agent-facing names. */
-export function loadExternalQueries(file = join(sharedDataDir(), 'external', 'queries-dev.jsonl')) {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line))
-    .map((row) => ({
-      id: row.id,
-      query: row.query,
-      style: row.style,
-      relevant: row.relevant.map((id) => {
-        const slash = id.indexOf('/');
-        return mcpToolName(id.slice(0, slash), id.slice(slash + 1));
-      }),
-    }));
-}
-
-/** Reads a JSONL fixture of evaluation queries from test/unit/search/fixtures. */
-export function loadQueryFixture(name) {
-  const file = join(repoRoot, 'test', 'unit', 'search', 'fixtures', name);
+function readQueryLines(file) {
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line));
+}
+
+/** A query line as an evaluation query: `relevant` ids `server/tool` become agent-facing names. */
+function judged(row) {
+  return {
+    id: row.id,
+    query: row.query,
+    style: row.style,
+    relevant: row.relevant.map((id) => {
+      const slash = id.indexOf('/');
+      return mcpToolName(id.slice(0, slash), id.slice(slash + 1));
+    }),
+  };
+}
+
+/** The external set's dev queries (StableToolBench), relevant ids as agent-facing names. */
+export function loadExternalQueries(file = join(sharedDataDir(), 'external', 'queries-dev.jsonl')) {
+  return readQueryLines(file).map(judged);
+}
+
+/** Reads a JSONL fixture of evaluation queries from test/unit/search/fixtures. */
+export function loadQueryFixture(name) {
+  return readQueryLines(join(repoRoot, 'test', 'unit', 'search', 'fixtures', name));
 }
 
 // mulberry32: a small seeded generator, so the synthetic catalog is the same on every run.

@@ -1,11 +1,12 @@
-import type {
-  LanguageData,
-  QueryLexicon,
-  QueryPlan,
-  QueryReader,
-  QueryReaderFactory,
-  QueryReaderSettings,
-  QueryWords,
+import {
+  emptyQueryPlan,
+  type LanguageData,
+  type QueryLexicon,
+  type QueryPlan,
+  type QueryReader,
+  type QueryReaderFactory,
+  type QueryReaderSettings,
+  type QueryWords,
 } from './reading.js';
 import { stem } from './stemmer.js';
 import type { WordFate } from './types.js';
@@ -150,19 +151,7 @@ class EnglishReader implements QueryReader {
 
   read(query: QueryWords): QueryPlan {
     const { words } = query;
-    const plan: QueryPlan = {
-      stems: [],
-      terms: [],
-      answerable: [],
-      unscored: [],
-      gateToken: undefined,
-      gateTermId: -1,
-      corrections: [],
-      ignoredWords: [],
-      unknownWords: [],
-      whyUnknown: {},
-      words: [],
-    };
+    const plan = emptyQueryPlan();
     const { gate } = this.settings;
     const readsNames = gate === 'unknown-name';
     const seen = new Set<string>();

@@ -100,6 +100,23 @@ export interface QueryWords {
   runEnds?: readonly number[];
 }
 
+/** A plan with nothing read yet: no terms, no words. */
+export function emptyQueryPlan(): QueryPlan {
+  return {
+    stems: [],
+    terms: [],
+    answerable: [],
+    unscored: [],
+    gateToken: undefined,
+    gateTermId: -1,
+    corrections: [],
+    ignoredWords: [],
+    unknownWords: [],
+    whyUnknown: {},
+    words: [],
+  };
+}
+
 /** A word a lexical database relates to a query word, and how. */
 export interface RelatedWord {
   word: string;

@@ -16,14 +16,6 @@ import type {
   SearchResult,
 } from './types.js';
 
-export type {
-  FieldWeights,
-  GateMode,
-  RelevanceFloor,
-  ToolIndexOptions,
-  ToolIndexOptionsInput,
-} from './options.js';
-
 /**
  * The default engine: the reference's BM25 with the changes the quality bench measured as wins
  * (docs/readme/engine.md); everything not named here is as the reference has it.

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { englishReader } from '../../../src/search/english-reader.js';
 import { createToolIndex as createEngineIndex } from '../../../src/search/index.js';
-import { type LanguageData, NO_LANGUAGE_DATA } from '../../../src/search/reading.js';
+import { emptyQueryPlan, type LanguageData, NO_LANGUAGE_DATA } from '../../../src/search/reading.js';
 import { createToolIndex } from '../../../src/search/tool-index.js';
 import type { IndexEntry } from '../../../src/search/types.js';
 
@@ -35,17 +35,10 @@ describe('issue #15: the query reader is pluggable', () => {
           const { stem, termId } = lexicon.lookUp(words[0] ?? '');
           const term = { stem, termId, boost: 1, countsForCoverage: true, source: stem };
           return {
+            ...emptyQueryPlan(),
             stems: [stem],
             terms: termId < 0 ? [] : [term],
             answerable: termId < 0 ? [] : [stem],
-            unscored: [],
-            gateToken: undefined,
-            gateTermId: -1,
-            corrections: [],
-            ignoredWords: [],
-            unknownWords: [],
-            whyUnknown: {},
-            words: [],
           };
         },
       }),

@@ -3,42 +3,27 @@
  * non-object `arguments` gave -32603 with a schema dump. Both are refused at the agent edge with
  * -32602 and a message saying what to send; a bridge tool's own bad argument is INVALID_ARGUMENT.
  */
-import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/base/json.js';
 import type { Host } from '../../src/host/host.js';
-import { connectDefaultAgent, startHost } from '../helpers/host-kit.js';
-import { BASIC_TOOLS, FIXTURE_SERVER } from './listener-kit.js';
+import { connectDefaultAgent } from '../helpers/host-kit.js';
+import { startTestHost, type TestHost } from './listener-kit.js';
 
-let dataDir: string;
+let running: TestHost;
 let host: Host;
 let agent: Client;
 
 beforeAll(async () => {
-  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-args-'));
-  host = await startHost(dataDir, {
-    servers: [
-      {
-        id: 'basic',
-        transport: 'stdio',
-        command: process.execPath,
-        args: [FIXTURE_SERVER, BASIC_TOOLS],
-        enabled: true,
-      },
-    ],
-    policies: { default: 'allow' },
-  });
+  running = await startTestHost('allow');
+  host = running.host;
   agent = await connectDefaultAgent(host, 'fuzzy');
 });
 
 afterAll(async () => {
   await agent?.close();
-  await host?.close();
-  await fs.rm(dataDir, { recursive: true, force: true });
+  await running?.close();
 });
 
 function nested(depth: number, asArray = false): unknown {

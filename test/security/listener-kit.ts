@@ -7,6 +7,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Host, HostOptions } from '../../src/host/host.js';
+import { startHost } from '../helpers/host-kit.js';
 import {
   alive,
   buildPrivateCli,
@@ -143,20 +145,57 @@ export function headersOf(response: string): Map<string, string> {
   return headers;
 }
 
-/** Trades the launch secret for the UI session cookie value, as the page does. */
-export async function uiSessionCookie(serve: ServeChild): Promise<{ name: string; value: string }> {
-  const origin = `http://127.0.0.1:${serve.port}`;
-  const response = await fetch(`${origin}/api/session`, {
+/** Trades a launch secret for the UI session cookie (`name=value`), as the page does. */
+export async function exchangeLaunchSecret(base: string, secret: string): Promise<string> {
+  const response = await fetch(`${base}/api/session`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Toolbridge-CSRF': '1', Origin: origin },
-    body: JSON.stringify({ secret: serve.uiSecret }),
+    headers: { 'Content-Type': 'application/json', 'X-Toolbridge-CSRF': '1', Origin: base },
+    body: JSON.stringify({ secret }),
   });
-  const cookie = response.headers.get('set-cookie') ?? '';
-  const [name, value] = cookie.split(';')[0]!.split('=');
-  if (response.status !== 200 || name === undefined || value === undefined) {
+  const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0]!;
+  if (response.status !== 200 || !cookie.includes('='))
     throw new Error(`session exchange failed: ${response.status}`);
-  }
-  return { name, value };
+  return cookie;
+}
+
+/** The serve child's UI session cookie, split. */
+export async function uiSessionCookie(serve: ServeChild): Promise<{ name: string; value: string }> {
+  const cookie = await exchangeLaunchSecret(`http://127.0.0.1:${serve.port}`, serve.uiSecret);
+  const eq = cookie.indexOf('=');
+  return { name: cookie.slice(0, eq), value: cookie.slice(eq + 1) };
+}
+
+/** The fixture server with the basic tools (echo, rich, pid, …), as a settings entry. */
+export const BASIC_SERVER = {
+  id: 'basic',
+  transport: 'stdio',
+  command: process.execPath,
+  args: [FIXTURE_SERVER, BASIC_TOOLS],
+  enabled: true,
+};
+
+export interface TestHost {
+  host: Host;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** A real host in-process on a free loopback port, in a temp data folder that close() removes. */
+export async function startTestHost(
+  policy: 'allow' | 'ask' | 'deny',
+  options: Partial<HostOptions> = {},
+  servers: unknown[] = [BASIC_SERVER],
+): Promise<TestHost> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-sec-host-'));
+  const host = await startHost(dataDir, { servers, policies: { default: policy } }, options);
+  return {
+    host,
+    dataDir,
+    async close() {
+      await host.close();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 export { waitUntil };

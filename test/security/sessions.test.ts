@@ -3,43 +3,28 @@
  * Now the least recently used idle session goes, never one with a request in flight, and its
  * client is told why. A real host, the SDK's real clients.
  */
-import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CardView } from '../../src/api/ui-api.js';
 import type { Host } from '../../src/host/host.js';
-import { connectDefaultAgent, startHost, until } from '../helpers/host-kit.js';
-import { BASIC_TOOLS, FIXTURE_SERVER } from './listener-kit.js';
+import { connectDefaultAgent, until } from '../helpers/host-kit.js';
+import { startTestHost, type TestHost } from './listener-kit.js';
 
-let dataDir: string;
+let running: TestHost;
 let host: Host;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-sessions-'));
-  host = await startHost(dataDir, {
-    servers: [
-      {
-        id: 'basic',
-        transport: 'stdio',
-        command: process.execPath,
-        args: [FIXTURE_SERVER, BASIC_TOOLS],
-        enabled: true,
-      },
-    ],
-    policies: { default: 'ask' },
-  });
+  running = await startTestHost('ask');
+  host = running.host;
   // A page is open, so an `ask` call waits on a card: a request in flight for as long as we like.
   host.api.attachUi();
 });
 
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
-  await host?.close();
-  await fs.rm(dataDir, { recursive: true, force: true });
+  await running?.close();
 });
 
 async function agent(name: string): Promise<Client> {

@@ -3,43 +3,26 @@
  * agent keeps working. Real sockets on loopback, bounded loops.
  */
 
-import { promises as fs } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LoopbackServer } from '../../src/agents/loopback-server.js';
 import type { Host } from '../../src/host/host.js';
-import { connectDefaultAgent, startHost } from '../helpers/host-kit.js';
-import { BASIC_TOOLS, FIXTURE_SERVER, rawExchange, statusOf } from './listener-kit.js';
+import { connectDefaultAgent } from '../helpers/host-kit.js';
+import { rawExchange, startTestHost, statusOf, type TestHost } from './listener-kit.js';
 
-let dataDir: string;
+let running: TestHost;
 let host: Host;
 
 beforeAll(async () => {
-  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-slow-'));
-  host = await startHost(
-    dataDir,
-    {
-      servers: [
-        {
-          id: 'basic',
-          transport: 'stdio',
-          command: process.execPath,
-          args: [FIXTURE_SERVER, BASIC_TOOLS],
-          enabled: true,
-        },
-      ],
-      policies: { default: 'allow' },
-    },
-    { listenerLimits: { headersTimeoutMs: 1500, requestTimeoutMs: 3000 } },
-  );
+  running = await startTestHost('allow', {
+    listenerLimits: { headersTimeoutMs: 1500, requestTimeoutMs: 3000 },
+  });
+  host = running.host;
 });
 
 afterAll(async () => {
-  await host?.close();
-  await fs.rm(dataDir, { recursive: true, force: true });
+  await running?.close();
 });
 
 interface Watched {

@@ -4,9 +4,6 @@
  * either, against one real host. (IPC runs through main/ipc.ts with a stand-in for Electron's
  * ipcMain; the socket is the real web UI socket.)
  */
-import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { IpcMainInvokeEvent, WebContents } from 'electron';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -14,9 +11,9 @@ import { methodChannel, registerIpc } from '../../main/ipc.js';
 import type { UiReply } from '../../src/api/ui-api.js';
 import type { Host } from '../../src/host/host.js';
 import { WebUi } from '../../src/web/web-ui.js';
-import { startHost } from '../helpers/host-kit.js';
+import { exchangeLaunchSecret, startTestHost, type TestHost } from './listener-kit.js';
 
-let dataDir: string;
+let running: TestHost;
 let host: Host;
 let webUi: WebUi;
 let socket: WebSocket;
@@ -27,8 +24,8 @@ const handlers = new Map<
 const mainFrame = { url: 'app://bundle/index.html', parent: null, processId: 1, routingId: 1 };
 
 beforeAll(async () => {
-  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-ui-transports-'));
-  host = await startHost(dataDir, { servers: [], policies: { default: 'deny' } });
+  running = await startTestHost('deny', {}, []);
+  host = running.host;
   registerIpc({
     ipcMain: {
       handle: (channel: string, handler: never) => handlers.set(channel, handler),
@@ -40,16 +37,13 @@ beforeAll(async () => {
     }),
     log: () => undefined,
   });
-  webUi = new WebUi({ api: host.api, rendererDir: dataDir });
+  webUi = new WebUi({ api: host.api, rendererDir: running.dataDir });
   webUi.mount(host.http!);
   const base = host.http!.url;
-  const secret = new URL(webUi.launchUrl(base)).hash.replace('#secret=', '');
-  const exchange = await fetch(`${base}/api/session`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Toolbridge-CSRF': '1', Origin: base },
-    body: JSON.stringify({ secret }),
-  });
-  const cookie = (exchange.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const cookie = await exchangeLaunchSecret(
+    base,
+    new URL(webUi.launchUrl(base)).hash.replace('#secret=', ''),
+  );
   socket = new WebSocket(`${base.replace('http:', 'ws:')}/api/ws`, {
     headers: { Cookie: cookie, Origin: base },
   });
@@ -62,8 +56,7 @@ beforeAll(async () => {
 afterAll(async () => {
   socket?.close();
   await webUi?.close();
-  await host?.close();
-  await fs.rm(dataDir, { recursive: true, force: true });
+  await running?.close();
 });
 
 let nextId = 1;

@@ -257,6 +257,26 @@ function emptyCounts(): Record<Outcome, number> {
   return { result: 0, 'structured-error': 0, 'unstructured-error': 0, hang: 0, crash: 0 };
 }
 
+function summarize(
+  target: string,
+  seed: number,
+  cases: number,
+  counts: Record<Outcome, number>,
+  findings: Finding[],
+  latencies: number[],
+): FuzzReport {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return {
+    target,
+    seed,
+    cases,
+    counts,
+    findings,
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
+  };
+}
+
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -313,16 +333,7 @@ export async function fuzzAgent(hosts: FuzzHosts, cases: number, seed: number): 
       detail: 'the agent session no longer answers',
     });
   }
-  latencies.sort((a, b) => a - b);
-  return {
-    target: 'bridge tools',
-    seed,
-    cases,
-    counts,
-    findings,
-    p50Ms: percentile(latencies, 50),
-    p99Ms: percentile(latencies, 99),
-  };
+  return summarize('bridge tools', seed, cases, counts, findings, latencies);
 }
 
 const CASES_PER_CLIENT = 1000;
@@ -379,16 +390,7 @@ export async function fuzzUiSocket(hosts: FuzzHosts, cases: number, seed: number
     counts.crash++;
     findings.push({ outcome: 'crash', input: '(after the run)', detail: 'the UI socket no longer answers' });
   }
-  latencies.sort((a, b) => a - b);
-  return {
-    target: 'UI socket',
-    seed,
-    cases,
-    counts,
-    findings,
-    p50Ms: percentile(latencies, 50),
-    p99Ms: percentile(latencies, 99),
-  };
+  return summarize('UI socket', seed, cases, counts, findings, latencies);
 }
 
 function openUiSocket(hosts: FuzzHosts): Promise<WebSocket> {

@@ -141,7 +141,7 @@ export const agentCase = fc.record({
 });
 
 /** Methods whose valid sample would start a process on the fuzzing machine (a stdio server). */
-const SPAWNS = new Set(['addServer', 'updateServer', 'importServers']);
+const SPAWNS = new Set(['addServer', 'updateServer', 'confirmImport']);
 const SAMPLED = UI_METHODS.filter((method) => safeUiMethod(method) && !SPAWNS.has(method));
 
 /** A valid call as the renderer sends it, then maybe one parameter swapped, dropped or added. */

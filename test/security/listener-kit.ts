@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Host, HostOptions } from '../../src/host/host.js';
-import { startHost } from '../helpers/host-kit.js';
+import { fixtureServer, startHost } from '../helpers/host-kit.js';
 import {
   alive,
   buildPrivateCli,
@@ -19,8 +19,6 @@ import {
 } from '../integration/host/process-kit.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const FIXTURE_SERVER = path.join(ROOT, 'test', 'fixtures', 'servers', 'fixture-server.mjs');
-export const BASIC_TOOLS = path.join(ROOT, 'test', 'fixtures', 'servers', 'basic.json');
 
 export { buildPrivateCli as buildCli };
 
@@ -45,15 +43,7 @@ export async function startServe(
     path.join(dataDir, 'settings.json'),
     JSON.stringify({
       version: 2,
-      servers: [
-        {
-          id: 'basic',
-          transport: 'stdio',
-          command: process.execPath,
-          args: [FIXTURE_SERVER, BASIC_TOOLS],
-          enabled: true,
-        },
-      ],
+      servers: [BASIC_SERVER],
     }),
     { mode: 0o600 },
   );
@@ -166,13 +156,7 @@ export async function uiSessionCookie(serve: ServeChild): Promise<{ name: string
 }
 
 /** The fixture server with the basic tools (echo, rich, pid, …), as a settings entry. */
-export const BASIC_SERVER = {
-  id: 'basic',
-  transport: 'stdio',
-  command: process.execPath,
-  args: [FIXTURE_SERVER, BASIC_TOOLS],
-  enabled: true,
-};
+export const BASIC_SERVER = fixtureServer('basic', 'basic');
 
 export interface TestHost {
   host: Host;

@@ -1,12 +1,13 @@
 // `npm run bench`: speed on the real catalogs, scale on a synthetic one, the search-quality table,
 // the tokens of what the model sees, then the host: tool_call overhead against a direct SDK
-// client, and `serve` start-up.
+// client, `serve` start-up, and stopping servers that ignore SIGTERM.
 import { cpus, loadavg } from 'node:os';
 import { runContextBench } from './context.bench.js';
 import { runHostOverheadBench } from './host-overhead.bench.js';
 import { runQualityBench } from './quality.bench.js';
 import { runScaleBench } from './scale.bench.js';
 import { runServeStartupBench } from './serve-startup.bench.js';
+import { runShutdownBench } from './shutdown.bench.js';
 import { runSpeedBench } from './speed.bench.js';
 
 const sections = [
@@ -16,6 +17,7 @@ const sections = [
   runContextBench,
   runHostOverheadBench,
   runServeStartupBench,
+  runShutdownBench,
 ];
 
 console.log(

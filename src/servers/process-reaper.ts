@@ -76,6 +76,7 @@ export function running(targets: StopTargets): number[] {
 /** A process as first seen; the start time tells it apart from a later one with its pid. */
 interface Seen {
   pid: number;
+  groupId: number;
   startTime?: string | undefined;
 }
 
@@ -83,7 +84,7 @@ interface Seen {
  * One pass over /proc on Linux; elsewhere the groups that still have a member (as pseudo-pids).
  */
 function scan(targets: StopTargets): Seen[] {
-  if (!SCANS_PROC) return targets.groups.filter(groupAlive).map((pid) => ({ pid }));
+  if (!SCANS_PROC) return targets.groups.filter(groupAlive).map((pid) => ({ pid, groupId: pid }));
   const groups = new Set(targets.groups);
   const tokens = new Set(targets.tokens);
   if (groups.size === 0 && tokens.size === 0) return [];
@@ -93,7 +94,7 @@ function scan(targets: StopTargets): Seen[] {
     const stat = processStat(pid);
     if (stat === undefined || stat.state === 'Z' || stat.state === 'X') continue;
     if (groups.has(stat.groupId) || (tokens.size > 0 && tokens.has(leaseTokenOf(pid, uid) ?? ''))) {
-      found.push({ pid, startTime: stat.startTime });
+      found.push({ pid, groupId: stat.groupId, startTime: stat.startTime });
     }
   }
   return found;
@@ -105,13 +106,17 @@ function stillRunning(seen: Seen): boolean {
   return stat !== undefined && stat.state !== 'Z' && stat.state !== 'X' && stat.startTime === seen.startTime;
 }
 
+/**
+ * Signals the target groups that still had a live member when `seen` was taken (never an emptied
+ * group id, which a new group could have taken since), and each seen process outside them.
+ */
 function signalAll(targets: StopTargets, seen: readonly Seen[], signal: NodeJS.Signals): void {
-  for (const group of targets.groups) signalGroup(group, signal);
+  const groups = new Set(targets.groups.filter((group) => seen.some((item) => item.groupId === group)));
+  for (const group of groups) signalGroup(group, signal);
   if (!SCANS_PROC) return;
-  // Members of the groups just got the signal; the rest left their group but carry a token.
-  const groups = new Set(targets.groups);
-  for (const { pid } of seen) {
-    if (groups.has(processStat(pid)?.groupId ?? -1)) continue;
+  // The rest left their server's group but carry its token.
+  for (const { pid, groupId } of seen) {
+    if (groups.has(groupId)) continue;
     try {
       process.kill(pid, signal);
     } catch {

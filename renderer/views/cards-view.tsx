@@ -236,6 +236,19 @@ function ApprovalCard(props: {
         <SecretWarning secrets={card.secrets} testId="card-secret-warning" />
         <h3 className="section-title">Arguments</h3>
         <ArgumentsView value={card.arguments} secrets={card.secrets} testId="card-arguments" />
+        {card.validation.ok && card.validation.notEnforced !== undefined && (
+          <div className="callout warn mt-m" data-testid="card-not-enforced">
+            Toolbridge could not check these arguments against the schema's pattern(s){' '}
+            {card.validation.notEnforced.map((pattern, index) => (
+              <span key={pattern}>
+                {index > 0 && ', '}
+                <ServerText text={pattern} inline />
+              </span>
+            ))}
+            : its linear-time engine cannot run lookarounds or backreferences, and the backtracking one could
+            freeze Toolbridge. The server still judges them.
+          </div>
+        )}
         {!card.validation.ok && (
           <div className="callout warn mt-m" data-testid="card-validation">
             These arguments do not match the tool's schema

@@ -115,6 +115,9 @@ function gateRequest(
     arguments: args as JsonObject,
     definitionHash: approvalHash(entry, parts.definitionHash),
     ...(entry.annotations === undefined ? {} : { annotations: entry.annotations }),
+    ...(context.notEnforced === undefined
+      ? {}
+      : { validation: { ok: true, notEnforced: context.notEnforced } }),
     ...account,
     ...(context.signal === undefined ? {} : { signal: context.signal }),
     ...(context.stop === undefined ? {} : { stop: context.stop }),

@@ -83,7 +83,11 @@ export interface ApprovalCardView {
    * about to be sent.
    */
   secrets: ArgumentSecret[];
-  validation: { ok: true } | { ok: false; message: string; path?: string };
+  /**
+   * The bridge's argument check. `notEnforced` lists schema patterns the linear-time engine cannot
+   * run (lookarounds, backreferences): the arguments were not checked against them.
+   */
+  validation: { ok: true; notEnforced?: string[] } | { ok: false; message: string; path?: string };
   createdAt: string;
   expiresAt: string;
 }

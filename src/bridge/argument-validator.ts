@@ -4,6 +4,7 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { isPlainObject } from '../base/json.js';
+import { linearRegExpEngine, type UnenforcedPattern } from '../base/linear-regexp.js';
 import { coerceArguments } from './argument-coercion.js';
 import { normalizeSchema } from './schema-normalize.js';
 
@@ -19,7 +20,14 @@ export interface ArgumentError {
   hint: string;
 }
 
-export type ArgumentCheck = { ok: true; args: Record<string, unknown> } | { ok: false; error: ArgumentError };
+export type ArgumentCheck =
+  | {
+      ok: true;
+      args: Record<string, unknown>;
+      /** Patterns of the schema that were not checked (the linear-time engine cannot run them). */
+      notEnforced?: UnenforcedPattern[];
+    }
+  | { ok: false; error: ArgumentError };
 
 /** How the agent reached the tool, for the wording of the error. */
 export type CallRoute = 'tool_call' | 'direct';
@@ -58,6 +66,7 @@ interface CacheRecord {
   validate: ValidateFunction | undefined;
   draft: Draft;
   compiled: Record<string, unknown> | undefined;
+  notEnforced: UnenforcedPattern[];
 }
 
 export function createArgumentValidator(options: ArgumentValidatorOptions = {}): ArgumentValidator {
@@ -65,11 +74,14 @@ export function createArgumentValidator(options: ArgumentValidatorOptions = {}):
   const byIdentity = new WeakMap<object, CacheRecord>();
   const byContent = new Map<string, CacheRecord>();
   const engines = new Map<Draft, Ajv>();
+  // Compiling is synchronous: the patterns skipped while one schema compiles are that schema's.
+  let skipped: UnenforcedPattern[] = [];
+  const regExp = linearRegExpEngine((pattern) => skipped.push(pattern));
 
   function engine(draft: Draft): Ajv {
     let ajv = engines.get(draft);
     if (ajv === undefined) {
-      const settings = { strict: false, allErrors: true, logger: false as const };
+      const settings = { strict: false, allErrors: true, logger: false as const, code: { regExp } };
       ajv =
         draft === '2020-12'
           ? new Ajv2020(settings)
@@ -85,14 +97,18 @@ export function createArgumentValidator(options: ArgumentValidatorOptions = {}):
   function compile(schema: Record<string, unknown>): CacheRecord {
     const draft = draftOf(schema.$schema);
     const normalized = normalizeSchema(schema);
-    if (normalized.hasExternalRef) return { validate: undefined, draft, compiled: undefined };
+    const unchecked = { validate: undefined, draft, compiled: undefined, notEnforced: [] };
+    if (normalized.hasExternalRef) return unchecked;
     // The engine's own meta-schema applies; a root $id would collide between tools that share one.
     const { $schema: _schema, $id: _id, ...compiled } = normalized.schema;
+    skipped = [];
     try {
       // compile() checks the schema against its meta-schema first and throws on a broken one.
-      return { validate: engine(draft).compile(compiled), draft, compiled };
+      return { validate: engine(draft).compile(compiled), draft, compiled, notEnforced: dedupe(skipped) };
     } catch {
-      return { validate: undefined, draft, compiled: undefined };
+      return unchecked;
+    } finally {
+      skipped = [];
     }
   }
 
@@ -143,10 +159,14 @@ export function createArgumentValidator(options: ArgumentValidatorOptions = {}):
       let coerced = args;
       try {
         coerced = coerceArguments(schema, args);
-        const { validate } = lookup(schema);
-        if (validate === undefined || validate(coerced)) return { ok: true, args: coerced };
+        const { validate, notEnforced } = lookup(schema);
+        const passed =
+          notEnforced.length === 0
+            ? { ok: true as const, args: coerced }
+            : { ok: true as const, args: coerced, notEnforced };
+        if (validate === undefined || validate(coerced)) return passed;
         const best = bestError(validate.errors ?? []);
-        if (best === undefined) return { ok: true, args: coerced };
+        if (best === undefined) return passed;
         const path = formatPath(best.instancePath, coerced);
         const detail = clip(describeError(best, coerced));
         return {
@@ -165,6 +185,11 @@ export function createArgumentValidator(options: ArgumentValidatorOptions = {}):
       }
     },
   };
+}
+
+function dedupe(patterns: UnenforcedPattern[]): UnenforcedPattern[] {
+  const seen = new Map(patterns.map((item) => [item.pattern, item]));
+  return [...seen.values()];
 }
 
 function lead(route: CallRoute, toolName: string): string {

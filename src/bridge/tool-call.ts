@@ -59,8 +59,13 @@ export async function callCatalogTool(
 ): Promise<CallToolResult> {
   const check = scope.validator.check(entry.name, entry.inputSchema, args, route);
   if (!check.ok) return jsonResult(check.error, true);
+  const notEnforced = check.notEnforced?.map((skipped) => skipped.pattern);
   try {
-    return await scope.executor.callTool(entry, check.args, context);
+    return await scope.executor.callTool(
+      entry,
+      check.args,
+      notEnforced === undefined ? context : { ...context, notEnforced },
+    );
   } catch (error) {
     if (ToolbridgeError.is(error)) return errorResult(error.message, { code: error.code });
     throw error;

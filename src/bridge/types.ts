@@ -20,6 +20,8 @@ export interface CallContext {
    * absent runs under the app's default account. Set per entry, only for `connectors__` tools.
    */
   account?: string;
+  /** Schema patterns the argument check could not enforce (shown on the card). */
+  notEnforced?: string[];
 }
 
 /**

@@ -1,0 +1,143 @@
+/**
+ * Issue #12, ReDoS: a server's schema regex must not freeze the host. Patterns from servers run on
+ * a linear-time engine; one RE2 cannot run is reported as not enforced, never handed to V8's
+ * backtracking engine. Real stdio servers built with the SDK, the SDK client as the agent.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { approvalCards, connectAgent, hostForFile, text, toolCall } from '../integration/approvals/kit.js';
+
+const FIXTURE_SERVER = fileURLToPath(new URL('../fixtures/servers/fixture-server.mjs', import.meta.url));
+const EVIL = `${'a'.repeat(30)}!`;
+const LONG_EVIL = `${'a'.repeat(5000)}!`;
+
+const string = (pattern: string) => ({ type: 'string', pattern });
+const evilTools = [
+  { name: 'nested', schema: { properties: { message: string('^(a+)+$') } } },
+  { name: 'pinned', schema: { properties: { message: string('^(a+)+$') } } },
+  { name: 'alternation', schema: { properties: { message: string('^(a|aa)+$') } } },
+  {
+    name: 'keys',
+    schema: { patternProperties: { '^(a+)+$': { type: 'number' } }, additionalProperties: false },
+  },
+  { name: 'names', schema: { propertyNames: string('^(a+)+$') } },
+  {
+    name: 'deep',
+    schema: { properties: { message: { $ref: '#/$defs/evil' } }, $defs: { evil: string('^(\\w+\\s?)*$') } },
+  },
+  { name: 'items', schema: { properties: { message: { type: 'array', items: string('^(a+)+$') } } } },
+  { name: 'lookahead', schema: { properties: { message: string('^(?=(a+)+$)a*$') } } },
+  { name: 'backreference', schema: { properties: { message: string('^(a+)\\1$') } } },
+];
+
+const running = hostForFile(async (dataDir) => {
+  const server = async (name: string, tools: unknown[]) => {
+    const file = path.join(dataDir, `${name}.json`);
+    await fs.writeFile(file, JSON.stringify({ name, tools }));
+    return {
+      id: name,
+      transport: 'stdio',
+      command: process.execPath,
+      args: [FIXTURE_SERVER, file],
+      enabled: true,
+    };
+  };
+  return {
+    servers: [
+      await server(
+        'evil',
+        evilTools.map(({ name, schema }) => ({
+          name,
+          behavior: 'echo',
+          inputSchema: { type: 'object', ...schema },
+        })),
+      ),
+      await server('other', [{ name: 'echo', behavior: 'echo' }]),
+    ],
+    policies: { default: 'allow', tools: { mcp__evil__backreference: 'ask' } },
+    tools: { mcp__evil__pinned: { pinned: true } },
+  };
+});
+
+/** Runs `work` while watching the event loop; returns the longest stall seen, in ms. */
+async function longestStall<T>(work: () => Promise<T>): Promise<{ value: T; stallMs: number }> {
+  const monitor = monitorEventLoopDelay({ resolution: 10 });
+  monitor.enable();
+  try {
+    const value = await work();
+    return { value, stallMs: monitor.max / 1e6 };
+  } finally {
+    monitor.disable();
+  }
+}
+
+function validationError(result: CallToolResult): { constraint: string; error: string } {
+  expect(result.isError, text(result)).toBe(true);
+  return JSON.parse(text(result));
+}
+
+describe('issue #12: schema patterns from servers', () => {
+  it('issue #12: "^(a+)+$" against 30 a and a "!" is refused at once, while another server and the UI answer', async () => {
+    const agent = await connectAgent(running);
+    const { value, stallMs } = await longestStall(() =>
+      Promise.all([
+        toolCall(agent, 'mcp__evil__nested', { message: EVIL }),
+        toolCall(agent, 'mcp__other__echo', { message: 'still here' }),
+        running.host.api.listServers(),
+      ]),
+    );
+    const [evil, other, servers] = value;
+    expect(validationError(evil)).toMatchObject({ constraint: 'pattern' });
+    expect(text(other)).toBe('still here');
+    expect(servers.map((server) => server.id).sort()).toEqual(['evil', 'other']);
+    // V8's engine stalls 18 s on this argument; RE2 answers in milliseconds. A generous bound.
+    expect(stallMs).toBeLessThan(1500);
+  });
+
+  it('issue #12: the variants (alternation, patternProperties, propertyNames, $ref, items, 5,000 characters, a pinned tool) never stall', async () => {
+    const agent = await connectAgent(running);
+    const calls: [string, Record<string, unknown>][] = [
+      ['mcp__evil__nested', { message: LONG_EVIL }],
+      ['mcp__evil__alternation', { message: EVIL }],
+      ['mcp__evil__keys', { [EVIL]: 1 }],
+      ['mcp__evil__keys', { aaaa: 'not a number' }],
+      ['mcp__evil__names', { [EVIL]: 1 }],
+      ['mcp__evil__deep', { message: `${'word '.repeat(2000)}!` }],
+      ['mcp__evil__items', { message: [EVIL, LONG_EVIL] }],
+    ];
+    const { value, stallMs } = await longestStall(async () => {
+      const results = await Promise.all(calls.map(([name, args]) => toolCall(agent, name, args)));
+      // A pinned tool is called directly, without tool_call: the same check.
+      const direct = (await agent.callTool({
+        name: 'mcp__evil__pinned',
+        arguments: { message: EVIL },
+      })) as CallToolResult;
+      return [...results, direct];
+    });
+    for (const result of value) expect(validationError(result).error).toMatch(/NOT invoked/);
+    expect(stallMs).toBeLessThan(1500);
+  });
+
+  it('issue #12: a pattern RE2 cannot run (lookahead, backreference) is not enforced and never run on the event loop', async () => {
+    const agent = await connectAgent(running);
+    const cards = approvalCards(running.host);
+    const { value, stallMs } = await longestStall(async () => {
+      const calls = Promise.all([
+        toolCall(agent, 'mcp__evil__lookahead', { message: EVIL }),
+        toolCall(agent, 'mcp__evil__backreference', { message: EVIL }),
+      ]);
+      // The card says plainly which pattern was not checked.
+      const [card] = await cards;
+      expect(card!.validation).toEqual({ ok: true, notEnforced: ['^(a+)\\1$'] });
+      await running.host.api.resolveCard(card!.id, { action: 'approve' });
+      return calls;
+    });
+    // The server judges the value itself; Toolbridge did not hold the call on a check it cannot make.
+    expect(value.map(text)).toEqual([EVIL, EVIL]);
+    expect(stallMs).toBeLessThan(1500);
+  });
+});

@@ -103,17 +103,23 @@ export function decidePolicy(config: PolicyConfig, subject: PolicySubject): Poli
 }
 
 function ruleMatches(rule: PolicyRule, subject: PolicySubject): boolean {
-  if (rule.serverId !== subject.serverId) return false;
-  if (rule.toolName === undefined) return true;
   if (rule.policy === 'allow') {
     // Allow is exact: a look-alike name or a changed definition is a tool the user never allowed.
+    if (rule.serverId !== subject.serverId) return false;
+    if (rule.toolName === undefined) return true;
     if (rule.toolName !== subject.toolName) return false;
     if (!accountMatches(rule.account, subject.account)) return false;
     return rule.definitionHash === undefined || rule.definitionHash === subject.definitionHash;
   }
-  // Deny and ask also cover look-alikes on the same server (`Delete_File` beside `delete_file`),
-  // so a server cannot step around a rule by offering the same name spelled differently.
-  return rule.toolName === subject.toolName || nameSkeleton(rule.toolName) === nameSkeleton(subject.toolName);
+  // Deny and ask also cover look-alikes (`Delete_File` or a Cyrillic `dеlete_file` beside
+  // `delete_file`, a connector `slаck` beside `slack`), so a server or a gateway cannot step
+  // around a rule by offering the same name spelled differently.
+  if (!looksAlike(rule.serverId, subject.serverId)) return false;
+  return rule.toolName === undefined || looksAlike(rule.toolName, subject.toolName);
+}
+
+function looksAlike(a: string, b: string): boolean {
+  return a === b || nameSkeleton(a) === nameSkeleton(b);
 }
 
 /** The rule's form of a call's account: the alias it named, else the default account. */

@@ -1,3 +1,5 @@
+import unhomoglyph from 'unhomoglyph';
+
 /**
  * Canonical tool keys. Policies match `(serverId, toolName)`, never the text an agent typed: the
  * bridge takes only exact catalog names, and the gate refuses a name that is not byte for byte
@@ -33,15 +35,21 @@ const SEPARATORS = /[\s\p{Pd}\p{Zs}._:/\\|·]+/gu;
 
 /**
  * The form two names share when a person (or a model) would read them as the same name: NFKC,
- * invisible characters removed, lower case, every run of separators one `_`, trimmed. Used only to
- * compare names (deny and ask rules cover look-alikes), never shown or dispatched.
+ * invisible characters removed, the Unicode TR39 confusable skeleton (Cyrillic `а` reads as Latin
+ * `a`, `rn` as `m`; data from confusables.txt via the pinned `unhomoglyph`), lower case, every run
+ * of separators one `_`, trimmed. Used only to compare names (deny and ask rules cover
+ * look-alikes), never shown or dispatched.
  */
 export function nameSkeleton(name: string): string {
-  return name
-    .normalize('NFKC')
-    .replace(INVISIBLE, '')
+  const visible = name.normalize('NFKC').replace(INVISIBLE, '');
+  // Lower case first (rules ignore case), then the prototypes, which may be capitals again.
+  return confusableSkeleton(visible.toLowerCase())
     .toLowerCase()
-    .normalize('NFKC')
     .replace(SEPARATORS, '_')
     .replace(/^_+|_+$/g, '');
+}
+
+/** TR39's skeleton(X): NFD, each character replaced by its prototype, NFD again. */
+function confusableSkeleton(text: string): string {
+  return unhomoglyph(text.normalize('NFD')).normalize('NFD');
 }

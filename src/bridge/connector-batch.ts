@@ -1,7 +1,11 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, ToolbridgeError } from '../base/errors.js';
 import { isPlainObject, parseBoundedJson } from '../base/json.js';
-import { parseConnectorName } from '../catalog/connector-names.js';
+import {
+  misnamedMessage,
+  parseConnectorName,
+  unknownConnectorToolMessage,
+} from '../catalog/connector-names.js';
 import { jsonResult } from './bridge-results.js';
 import type { BridgeScope } from './bridge-scope.js';
 import type { CallEntry } from './call-envelope.js';
@@ -34,6 +38,7 @@ export async function runConnectorBatch(
   context: CallContext,
 ): Promise<CallToolResult> {
   const results: Slot[] = [];
+  const resolved = await resolveNames(entries, scope, context);
   for (const [index, entry] of entries.entries()) {
     const { name } = entry;
     const parsed = parseConnectorName(name);
@@ -60,7 +65,16 @@ export async function runConnectorBatch(
       });
       continue;
     }
-    const entryContext = entry.account === undefined ? context : { ...context, account: entry.account };
+    const resolution = resolved.get(name);
+    if (resolution !== undefined && 'error' in resolution) {
+      results.push({ index, name, error: resolution.error });
+      continue;
+    }
+    const entryContext: CallContext = {
+      ...context,
+      ...(entry.account === undefined ? {} : { account: entry.account }),
+      ...(resolution === undefined ? {} : { slug: resolution.slug }),
+    };
     results.push(
       await runEntry(index, name, () => scope.executor.callTool(catalogEntry, entry.arguments, entryContext)),
     );
@@ -68,6 +82,35 @@ export async function runConnectorBatch(
   const payload = withCounts(results);
   // Some entries may have worked; only a batch where nothing did is an error result.
   return jsonResult(payload, payload.error_count === payload.total_count);
+}
+
+/**
+ * What each connector name of the batch runs, asked of the gateway once (the describe leg), so a
+ * name that only spells a tool differently is refused before any policy decides on it: the policy
+ * key is exactly the tool that runs. Names the leg could not answer are left to the backend.
+ */
+async function resolveNames(
+  entries: readonly CallEntry[],
+  scope: BridgeScope,
+  context: CallContext,
+): Promise<Map<string, { slug: string } | { error: EntryError }>> {
+  const resolved = new Map<string, { slug: string } | { error: EntryError }>();
+  const names = [
+    ...new Set(entries.map((entry) => entry.name).filter((name) => parseConnectorName(name) !== undefined)),
+  ];
+  if (scope.connectors === undefined || names.length === 0) return resolved;
+  const leg = await scope.connectors.describe(names, { signal: context.signal });
+  for (const tool of leg.tools) resolved.set(tool.name, { slug: tool.slug });
+  for (const [name, canonical] of Object.entries(leg.misnamed ?? {})) {
+    resolved.set(name, { error: { code: 'TOOL_NOT_FOUND', message: misnamedMessage(name, canonical) } });
+  }
+  if (leg.status === undefined) {
+    for (const name of leg.notFound) {
+      if (resolved.has(name)) continue;
+      resolved.set(name, { error: { code: 'TOOL_NOT_FOUND', message: unknownConnectorToolMessage(name) } });
+    }
+  }
+  return resolved;
 }
 
 function isStopped(context: CallContext): boolean {

@@ -1,5 +1,5 @@
 import { defineMember } from '../base/json.js';
-import { isConnectorName } from '../catalog/connector-names.js';
+import { isConnectorName, misnamedMessage } from '../catalog/connector-names.js';
 import type { BridgeScope } from './bridge-scope.js';
 import { MAX_NAMES_PER_DESCRIBE } from './bridge-tools.js';
 import { explainNonDeferred } from './name-guidance.js';
@@ -57,6 +57,11 @@ export async function toolDescribePayload(
       continue;
     }
     if (unanswered.has(name)) continue;
+    const canonical = leg?.misnamed?.[name];
+    if (canonical !== undefined) {
+      defineMember(errors, name, misnamedMessage(name, canonical));
+      continue;
+    }
     // A connector miss is never an error: the tool may simply be gone from the gateway.
     const reason = isConnectorName(name) ? undefined : explainNonDeferred(name, scope, 'describe');
     if (reason?.kind === 'direct') defineMember(errors, name, reason.message);

@@ -20,6 +20,11 @@ export interface CallContext {
    * absent runs under the app's default account. Set per entry, only for `connectors__` tools.
    */
   account?: string;
+  /**
+   * `connectors__` entries: the one gateway slug the name resolved to before the policy decided
+   * (the batch resolves every name first); the backend runs exactly it.
+   */
+  slug?: string;
   /** Schema patterns the argument check could not enforce (shown on the card). */
   notEnforced?: string[];
 }
@@ -146,8 +151,10 @@ export interface ConnectorDescription {
 export interface ConnectorDescribeLeg {
   /** Described names, in request order. */
   tools: ConnectorDescription[];
-  /** Names the gateway does not know (malformed names included). Empty when the leg failed. */
+  /** Names the gateway does not know (malformed and misnamed ones included). Empty when the leg failed. */
   notFound: string[];
+  /** Names that reach a tool the gateway names differently: name → the tool's exact name. */
+  misnamed?: Record<string, string>;
   /** Present when the leg failed in a way the agent should hear about; `names` are the unanswered ones. */
   status?: ConnectorsStatus;
 }

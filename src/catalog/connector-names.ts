@@ -49,6 +49,49 @@ export function slugCandidates(name: ParsedConnectorName): [prefixed: string, li
   return [`${name.connector.toUpperCase()}_${name.tool}`, name.tool];
 }
 
+/** What one agent-facing name reaches on the gateway, read from the gateway's schemas. */
+export type SlugResolution =
+  /** The name is exactly the name of this slug: the one tool it may run. */
+  | { kind: 'exact'; slug: string; connector: string }
+  /** The name reaches a tool under another name (case, a doubled prefix, another connector). */
+  | { kind: 'misnamed'; canonical: string }
+  | { kind: 'unknown' };
+
+/**
+ * Resolves a name to the one slug the gateway would run for it, the way execution tries them
+ * (prefixed, then literal), keeping a candidate only when the name is exactly the one that slug
+ * composes to from its own connector. So `connectors__GitHub__CREATE_ISSUE`,
+ * `connectors__github__GITHUB_CREATE_ISSUE` and `connectors__notion__SLACK_CHAT_POST_MESSAGE`
+ * never run a tool: each is `misnamed`, with the name that tool really has, and the policy only
+ * ever decides on names that are exactly what runs.
+ */
+export function resolveSlug(
+  name: string,
+  schemas: Readonly<Record<string, { connector?: unknown }>>,
+): SlugResolution {
+  const parsed = parseConnectorName(name);
+  if (parsed === undefined) return { kind: 'unknown' };
+  let canonical: string | undefined;
+  for (const slug of new Set(slugCandidates(parsed))) {
+    const connector = Object.hasOwn(schemas, slug) ? schemas[slug]?.connector : undefined;
+    if (typeof connector !== 'string' || connector === '') continue;
+    const composed = composeConnectorName(connector, slug);
+    if (composed === name) return { kind: 'exact', slug, connector };
+    canonical ??= composed;
+  }
+  return canonical === undefined ? { kind: 'unknown' } : { kind: 'misnamed', canonical };
+}
+
+/** The agent's error for a name that reaches a tool under another name. */
+export function misnamedMessage(name: string, canonical: string): string {
+  return `'${name}' is not the exact name of a connector tool; it was not run. The tool it spells differently is '${canonical}': call it by exactly that name (policies apply to that name).`;
+}
+
+/** The agent's error for a connector name the gateway has no tool for. */
+export function unknownConnectorToolMessage(name: string): string {
+  return `There is no tool ${name} on the connector gateway. Use tool_search to find the exact name.`;
+}
+
 /** A slug the gateway returned, with the connector it belongs to (as the gateway spelled it). */
 export interface ConnectorSlug {
   slug: string;

@@ -6,7 +6,14 @@
  */
 import type { JsonValue } from '../base/json.js';
 import { CONNECTORS_UNAVAILABLE_MESSAGE } from '../bridge/connector-routing.js';
-import { type ParsedConnectorName, parseConnectorName, slugCandidates } from '../catalog/connector-names.js';
+import {
+  misnamedMessage,
+  type ParsedConnectorName,
+  parseConnectorName,
+  resolveSlug,
+  slugCandidates,
+  unknownConnectorToolMessage,
+} from '../catalog/connector-names.js';
 import type { GatewayClient, GatewayFailure } from './gateway-client.js';
 import type { GatewayExecuteResult, GatewayToolError } from './gateway-wire.js';
 
@@ -54,14 +61,16 @@ export class ConnectorExecutor {
   }
 
   /**
-   * Sends the prefixed slug first; on `TOOL_NOT_FOUND` tries the literal slug once. Runs under
+   * Runs the one slug the name is exactly the name of (`resolveSlug`): the caller's `slug` when it
+   * resolved the name already, else one schemas request decides. A name that only spells a tool
+   * differently (case, a doubled prefix, another connector's slug) runs nothing. Runs under
    * `context.account` when given, else the app's default account. Shaped to be the bridge's
    * `ConnectorBackend` (entry, arguments, context).
    */
   async execute(
     entry: { name: string },
     args: Record<string, unknown>,
-    context: { signal?: AbortSignal; account?: string } = {},
+    context: { signal?: AbortSignal; account?: string; slug?: string } = {},
   ): Promise<ConnectorEntryOutcome> {
     const parsed = parseConnectorName(entry.name);
     if (parsed === undefined) {
@@ -71,10 +80,24 @@ export class ConnectorExecutor {
       );
     }
     if (!this.client.configured) return failed('TOOL_NOT_FOUND', CONNECTORS_UNAVAILABLE_MESSAGE);
-    const [prefixed, literal] = slugCandidates(parsed);
-    let outcome = await this.run(parsed, prefixed, args, context);
-    if ('notFound' in outcome) outcome = await this.run(parsed, literal, args, context);
+    const slug = context.slug ?? (await this.resolve(entry.name, parsed, context.signal));
+    if (typeof slug !== 'string') return slug;
+    const outcome = await this.run(parsed, slug, args, context);
     return 'notFound' in outcome ? { error: outcome.notFound } : outcome;
+  }
+
+  private async resolve(
+    name: string,
+    parsed: ParsedConnectorName,
+    signal: AbortSignal | undefined,
+  ): Promise<string | { error: ConnectorEntryError }> {
+    const schemas = await this.client.schemas(slugCandidates(parsed), signal === undefined ? {} : { signal });
+    if (!schemas.ok) return gatewayFailed(schemas.failure);
+    const resolved = resolveSlug(name, schemas.value);
+    if (resolved.kind === 'exact') return resolved.slug;
+    if (resolved.kind === 'misnamed')
+      return failed('TOOL_NOT_FOUND', misnamedMessage(name, resolved.canonical));
+    return failed('TOOL_NOT_FOUND', unknownConnectorToolMessage(name));
   }
 
   /** One execute request; a `TOOL_NOT_FOUND` comes back separately so the caller may try the other slug. */

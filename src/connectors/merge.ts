@@ -11,7 +11,7 @@ import type {
   ConnectorSearchLeg,
   ConnectorsStatus,
 } from '../bridge/types.js';
-import { parseConnectorName, resolveTwins, slugCandidates } from '../catalog/connector-names.js';
+import { parseConnectorName, resolveSlug, resolveTwins, slugCandidates } from '../catalog/connector-names.js';
 import type { CatalogEntry } from '../catalog/types.js';
 import type { GatewayClient, GatewayFailure, RequestOptions } from './gateway-client.js';
 import type { GatewaySchema, GatewaySearchResponse } from './gateway-wire.js';
@@ -128,32 +128,24 @@ export async function describeConnectors(
   }
   const tools: ConnectorDescription[] = [];
   const notFound: string[] = [];
-  for (const { name, candidates } of wanted) {
-    const hit = firstSchema(candidates, result.value);
-    if (hit === undefined) {
+  const misnamed: Record<string, string> = {};
+  for (const { name } of wanted) {
+    const resolved = resolveSlug(name, result.value);
+    if (resolved.kind === 'misnamed') misnamed[name] = resolved.canonical;
+    if (resolved.kind !== 'exact') {
       notFound.push(name);
       continue;
     }
+    const schema = result.value[resolved.slug]!;
     tools.push({
       name,
-      description: hit.schema.description,
-      inputSchema: hit.schema.inputSchema ?? {},
-      server: hit.schema.connector,
-      slug: hit.slug,
+      description: schema.description,
+      inputSchema: schema.inputSchema ?? {},
+      server: schema.connector,
+      slug: resolved.slug,
     });
   }
-  return { tools, notFound };
-}
-
-function firstSchema(
-  candidates: readonly string[],
-  schemas: Record<string, GatewaySchema>,
-): { slug: string; schema: GatewaySchema } | undefined {
-  for (const slug of candidates) {
-    const schema = schemas[slug];
-    if (schema !== undefined) return { slug, schema };
-  }
-  return undefined;
+  return Object.keys(misnamed).length === 0 ? { tools, notFound } : { tools, notFound, misnamed };
 }
 
 /** A connector document as a catalog entry, so the bridge can treat it like any deferred tool. */

@@ -68,18 +68,36 @@ describe('ConnectorExecutor.execute', () => {
     ]);
   });
 
-  it('retries once with the literal slug after TOOL_NOT_FOUND, as a new call', async () => {
+  it('runs the literal slug a name is exactly the name of, without sending the prefixed one first', async () => {
     const outcome = await executor().execute({ name: 'connectors__github__GET_ME' }, {});
     expect(outcome).toMatchObject({ response: { ran: 'GET_ME' } });
-    expect(sentSlugs()).toEqual(['GITHUB_GET_ME', 'GET_ME']);
-    const [first, second] = executeRequests();
-    expect(second?.idempotencyKey).not.toBe(first?.idempotencyKey);
+    expect(sentSlugs()).toEqual(['GET_ME']);
   });
 
-  it('reports TOOL_NOT_FOUND when neither slug exists', async () => {
+  it('reports TOOL_NOT_FOUND when neither slug exists, and sends nothing to run', async () => {
     const outcome = await executor().execute({ name: 'connectors__github__NO_SUCH_TOOL' }, {});
     expect(outcome).toMatchObject({ error: { code: 'TOOL_NOT_FOUND' } });
-    expect(sentSlugs()).toEqual(['GITHUB_NO_SUCH_TOOL', 'NO_SUCH_TOOL']);
+    expect(sentSlugs()).toEqual([]);
+  });
+
+  it('issue #12: runs nothing for a name that only spells a tool differently, and names the tool', async () => {
+    for (const [name, canonical] of [
+      ['connectors__GitHub__CREATE_ISSUE', 'connectors__github__CREATE_ISSUE'],
+      ['connectors__GITHUB__CREATE_ISSUE', 'connectors__github__CREATE_ISSUE'],
+      ['connectors__github__GITHUB_CREATE_ISSUE', 'connectors__github__CREATE_ISSUE'],
+      ['connectors__notion__SLACK_CHAT_POST_MESSAGE', 'connectors__slack__CHAT_POST_MESSAGE'],
+    ]) {
+      const outcome = await executor().execute({ name: name! }, {});
+      expect(outcome, name).toMatchObject({ error: { code: 'TOOL_NOT_FOUND' } });
+      if ('error' in outcome) expect(outcome.error.message).toContain(`'${canonical}'`);
+    }
+    expect(sentSlugs()).toEqual([]);
+  });
+
+  it('runs exactly the slug the caller resolved, with no second guess', async () => {
+    const outcome = await executor().execute({ name: 'connectors__github__GET_ME' }, {}, { slug: 'GET_ME' });
+    expect(outcome).toMatchObject({ response: { ran: 'GET_ME' } });
+    expect(gateway.requests.filter((r) => r.path === '/v1/connectors/schemas')).toEqual([]);
   });
 
   it('passes TOOL_NOT_ALLOWED and PROVIDER_ERROR through without retrying', async () => {
@@ -130,14 +148,13 @@ describe('ConnectorExecutor.execute', () => {
     });
   });
 
-  it('turns a transport failure on the literal attempt into PROVIDER_ERROR for this entry only', async () => {
-    gateway.setMode('reset', { after: 1, only: 'execute' });
-    const outcome = await executor().execute({ name: 'connectors__github__NOT_THERE' }, {});
+  it('turns a transport failure on the execute request into PROVIDER_ERROR for this entry only', async () => {
+    gateway.setMode('reset', { only: 'execute', times: 2 });
+    const outcome = await executor().execute({ name: 'connectors__github__GET_ME' }, {});
     expect(outcome).toMatchObject({ error: { code: 'PROVIDER_ERROR', reason: 'unreachable' } });
     if ('error' in outcome) expect(outcome.error.message).toMatch(/^The connector gateway request failed: /);
-    // Prefixed once, literal twice (its one retry).
-    expect(executeRequests()).toHaveLength(3);
-    gateway.setMode('normal');
+    // The request and its one retry.
+    expect(executeRequests()).toHaveLength(2);
     expect(await executor().execute({ name: 'connectors__github__GET_ME' }, {})).toMatchObject({
       response: { ran: 'GET_ME' },
     });

@@ -127,15 +127,16 @@ describe('describeConnectors', () => {
     expect(leg.status).toBeUndefined();
   });
 
-  it('lets one slug answer two names', async () => {
+  it('issue #12: describes a slug only under its exact name, and names it for a misspelling', async () => {
     const leg = await describeConnectors(client(), [
       'connectors__github__GMAIL_SEND_EMAIL',
       'connectors__gmail__SEND_EMAIL',
     ]);
     expect(leg.tools.map((t) => [t.name, t.slug])).toEqual([
-      ['connectors__github__GMAIL_SEND_EMAIL', 'GMAIL_SEND_EMAIL'],
       ['connectors__gmail__SEND_EMAIL', 'GMAIL_SEND_EMAIL'],
     ]);
+    expect(leg.notFound).toEqual(['connectors__github__GMAIL_SEND_EMAIL']);
+    expect(leg.misnamed).toEqual({ connectors__github__GMAIL_SEND_EMAIL: 'connectors__gmail__SEND_EMAIL' });
     const request = gateway.requests.find((r) => r.path === '/v1/connectors/schemas');
     expect(request?.body).toEqual({ tools: ['GITHUB_GMAIL_SEND_EMAIL', 'GMAIL_SEND_EMAIL', 'SEND_EMAIL'] });
   });

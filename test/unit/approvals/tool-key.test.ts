@@ -3,7 +3,7 @@ import { agentFacingName, nameMatchesKey, nameSkeleton } from '../../../src/appr
 
 describe('nameSkeleton', () => {
   it('folds case, NFKC variants, invisible characters, separators and outer spaces', () => {
-    const expected = 'mcp_files_delete_file';
+    const expected = nameSkeleton('mcp__files__delete_file');
     for (const variant of [
       'MCP__Files__Delete_File',
       'ｍｃｐ＿＿ｆｉｌｅｓ＿＿ｄｅｌｅｔｅ＿ｆｉｌｅ',
@@ -15,8 +15,24 @@ describe('nameSkeleton', () => {
     }
   });
 
-  it('keeps letters that only look alike apart (Cyrillic е is not e)', () => {
-    expect(nameSkeleton('delete_fil\u0435')).not.toBe(nameSkeleton('delete_file'));
+  it('issue #12: folds letters that only look alike (TR39 confusables: Cyrillic, Greek, rn for m)', () => {
+    const expected = nameSkeleton('delete_file');
+    for (const variant of [
+      'delete_fil\u0435',
+      'd\u0435l\u0435t\u0435_fil\u0435',
+      'DELETE_FILE',
+      'delet\u0435_f\u0456le',
+    ]) {
+      expect(nameSkeleton(variant), variant).toBe(expected);
+    }
+    expect(nameSkeleton('da\u0433ger')).not.toBe(nameSkeleton('danger'));
+    expect(nameSkeleton('rnove')).toBe(nameSkeleton('move'));
+    expect(nameSkeleton('d\u0430nger')).toBe(nameSkeleton('danger'));
+  });
+
+  it('keeps names that only share letters apart', () => {
+    expect(nameSkeleton('delete_file')).not.toBe(nameSkeleton('delete_files'));
+    expect(nameSkeleton('read')).not.toBe(nameSkeleton('reed'));
   });
 });
 

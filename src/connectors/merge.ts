@@ -14,7 +14,7 @@ import type {
 import { parseConnectorName, resolveSlug, resolveTwins, slugCandidates } from '../catalog/connector-names.js';
 import type { CatalogEntry } from '../catalog/types.js';
 import type { GatewayClient, GatewayFailure, RequestOptions } from './gateway-client.js';
-import type { GatewaySchema, GatewaySearchResponse } from './gateway-wire.js';
+import type { GatewaySearchResponse } from './gateway-wire.js';
 
 export const UNREACHABLE_HINT =
   'Remote apps (connectors) could not be searched right now; the results above are local tools only. ' +

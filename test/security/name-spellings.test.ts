@@ -143,7 +143,7 @@ describe('issue #12: connector names resolve to the one tool that runs before th
     })) as CallToolResult;
     const payload = JSON.parse(text(result));
     expect(payload.tools).toEqual({});
-    expect(payload.errors['connectors__notion__SLACK_CHAT_POST_MESSAGE']).toContain(
+    expect(payload.errors.connectors__notion__SLACK_CHAT_POST_MESSAGE).toContain(
       'connectors__slack__CHAT_POST_MESSAGE',
     );
   });

@@ -6,15 +6,7 @@ import { formatAccount, formatBytes, formatDuration, formatTime } from '../lib/f
 import { activityFacets, selectSelectedActivity } from '../store/selectors.js';
 import { useAppStore, useAppStoreShallow } from '../store/store-context.js';
 
-const DECISIONS: Array<NonNullable<ActivityQuery['decision']>> = [
-  'allow',
-  'ask',
-  'deny',
-  'interrupted',
-  'timeout',
-  'policy-change',
-];
-
+// Every decision has a badge (the compiler checks the record is complete); the filter lists them in this order.
 const DECISION_BADGE: Record<ActivityEntry['decision'], string> = {
   allow: 'ok',
   ask: 'accent',
@@ -23,6 +15,7 @@ const DECISION_BADGE: Record<ActivityEntry['decision'], string> = {
   timeout: 'warn',
   'policy-change': 'accent',
 };
+const DECISIONS = Object.keys(DECISION_BADGE) as Array<ActivityEntry['decision']>;
 
 export function ActivityView() {
   const {

@@ -7,7 +7,13 @@ import { isPlainObject, type JsonValue } from '../base/json.js';
 import type { AsyncDisposable } from '../base/lifecycle.js';
 import { type Clock, systemClock } from './approval-queue.js';
 import { createRedactor, type Redactor } from './redaction.js';
-import type { ActivityEntry, ActivityPage, ActivityQuery, CallAccount } from './types.js';
+import {
+  type ActivityEntry,
+  type ActivityPage,
+  type ActivityQuery,
+  AUDIT_DECISIONS,
+  type CallAccount,
+} from './types.js';
 
 /** What a caller appends; the log adds id and time. */
 export type AuditRecord = Omit<ActivityEntry, 'id' | 'time'> & { time?: string };
@@ -48,14 +54,7 @@ const DEFAULTS = {
 const DEFAULT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 500;
 const MAX_MESSAGE_CHARS = 1_000;
-const DECISIONS: ReadonlySet<string> = new Set([
-  'allow',
-  'ask',
-  'deny',
-  'interrupted',
-  'timeout',
-  'policy-change',
-]);
+const DECISIONS: ReadonlySet<string> = new Set(AUDIT_DECISIONS);
 const DECIDERS: ReadonlySet<string> = new Set(['policy', 'user', 'hook', 'system']);
 
 /** One stored line: the entry plus a sequence number that orders entries and anchors cursors. */

@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type ErrorCode, errorMessage, ToolbridgeError } from '../base/errors.js';
 import { isPlainObject, type JsonObject } from '../base/json.js';
+import { STOPPED_MESSAGE } from '../bridge/connector-batch.js';
 import type { ToolAnnotations } from '../catalog/types.js';
 import { type Approval, type ApprovalQueue, type Clock, systemClock } from './approval-queue.js';
 import type { AuditSink } from './audit-log.js';
@@ -20,7 +21,6 @@ import { nameMatchesKey, type ToolKey } from './tool-key.js';
 import type { ActivityEntry, ApprovalCardView, CallAccount } from './types.js';
 
 /** The words every entry stopped before it started carries (reference §3.5). */
-export const INTERRUPTED_MESSAGE = 'Stopped by the user before this call was made.';
 
 /** One real tool call, right before `tools/call` goes to its server (or the connector gateway). */
 export interface GateRequest {
@@ -244,7 +244,7 @@ export class ApprovalGate {
             outcome.message,
           );
         case 'stopped':
-          return this.refuse(request, args, 'INTERRUPTED', INTERRUPTED_MESSAGE, {
+          return this.refuse(request, args, 'INTERRUPTED', STOPPED_MESSAGE, {
             decision: 'interrupted',
             decidedBy: 'user',
           });
@@ -320,7 +320,7 @@ export class ApprovalGate {
     const args = isPlainObject(request.arguments) ? structuredClone(request.arguments) : {};
     const [code, message, decision] = this.interruption(request) ?? [
       'INTERRUPTED',
-      INTERRUPTED_MESSAGE,
+      STOPPED_MESSAGE,
       { decision: 'interrupted', decidedBy: 'user' },
     ];
     await this.refuse(request, args, code, message, decision);
@@ -335,7 +335,7 @@ export class ApprovalGate {
       ];
     }
     if (request.stop?.signal.aborted)
-      return ['INTERRUPTED', INTERRUPTED_MESSAGE, { decision: 'interrupted', decidedBy: 'user' }];
+      return ['INTERRUPTED', STOPPED_MESSAGE, { decision: 'interrupted', decidedBy: 'user' }];
     return undefined;
   }
 

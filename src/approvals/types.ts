@@ -98,6 +98,14 @@ export type CardDecision =
   | { action: 'deny'; message?: string }
   | { action: 'stop' };
 
+/**
+ * What became of a call, as the audit line says (the only list of them): a policy's answer, a
+ * Stop, a card that timed out, or `policy-change` when a person changed a policy in the UI (no
+ * call was made).
+ */
+export const AUDIT_DECISIONS = ['allow', 'ask', 'deny', 'interrupted', 'timeout', 'policy-change'] as const;
+export type AuditDecision = (typeof AUDIT_DECISIONS)[number];
+
 export interface ActivityEntry {
   id: string;
   time: string;
@@ -108,7 +116,7 @@ export interface ActivityEntry {
   account?: CallAccount;
   arguments: JsonValue;
   /** `policy-change`: a person changed a policy or removed a rule in the UI (no call was made). */
-  decision: Policy | 'interrupted' | 'timeout' | 'policy-change';
+  decision: AuditDecision;
   decidedBy: 'policy' | 'user' | 'hook' | 'system';
   durationMs: number;
   resultBytes: number;

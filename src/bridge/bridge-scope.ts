@@ -1,5 +1,6 @@
 import { toIndexEntry } from '../catalog/index-entry.js';
 import { BRIDGE_TOOL_NAMES } from '../catalog/naming.js';
+import { DEFAULT_TOOL_SEARCH_SETTINGS, MAX_SEARCH_LIMIT_RANGE } from '../catalog/tool-search-config.js';
 import type { CatalogEntry } from '../catalog/types.js';
 import type { IndexEntry, ToolIndex } from '../search/types.js';
 import type { ArgumentValidator } from './argument-validator.js';
@@ -13,8 +14,11 @@ export interface SearchLimits {
   maxLimit: number;
 }
 
-export const DEFAULT_SEARCH_LIMITS: Readonly<SearchLimits> = Object.freeze({ defaultLimit: 5, maxLimit: 25 });
-const HARD_MAX_LIMIT = 50;
+export const DEFAULT_SEARCH_LIMITS: Readonly<SearchLimits> = Object.freeze({
+  defaultLimit: DEFAULT_TOOL_SEARCH_SETTINGS.searchDefaultLimit,
+  maxLimit: DEFAULT_TOOL_SEARCH_SETTINGS.maxSearchLimit,
+});
+const HARD_MAX_LIMIT = MAX_SEARCH_LIMIT_RANGE[1];
 
 /**
  * Everything the three bridge handlers read for one agent session. Built once per catalog

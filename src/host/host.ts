@@ -128,7 +128,7 @@ interface HostComponents {
  */
 export class Host implements AsyncDisposable {
   private readonly _onDidChangeAgentTools = new Emitter<void>();
-  /** What some agent lists changed; stdio endpoints listen here, HTTP sessions are notified directly. */
+  /** What some agent lists changed: the HTTP endpoint and every stdio endpoint listen here. */
   readonly onDidChangeAgentTools: Event<void> = this._onDidChangeAgentTools.event;
   /** Resolves once every enabled server has connected or failed its first attempt. */
   readonly ready: Promise<void>;
@@ -221,7 +221,6 @@ export class Host implements AsyncDisposable {
       const next = this.toolsFingerprint();
       if (next === this.fingerprint) return;
       this.fingerprint = next;
-      this.endpoint?.notifyToolsChanged();
       this._onDidChangeAgentTools.fire();
     }, CHANGE_DEBOUNCE_MS);
     this.changeTimer.unref();
@@ -473,7 +472,10 @@ function wireEvents(host: Host, events: UiEventHub, store: DisposableStore): voi
   ];
   if (host.endpoint !== undefined) {
     const endpoint = host.endpoint;
-    subscriptions.push(agents.onDidRevokeAgent((id) => void endpoint.closeAgentSessions(id)));
+    subscriptions.push(
+      host.onDidChangeAgentTools(() => endpoint.notifyToolsChanged()),
+      agents.onDidRevokeAgent((id) => void endpoint.closeAgentSessions(id)),
+    );
   }
   for (const subscription of subscriptions) store.add(subscription);
 }

@@ -1,4 +1,5 @@
 import type { UiMethod } from '../api/ui-api.js';
+import { AUDIT_DECISIONS } from '../approvals/types.js';
 
 /**
  * The JSON Schema of each UI method's parameter list, checked (ajv) on every WebSocket frame
@@ -35,7 +36,7 @@ const activityQuery: Schema = {
     toolName: name,
     serverId: id,
     agentId: id,
-    decision: { enum: ['allow', 'ask', 'deny', 'interrupted', 'timeout', 'policy-change'] },
+    decision: { enum: [...AUDIT_DECISIONS] },
     since: { type: 'string', maxLength: 64 },
     until: { type: 'string', maxLength: 64 },
     cursor: { type: 'string', maxLength: 1024 },

@@ -3,6 +3,8 @@
  * renderer and tests can use it as is. Validation collects every problem with its path, what was
  * wrong and what to send instead.
  */
+
+import { DEFAULT_CARD_TIMEOUT_MS } from '../approvals/approval-queue.js';
 import { type PolicyRule, sameRuleAccount } from '../approvals/policy.js';
 import { checkRedactionPatterns } from '../approvals/redaction.js';
 import type { Policy } from '../approvals/types.js';
@@ -11,7 +13,7 @@ import { isPlainObject, type JsonObject } from '../base/json.js';
 import { isValidServerId, toServerId } from '../base/server-id.js';
 import { ACCOUNT_ALIAS, ACCOUNT_ALIAS_RULE } from '../catalog/connector-names.js';
 import type { ToolSearchSettings } from '../catalog/tool-search-config.js';
-import { DEFAULT_TOOL_SEARCH_SETTINGS } from '../catalog/tool-search-config.js';
+import { DEFAULT_TOOL_SEARCH_SETTINGS, MAX_SEARCH_LIMIT_RANGE } from '../catalog/tool-search-config.js';
 import type { OAuthClientConfig, ServerConfig } from '../servers/types.js';
 
 /** 2 added `policies.rules` and `connectors`. */
@@ -76,7 +78,6 @@ export interface Settings {
 /** The tool_search defaults live with their parser in the catalog; settings start from them. */
 export const DEFAULT_TOOL_SEARCH: Readonly<ToolSearchSettings> = DEFAULT_TOOL_SEARCH_SETTINGS;
 
-export const DEFAULT_CARD_TIMEOUT_MS = 5 * 60_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 /** 256 KiB: about 64k tokens, already a large share of an agent's context. */
 export const DEFAULT_MAX_RESULT_BYTES = 256 * 1024;
@@ -659,7 +660,12 @@ function checkToolSearch(c: Checker, raw: unknown): ToolSearchSettings {
     );
   }
   if (raw.maxSearchLimit !== undefined) {
-    result.maxSearchLimit = c.integer(raw.maxSearchLimit, 'toolSearch.maxSearchLimit', 1, 50, 'results');
+    result.maxSearchLimit = c.integer(
+      raw.maxSearchLimit,
+      'toolSearch.maxSearchLimit',
+      ...MAX_SEARCH_LIMIT_RANGE,
+      'results',
+    );
   }
   if (raw.searchDefaultLimit !== undefined) {
     result.searchDefaultLimit = c.integer(

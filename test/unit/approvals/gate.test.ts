@@ -6,12 +6,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApprovalCardView, CallAccount } from '../../../src/api/ui-api.js';
 import { ApprovalQueue } from '../../../src/approvals/approval-queue.js';
 import { AuditLog, type AuditRecord } from '../../../src/approvals/audit-log.js';
-import { ApprovalGate, type GateRequest, INTERRUPTED_MESSAGE } from '../../../src/approvals/gate.js';
+import { ApprovalGate, type GateRequest } from '../../../src/approvals/gate.js';
 import { ToolCallHooks } from '../../../src/approvals/hooks.js';
 import type { PolicyConfig, PolicyRule } from '../../../src/approvals/policy.js';
 import { createRedactor, REDACTED } from '../../../src/approvals/redaction.js';
 import { ToolbridgeError } from '../../../src/base/errors.js';
 import type { JsonObject } from '../../../src/base/json.js';
+import { STOPPED_MESSAGE } from '../../../src/bridge/connector-batch.js';
 import { connectorOutcomeResult, connectorResultAccount } from '../../../src/bridge/connector-routing.js';
 import { BYPASS_CORPUS, DENIED_NAME } from './bypass-corpus.js';
 import { shuffle } from './helpers.js';
@@ -728,7 +729,7 @@ describe('ApprovalGate.call: batches and stop', () => {
       const results: Array<{ index: number; error?: { code: string; message: string } }> = [];
       for (const [index, tool] of entries.entries()) {
         if (stop.signal.aborted) {
-          results.push({ index, error: { code: 'INTERRUPTED', message: INTERRUPTED_MESSAGE } });
+          results.push({ index, error: { code: 'INTERRUPTED', message: STOPPED_MESSAGE } });
           continue;
         }
         const result = await gate.call(request(tool, { index }, { stop }), server.run);
@@ -741,9 +742,9 @@ describe('ApprovalGate.call: batches and stop', () => {
     expect(results).toEqual([
       { index: 0 },
       { index: 1 },
-      { index: 2, error: { code: 'INTERRUPTED', message: INTERRUPTED_MESSAGE } },
-      { index: 3, error: { code: 'INTERRUPTED', message: INTERRUPTED_MESSAGE } },
-      { index: 4, error: { code: 'INTERRUPTED', message: INTERRUPTED_MESSAGE } },
+      { index: 2, error: { code: 'INTERRUPTED', message: STOPPED_MESSAGE } },
+      { index: 3, error: { code: 'INTERRUPTED', message: STOPPED_MESSAGE } },
+      { index: 4, error: { code: 'INTERRUPTED', message: STOPPED_MESSAGE } },
     ]);
     expect(stop.signal.aborted).toBe(true);
     expect(server.calls).toEqual([{ index: 0 }, { index: 1 }]);

@@ -1,6 +1,6 @@
 import type { ActivityEntry, ActivityQuery, ToolbridgeApi } from '../../src/api/ui-api.js';
-import type { AppSlice } from './index.js';
 import { attempt, type Outcome } from './outcome.js';
+import type { Slice } from './slice.js';
 
 export interface ActivitySlice {
   /** Entries newest first: the pages loaded so far plus live ones. */
@@ -23,7 +23,7 @@ const PAGE_SIZE = 100;
 const MAX_KEPT = 2000;
 
 export const createActivitySlice =
-  (api: ToolbridgeApi): AppSlice<ActivitySlice> =>
+  (api: ToolbridgeApi): Slice<ActivitySlice> =>
   (set, get) => ({
     activity: [],
     activityCursor: undefined,

@@ -1,6 +1,6 @@
 import type { AgentConnectionInfo, AgentView, ToolbridgeApi } from '../../src/api/ui-api.js';
-import type { AppSlice } from './index.js';
 import { attempt, type Outcome } from './outcome.js';
+import type { Slice } from './slice.js';
 
 export interface AgentsSlice {
   agents: AgentView[];
@@ -20,7 +20,7 @@ export interface AgentsSlice {
 }
 
 export const createAgentsSlice =
-  (api: ToolbridgeApi): AppSlice<AgentsSlice> =>
+  (api: ToolbridgeApi): Slice<AgentsSlice> =>
   (set) => {
     const upsert = (agent: AgentView) =>
       set((state) => ({

@@ -1,6 +1,6 @@
 import type { CardDecision, CardView, ToolbridgeApi } from '../../src/api/ui-api.js';
-import type { AppSlice } from './index.js';
 import { attempt, type Outcome } from './outcome.js';
+import type { Slice } from './slice.js';
 
 export interface CardsSlice {
   /** Open cards by id. */
@@ -16,7 +16,7 @@ export interface CardsSlice {
 }
 
 export const createCardsSlice =
-  (api: ToolbridgeApi): AppSlice<CardsSlice> =>
+  (api: ToolbridgeApi): Slice<CardsSlice> =>
   (set, get) => ({
     cards: {},
     cardsLoaded: false,

@@ -1,6 +1,6 @@
 import type { Policy, TierView, ToolbridgeApi, ToolView } from '../../src/api/ui-api.js';
-import type { AppSlice } from './index.js';
 import { attempt, type Outcome, type UiError } from './outcome.js';
+import type { Slice } from './slice.js';
 
 export interface TierPreview {
   /** Preview for this agent's settings; undefined = the default agent settings. */
@@ -28,7 +28,7 @@ export interface CatalogSlice {
 export const DEFAULT_PREVIEW_CONTEXT_TOKENS = 200_000;
 
 export const createCatalogSlice =
-  (api: ToolbridgeApi): AppSlice<CatalogSlice> =>
+  (api: ToolbridgeApi): Slice<CatalogSlice> =>
   (set, get) => {
     // Slider moves fire many requests; only the newest answer may land.
     let tierRequest = 0;

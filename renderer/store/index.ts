@@ -1,4 +1,4 @@
-import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
+import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ToolbridgeApi } from '../../src/api/ui-api.js';
 import type { ConnectionState } from '../api/ws-client.js';
 import { type ActivitySlice, createActivitySlice } from './activity-slice.js';
@@ -20,9 +20,6 @@ export type AppState = ServersSlice &
   PlaygroundSlice &
   PoliciesSlice &
   UiSlice;
-
-/** One slice of the app state, written against the whole (zustand's slices pattern). */
-export type AppSlice<T> = StateCreator<AppState, [], [], T>;
 
 export type AppStore = StoreApi<AppState>;
 

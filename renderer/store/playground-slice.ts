@@ -1,8 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { PlaygroundSearchResult, ToolbridgeApi } from '../../src/api/ui-api.js';
 import type { JsonObject } from '../../src/base/json.js';
-import type { AppSlice } from './index.js';
 import { attempt, type Outcome } from './outcome.js';
+import type { Slice } from './slice.js';
 
 export interface PlaygroundSlice {
   searchResult: PlaygroundSearchResult | undefined;
@@ -16,7 +16,7 @@ export interface PlaygroundSlice {
 }
 
 export const createPlaygroundSlice =
-  (api: ToolbridgeApi): AppSlice<PlaygroundSlice> =>
+  (api: ToolbridgeApi): Slice<PlaygroundSlice> =>
   (set) => ({
     searchResult: undefined,
     described: undefined,

@@ -1,6 +1,6 @@
 import type { PolicyRuleView, ToolbridgeApi } from '../../src/api/ui-api.js';
-import type { AppSlice } from './index.js';
 import { attempt, type Outcome } from './outcome.js';
+import type { Slice } from './slice.js';
 
 /** The saved approval rules (`policies.rules`); per-server and per-tool policies live on their views. */
 export interface PoliciesSlice {
@@ -11,7 +11,7 @@ export interface PoliciesSlice {
 }
 
 export const createPoliciesSlice =
-  (api: ToolbridgeApi): AppSlice<PoliciesSlice> =>
+  (api: ToolbridgeApi): Slice<PoliciesSlice> =>
   (set) => {
     // A rule saved from a card and a removal can race; only the newest answer may land.
     let request = 0;

@@ -1,6 +1,7 @@
 import type { ImportReview, Policy, ServerConfig, ServerView, ToolbridgeApi } from '../../src/api/ui-api.js';
-import type { AppSlice } from './index.js';
+import type { CatalogSlice } from './catalog-slice.js';
 import { attempt, type Outcome } from './outcome.js';
+import type { Slice } from './slice.js';
 
 export interface ServersSlice {
   /** Servers by id, as the host last reported them. */
@@ -27,7 +28,7 @@ export interface ServersSlice {
 }
 
 export const createServersSlice =
-  (api: ToolbridgeApi): AppSlice<ServersSlice> =>
+  (api: ToolbridgeApi): Slice<ServersSlice, CatalogSlice> =>
   (set, get) => {
     /** Runs a call that answers with one server and keeps that answer. */
     const withServer = async (call: () => Promise<ServerView>): Promise<Outcome<ServerView>> => {

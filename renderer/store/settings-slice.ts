@@ -1,6 +1,6 @@
 import type { SettingsPatch, SettingsView, ToolbridgeApi } from '../../src/api/ui-api.js';
-import type { AppSlice } from './index.js';
 import { attempt, type Outcome } from './outcome.js';
+import type { Slice } from './slice.js';
 
 export interface SettingsSlice {
   settings: SettingsView | undefined;
@@ -14,7 +14,7 @@ export interface SettingsSlice {
 }
 
 export const createSettingsSlice =
-  (api: ToolbridgeApi): AppSlice<SettingsSlice> =>
+  (api: ToolbridgeApi): Slice<SettingsSlice> =>
   (set, get) => ({
     settings: undefined,
     async loadSettings() {

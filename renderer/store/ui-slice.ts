@@ -1,5 +1,5 @@
 import type { ConnectionState } from '../api/ws-client.js';
-import type { AppSlice } from './index.js';
+import type { Slice } from './slice.js';
 
 export const VIEWS = ['servers', 'tiers', 'cards', 'playground', 'activity', 'agents', 'settings'] as const;
 export type ViewId = (typeof VIEWS)[number];
@@ -24,7 +24,7 @@ export interface UiSlice {
 const MAX_NOTICES = 4;
 
 export const createUiSlice =
-  (initialConnection: ConnectionState): AppSlice<UiSlice> =>
+  (initialConnection: ConnectionState): Slice<UiSlice> =>
   (set) => {
     let nextNotice = 1;
     return {

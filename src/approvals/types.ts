@@ -48,7 +48,9 @@ export interface PolicyRuleView {
   description: string;
 }
 
-export type Policy = 'allow' | 'ask' | 'deny';
+/** The three policies, in the order the UI offers them. */
+export const POLICIES = ['allow', 'ask', 'deny'] as const;
+export type Policy = (typeof POLICIES)[number];
 
 /**
  * The connector account a call runs under (`connectors__` tools only): the alias the entry named,
@@ -103,7 +105,7 @@ export type CardDecision =
  * Stop, a card that timed out, or `policy-change` when a person changed a policy in the UI (no
  * call was made).
  */
-export const AUDIT_DECISIONS = ['allow', 'ask', 'deny', 'interrupted', 'timeout', 'policy-change'] as const;
+export const AUDIT_DECISIONS = [...POLICIES, 'interrupted', 'timeout', 'policy-change'] as const;
 export type AuditDecision = (typeof AUDIT_DECISIONS)[number];
 
 export interface ActivityEntry {

@@ -27,6 +27,7 @@ import { approvalHash, connectorApprovalHash } from '../approvals/definition-has
 import type { PolicyRule } from '../approvals/policy.js';
 import { policyRuleId, policyRuleViews, type RuleTarget, toolPolicyView } from '../approvals/policy-view.js';
 import { agentFacingName, type ToolKey } from '../approvals/tool-key.js';
+import { POLICIES } from '../approvals/types.js';
 import { ToolbridgeError } from '../base/errors.js';
 import { isPlainObject, type JsonObject } from '../base/json.js';
 import type { Disposable } from '../base/lifecycle.js';
@@ -624,11 +625,7 @@ export function serverView(host: Pick<HostParts, 'servers' | 'settings'>, id: st
   return view;
 }
 
-/**
- * The definition hash an approval of this tool binds to: its definition as its server lists it,
- * or for a connector tool (whose definition lives on the gateway) its name.
- */
-const POLICY_VALUES: readonly unknown[] = ['allow', 'ask', 'deny'];
+const POLICY_VALUES: readonly unknown[] = POLICIES;
 
 /** A policy sent by the UI: one of the three, or null to clear the setting. */
 function policyArgument(value: unknown): Policy | null {

@@ -1,5 +1,5 @@
 import type { UiMethod } from '../api/ui-api.js';
-import { AUDIT_DECISIONS } from '../approvals/types.js';
+import { AUDIT_DECISIONS, POLICIES } from '../approvals/types.js';
 
 /**
  * The JSON Schema of each UI method's parameter list, checked (ajv) on every WebSocket frame
@@ -20,7 +20,7 @@ const serverConfig: Schema = {
   properties: { id, transport: { enum: ['stdio', 'http', 'sse'] } },
 };
 /** A policy to set, or null to clear the setting (inherit). */
-const policyOrInherit: Schema = { enum: ['allow', 'ask', 'deny', null] };
+const policyOrInherit: Schema = { enum: [...POLICIES, null] };
 const decision: Schema = {
   type: 'object',
   required: ['action'],

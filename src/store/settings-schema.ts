@@ -7,7 +7,7 @@
 import { DEFAULT_CARD_TIMEOUT_MS } from '../approvals/approval-queue.js';
 import { type PolicyRule, sameRuleAccount } from '../approvals/policy.js';
 import { checkRedactionPatterns } from '../approvals/redaction.js';
-import type { Policy } from '../approvals/types.js';
+import { POLICIES, type Policy } from '../approvals/types.js';
 import { ToolbridgeError } from '../base/errors.js';
 import { isPlainObject, type JsonObject } from '../base/json.js';
 import { isValidServerId, toServerId } from '../base/server-id.js';
@@ -252,7 +252,6 @@ export function validateServerConfig(raw: unknown, path = 'server'): ServerConfi
 
 // ---------------------------------------------------------------------------------------------
 
-const POLICIES: readonly Policy[] = ['allow', 'ask', 'deny'];
 const TRANSPORTS = ['stdio', 'http', 'sse'] as const;
 const COMMON_SERVER_KEYS = ['id', 'name', 'enabled', 'trusted', 'transport'];
 const STDIO_KEYS = [...COMMON_SERVER_KEYS, 'command', 'args', 'env', 'cwd'];

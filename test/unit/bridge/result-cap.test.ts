@@ -17,12 +17,12 @@ describe('capResult', () => {
     const capped = capResult({ content: [{ type: 'text', text: '€'.repeat(10_000) }] }, 8_192);
     const [text, note] = capped.content as unknown as [{ text: string }, { text: string }];
     expect(text.text).toBe('€'.repeat(text.text.length));
-    expect(Buffer.byteLength(text.text)).toBeLessThanOrEqual(8_192 - 1_024);
+    expect(Buffer.byteLength(text.text)).toBeLessThanOrEqual(8_192 - 2_048);
     expect(note.text).toContain(
-      'this result was 30,000 bytes (29.3 KiB), over the 8,192 bytes (8.0 KiB) limit',
+      'this result was 30,039 bytes (29.3 KiB), over the 8,192 bytes (8.0 KiB) limit',
     );
-    expect(note.text).toContain('content[0] (text) cut after');
-    expect(size(capped)).toBeLessThan(8_192 + 512);
+    expect(note.text).toContain('content[0] (text) cut to');
+    expect(size(capped)).toBeLessThanOrEqual(8_192);
   });
 
   it('issue #12: cuts an embedded text resource, keeps what fits whole, and drops what does not', () => {
@@ -42,8 +42,53 @@ describe('capResult', () => {
     expect(capped.structuredContent).toBeUndefined();
     expect(capped.isError).toBe(false);
     const note = (capped.content.at(-1) as { text: string }).text;
-    expect(note).toContain('content[1] (resource file:///log) cut after');
-    expect(note).toContain('content[2] (image image/png, 20,000 bytes (19.5 KiB)) left out');
+    expect(note).toContain('content[1] (resource file:///log) cut to');
+    expect(note).toContain('content[2] (image image/png, 20,049 bytes (19.6 KiB)) left out');
     expect(note).toContain('structuredContent (20,010 bytes (19.5 KiB)) left out');
   });
+});
+
+describe('capResult against results built to get past it', () => {
+  const cases: Array<[string, CallToolResult]> = [
+    [
+      '10,000 small blocks',
+      { content: Array.from({ length: 10_000 }, (_, i) => ({ type: 'text', text: `b${i}` })) },
+    ],
+    [
+      'a huge _meta and an extra field',
+      {
+        content: [{ type: 'text', text: 'ok' }],
+        _meta: { x: 'm'.repeat(50_000) },
+        extra: 'e'.repeat(50_000),
+      },
+    ],
+    ['text that JSON escaping doubles', { content: [{ type: 'text', text: '"\\'.repeat(30_000) }] }],
+    [
+      'control characters (6 bytes each in JSON)',
+      { content: [{ type: 'text', text: '\u0001'.repeat(30_000) }] },
+    ],
+    [
+      'a resource with a huge URI',
+      { content: [{ type: 'resource', resource: { uri: `x:${'u'.repeat(50_000)}`, text: 'hi' } }] },
+    ],
+    [
+      'a link with a huge name',
+      { content: [{ type: 'resource_link', uri: 'x:1', name: 'n'.repeat(50_000) }] },
+    ],
+    [
+      'a text block with huge annotations',
+      { content: [{ type: 'text', text: 't', _meta: { a: 'a'.repeat(50_000) } }] },
+    ],
+    [
+      'a long MIME type',
+      { content: [{ type: 'image', mimeType: `image/${'p'.repeat(50_000)}`, data: 'AAAA' }] },
+    ],
+  ];
+  for (const [name, result] of cases) {
+    it(`issue #12: stays within the cap, note included: ${name}`, () => {
+      const capped = capResult(result, 8_192);
+      expect(size(capped)).toBeLessThanOrEqual(8_192);
+      expect((capped.content.at(-1) as { text: string }).text).toMatch(/^\[toolbridge: this result was /);
+    });
+  }
 });

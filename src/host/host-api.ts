@@ -75,6 +75,8 @@ export interface HostParts {
   openUrl: ((url: string) => void) | undefined;
   /** Sign-in to remote servers. */
   signIn: ServerSignIn;
+  /** Masks held secrets and secret shapes; applied to every error message the UI API answers. */
+  redact: (text: string) => string;
   endpointUrl(): string | undefined;
   surfaceFor(agentId: string, contextLengthTokens?: number): AgentSurface;
 }
@@ -117,6 +119,11 @@ export class HostApi implements ToolbridgeApi {
   #serverImports: ServerImports | undefined;
 
   constructor(private readonly host: HostParts) {}
+
+  /** Not a UI method: the dispatcher masks error messages with it before they leave the host. */
+  redactText(text: string): string {
+    return this.host.redact(text);
+  }
 
   on<E extends keyof UiEventMap>(event: E, listener: (payload: UiEventMap[E]) => void): () => void {
     return this.host.events.on(event, listener);

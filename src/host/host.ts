@@ -119,6 +119,8 @@ interface HostComponents {
   cli: { command: string; args: string[] };
   openUrl: ((url: string) => void) | undefined;
   signIn: ServerSignIn;
+  /** The one redactor (patterns and every held secret by value), for text that leaves the host. */
+  redact: (text: string) => string;
 }
 
 /**
@@ -426,6 +428,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       cli: options.cli ?? defaultCli(),
       openUrl: options.openUrl,
       signIn,
+      redact: (text) => redactor.redactText(text),
     });
     wireEvents(host, events, store);
     if (lock !== undefined && host.endpointUrl !== undefined) await lock.setEndpoint(host.endpointUrl);

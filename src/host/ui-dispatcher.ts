@@ -29,13 +29,26 @@ export async function dispatchUiCall(
     const value = await (api[known] as MethodCall).apply(api, params as unknown[]);
     return { ok: true, value };
   } catch (error) {
-    if (ToolbridgeError.is(error)) return { ok: false, error: error.toJSON() };
+    if (ToolbridgeError.is(error)) {
+      // A message may quote what a server or the person sent: it leaves the host redacted.
+      const wire = error.toJSON();
+      const redact = (api as Partial<RedactingApi>).redactText;
+      return {
+        ok: false,
+        error: redact === undefined ? wire : { ...wire, message: redact.call(api, wire.message) },
+      };
+    }
     log(`UI method ${known} failed unexpectedly`, error);
     return {
       ok: false,
       error: { code: 'INTERNAL', message: `${known} failed inside the host; see the host's log.` },
     };
   }
+}
+
+/** An API that masks secrets in its error messages (HostApi does; a test double need not). */
+interface RedactingApi {
+  redactText(text: string): string;
 }
 
 function uiCallProblem(method: unknown, params: unknown): string | undefined {

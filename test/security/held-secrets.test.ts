@@ -11,6 +11,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../src/api/ui-api.js';
 import type { Host } from '../../src/host/host.js';
+import { dispatchUiCall } from '../../src/host/ui-dispatcher.js';
 import { connectDefaultAgent, fixtureServer, recordEvents, startHost, until } from '../helpers/host-kit.js';
 
 const TOKEN = 'tbk_Xq7vN2pLr9sT4wYz8aBcD3eF6gH1jK5m';
@@ -133,6 +134,19 @@ describe('issue #12: a server echoing its own secret', () => {
     await call('mcp__leaky__arguments', { old: TOKEN });
     await until(() => live.length >= before + 2, 'two more events');
     for (const [where, text] of await everySink()) expectClean(where, text, [TOKEN, ROTATED]);
+  });
+
+  it('an error message the UI API answers (both transports share the dispatcher) is masked', async () => {
+    const reply = await dispatchUiCall(
+      host.api,
+      'setToolPinned',
+      [`mcp__leaky__${TOKEN}`, true],
+      () => undefined,
+    );
+    expect(reply.ok).toBe(false);
+    const text = JSON.stringify(reply);
+    expect(text).toContain('[REDACTED]');
+    expectClean('UI API error reply', text, [TOKEN, ROTATED]);
   });
 
   it('the connector gateway token and agent tokens are masked by value too', async () => {

@@ -74,11 +74,13 @@ afterEach(async () => {
 });
 
 describe('HostApi', () => {
-  it("implements exactly UI_METHODS, plus on() and the transports' attachUi()", () => {
+  it("implements exactly UI_METHODS, plus on() and the transports' attachUi() and redactText()", () => {
     const own = Object.getOwnPropertyNames(HostApi.prototype).filter((name) => name !== 'constructor');
-    // attachUi is for the transports (a page or window is open), never forwarded by name: not in UI_METHODS.
-    expect((UI_METHODS as readonly string[]).includes('attachUi')).toBe(false);
-    expect(own.sort()).toEqual([...UI_METHODS, 'on', 'attachUi'].sort());
+    // attachUi (a page or window is open) and redactText (error replies, issue #12) are for the
+    // transports, never forwarded by name: not in UI_METHODS.
+    for (const helper of ['attachUi', 'redactText'])
+      expect((UI_METHODS as readonly string[]).includes(helper)).toBe(false);
+    expect(own.sort()).toEqual([...UI_METHODS, 'on', 'attachUi', 'redactText'].sort());
     for (const method of UI_METHODS) expect(typeof HostApi.prototype[method]).toBe('function');
   });
 

@@ -227,10 +227,12 @@ function ApprovalCard(props: {
         <p className="faint small mt-s">
           Opened {formatTime(card.createdAt)} · expires {formatRemaining(card.expiresAt, props.now)}
           {!armed && (
-            <span className="badge plain small arming" data-testid="card-arming">
+            <>
               {' '}
-              ready in a moment
-            </span>
+              <span className="badge plain small arming" data-testid="card-arming">
+                ready in a moment
+              </span>
+            </>
           )}
         </p>
         <SecretWarning secrets={card.secrets} testId="card-secret-warning" />

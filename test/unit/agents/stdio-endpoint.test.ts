@@ -128,3 +128,36 @@ describe('StdioRelay', () => {
     expect(lines.join('\n')).not.toContain('wrong-token');
   });
 });
+
+describe('StdioEndpoint at the agent edge', () => {
+  it('issue #12: answers lines the SDK would drop silently (not JSON, non-object params, deep params) and keeps serving', async () => {
+    const surface = new FakeSurface('stdio');
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const endpoint = new StdioEndpoint('stdio', () => surface, { stdin, stdout });
+    await endpoint.start();
+    cleanups.push(() => endpoint.close());
+    const answers: Array<{ id: unknown; error?: { code: number; message: string }; result?: unknown }> = [];
+    let rest = '';
+    stdout.on('data', (chunk: Buffer) => {
+      const parts = (rest + chunk.toString()).split('\n');
+      rest = parts.pop() ?? '';
+      for (const part of parts) if (part.trim() !== '') answers.push(JSON.parse(part));
+    });
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    stdin.write('not json\n');
+    stdin.write('{"jsonrpc":"2.0","id":5,"method":"tools/call","params":5}\n');
+    stdin.write(
+      `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"echo","arguments":${deep}}}\r\n`,
+    );
+    stdin.write('{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":[1]}}\n');
+    stdin.write('{"jsonrpc":"2.0","id":8,"method":"ping"}\n');
+    await waitFor(() => answers.length >= 5);
+    expect(answers.find((answer) => answer.id === null)?.error?.code).toBe(-32700);
+    for (const id of [5, 6, 7]) expect(answers.find((answer) => answer.id === id)?.error?.code).toBe(-32602);
+    expect(answers.find((answer) => answer.id === 6)?.error?.message).toMatch(
+      /nests more than 64 levels deep/,
+    );
+    expect(answers.find((answer) => answer.id === 8)).toMatchObject({ result: {} });
+  });
+});

@@ -92,6 +92,7 @@ const REASONS: Record<number, string> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  405: 'Method Not Allowed',
   408: 'Request Timeout',
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',

@@ -42,9 +42,9 @@ export class StdioEndpoint implements AsyncDisposable {
 
   async start(): Promise<void> {
     await this.server.connect(this.transport);
-    this.stdin.on('data', (chunk: Buffer | string) => this.screen(chunk.toString()));
+    this.stdin.on('data', this.onData);
     // An unheard stream error would end the process; a broken stdin ends this agent's session.
-    this.stdin.on('error', () => void this.close());
+    this.stdin.on('error', this.onError);
   }
 
   /**
@@ -52,6 +52,9 @@ export class StdioEndpoint implements AsyncDisposable {
    * too long, or holds a request the edge refuses is answered here (the SDK would drop it
    * without a word, leaving the agent waiting); the rest goes on to the transport unchanged.
    */
+  private readonly onData = (chunk: Buffer | string): void => this.screen(chunk.toString());
+  private readonly onError = (): void => void this.close();
+
   private screen(text: string): void {
     this.pending += text;
     let newline = this.pending.indexOf('\n');
@@ -100,6 +103,10 @@ export class StdioEndpoint implements AsyncDisposable {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // Let go of stdin as the SDK transport would, or a flowing process.stdin keeps the process alive.
+    this.stdin.off('data', this.onData);
+    this.stdin.off('error', this.onError);
+    if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
     this.checked.end();
     await this.server.close();
   }

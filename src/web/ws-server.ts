@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ValidateFunction } from 'ajv';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
+import { endSocketWithStatus } from '../agents/http-response.js';
 import {
   type ToolbridgeApi,
   UI_EVENTS,
@@ -61,6 +62,15 @@ export class UiSocketServer implements AsyncDisposable {
   private readonly log: (message: string, error?: unknown) => void;
 
   constructor(private readonly options: UiSocketServerOptions) {
+    // A handshake ws refuses (bad key, version, method, subprotocol) is answered with our headers.
+    this.wss.on('wsClientError', (error: Error, socket: Duplex, req: IncomingMessage) =>
+      endSocketWithStatus(
+        socket,
+        req.socket.localPort ?? 0,
+        req.method === 'GET' ? 400 : 405,
+        `Bad WebSocket handshake: ${error.message}. Send GET with Upgrade: websocket, Sec-WebSocket-Version: 13 and a base64 16-byte Sec-WebSocket-Key.`,
+      ),
+    );
     this.rate = options.rateLimit ?? { perSecond: 50, burst: 200 };
     this.now = options.now ?? Date.now;
     this.log =

@@ -289,6 +289,32 @@ describe('issue #12: cookie tossing', () => {
     });
     expect(session.status).toBe(200);
 
+    // With a good cookie, a handshake ws refuses still carries our headers, and the host stays up.
+    const cookie = `${name}=${value}`;
+    for (const [what, head, status] of [
+      ['a bad key', `Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: short\r\n`, 400],
+      ['version 12', `Sec-WebSocket-Version: 12\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n`, 400],
+      ['no version', `Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n`, 400],
+      [
+        'a bad subprotocol',
+        `${upgradeHeaders(host).split('\r\n').slice(3).join('\r\n')}Sec-WebSocket-Protocol: a b,,\r\n`,
+        400,
+      ],
+    ] as const) {
+      const response = await rawExchange(
+        serve.port,
+        `GET /api/ws HTTP/1.1\r\nHost: ${host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n${head}Origin: http://${host}\r\nCookie: ${cookie}\r\n\r\n`,
+      );
+      expect(statusOf(response), `${what} → ${response.slice(0, 80)}`).toBe(status);
+      expectSecurityHeaders(response);
+    }
+    const h2c = await rawExchange(
+      serve.port,
+      `GET /api/ws HTTP/1.1\r\nHost: ${host}\r\nConnection: Upgrade\r\nUpgrade: h2c\r\nOrigin: http://${host}\r\nCookie: ${cookie}\r\n\r\n`,
+    );
+    expect(statusOf(h2c)).toBe(400);
+    expectSecurityHeaders(h2c);
+
     // Tossed values alone, or the right value under another port's name, still get nothing.
     for (const cookie of [
       `${name}=x`,

@@ -18,6 +18,8 @@ export interface CatalogSlice {
   loadTools(): Promise<Outcome<ToolView[]>>;
   setToolEnabled(name: string, enabled: boolean): Promise<Outcome<ToolView>>;
   setToolPinned(name: string, pinned: boolean): Promise<Outcome<ToolView>>;
+  /** Accepts a held tool's changed definition; agents see the new one from then on. */
+  acceptToolChange(name: string): Promise<Outcome<ToolView>>;
   /** The tool's own approval policy; `null` inherits from its server or the default. */
   setToolPolicy(name: string, policy: Policy | null): Promise<Outcome<ToolView>>;
   /** Changes what the Tiers view previews and asks the host for it. */
@@ -65,6 +67,11 @@ export const createCatalogSlice =
       },
       async setToolPinned(name, pinned) {
         const outcome = await attempt(() => api.setToolPinned(name, pinned));
+        if (outcome.ok) replaceTool(outcome.value);
+        return outcome;
+      },
+      async acceptToolChange(name) {
+        const outcome = await attempt(() => api.acceptToolChange(name));
         if (outcome.ok) replaceTool(outcome.value);
         return outcome;
       },

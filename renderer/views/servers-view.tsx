@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Policy, ServerView, ToolView } from '../../src/api/ui-api.js';
+import type { Policy, ServerView, ToolChangeView, ToolView } from '../../src/api/ui-api.js';
 import {
   EmptyState,
   ErrorText,
@@ -11,6 +11,7 @@ import {
   ViewHeader,
 } from '../components/common.js';
 import { EffectivePolicy, PolicySelect } from '../components/policy-controls.js';
+import { formatTime, prettyJson } from '../lib/format.js';
 import { buildOAuthClient, type OAuthClientFormValues, oauthFormValues } from '../lib/server-form.js';
 import { selectServerList, selectToolsOf } from '../store/selectors.js';
 import { useAppStore, useAppStoreShallow } from '../store/store-context.js';
@@ -326,12 +327,15 @@ function inheritedLabel(server: ServerView, defaultPolicy: Policy | undefined): 
 
 function ToolRow(props: { tool: ToolView; inherits: string }) {
   const { tool } = props;
-  const { setToolEnabled, setToolPinned, setToolPolicy, notify } = useAppStoreShallow((s) => ({
-    setToolEnabled: s.setToolEnabled,
-    setToolPinned: s.setToolPinned,
-    setToolPolicy: s.setToolPolicy,
-    notify: s.notify,
-  }));
+  const { setToolEnabled, setToolPinned, setToolPolicy, acceptToolChange, notify } = useAppStoreShallow(
+    (s) => ({
+      acceptToolChange: s.acceptToolChange,
+      setToolEnabled: s.setToolEnabled,
+      setToolPinned: s.setToolPinned,
+      setToolPolicy: s.setToolPolicy,
+      notify: s.notify,
+    }),
+  );
   const [showSchema, setShowSchema] = useState(false);
   const [error, setError] = useState<string>();
   const change = async (call: () => Promise<{ ok: boolean; error?: { message: string } }>) => {
@@ -350,6 +354,11 @@ function ToolRow(props: { tool: ToolView; inherits: string }) {
           <span className="badge plain">{tool.deferred ? 'Via search' : 'Listed'}</span>
         )}
         {tool.readOnlyHint === true && <span className="badge plain">Read-only (hint)</span>}
+        {tool.change !== undefined && (
+          <span className="badge warn" data-testid={`tool-held-${tool.name}`}>
+            Changed: held
+          </span>
+        )}
         <Toggle
           label="Enabled"
           checked={tool.enabled}
@@ -380,6 +389,13 @@ function ToolRow(props: { tool: ToolView; inherits: string }) {
           Schema
         </button>
       </div>
+      {tool.change !== undefined && (
+        <ToolChange
+          change={tool.change}
+          name={tool.name}
+          onAccept={() => void change(() => acceptToolChange(tool.name))}
+        />
+      )}
       {tool.description !== '' && <ServerText text={tool.description} className="desc" />}
       <EffectivePolicy policy={tool.policy} testId={`tool-policy-effective-${tool.name}`} />
       {error !== undefined && <ErrorText>{error}</ErrorText>}
@@ -390,4 +406,75 @@ function ToolRow(props: { tool: ToolView; inherits: string }) {
       )}
     </div>
   );
+}
+
+const DEFINITION_PARTS = ['title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;
+
+/**
+ * A held tool: what its server changed since the person reviewed it, old beside new for every
+ * part that differs. Agents neither see nor call it until Accept; Keep held leaves it so.
+ */
+function ToolChange(props: { change: ToolChangeView; name: string; onAccept: () => void }) {
+  const { change, name } = props;
+  const [kept, setKept] = useState(false);
+  const parts = DEFINITION_PARTS.filter(
+    (part) => prettyJson(change.reviewed[part] ?? null) !== prettyJson(change.current[part] ?? null),
+  );
+  if (kept) {
+    return (
+      <p className="small muted" data-testid={`tool-change-kept-${name}`}>
+        Held: agents do not see this tool until you accept its change.{' '}
+        <button type="button" className="small ghost" onClick={() => setKept(false)}>
+          Review
+        </button>
+      </p>
+    );
+  }
+  return (
+    <div className="callout warn mt-s" data-testid={`tool-change-${name}`}>
+      <p>
+        Its server changed this tool since you reviewed it ({formatTime(change.reviewedAt)}). Agents do not
+        see it, and its calls are refused, until you accept the change.
+      </p>
+      {parts.map((part) => (
+        <div key={part} className="tool-diff mt-s" data-testid={`tool-change-${name}-${part}`}>
+          <h4 className="small">{part}</h4>
+          <div className="row">
+            <div className="grow">
+              <p className="small muted">Reviewed</p>
+              <DefinitionPart value={change.reviewed[part]} testId={`tool-change-old-${name}-${part}`} />
+            </div>
+            <div className="grow">
+              <p className="small muted">Now</p>
+              <DefinitionPart value={change.current[part]} testId={`tool-change-new-${name}-${part}`} />
+            </div>
+          </div>
+        </div>
+      ))}
+      <div className="card-actions">
+        <button
+          type="button"
+          className="primary"
+          data-testid={`tool-accept-change-${name}`}
+          onClick={props.onAccept}
+        >
+          Accept change
+        </button>
+        <button type="button" data-testid={`tool-keep-held-${name}`} onClick={() => setKept(true)}>
+          Keep held
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function DefinitionPart(props: { value: unknown; testId: string }) {
+  if (props.value === undefined)
+    return (
+      <p className="small muted" data-testid={props.testId}>
+        (none)
+      </p>
+    );
+  if (typeof props.value === 'string') return <ServerText text={props.value} testId={props.testId} />;
+  return <JsonBlock value={props.value} testId={props.testId} />;
 }

@@ -14,6 +14,7 @@ import type {
   CardDecision,
   Policy,
   PolicyRuleView,
+  ToolChangeView,
   ToolPolicyView,
 } from '../approvals/types.js';
 import type { CommandCallout } from '../base/command-review.js';
@@ -34,6 +35,8 @@ export type {
   Policy,
   PolicyRuleView,
   PolicySource,
+  ToolChangeView,
+  ToolDefinitionView,
   ToolPolicyView,
 } from '../approvals/types.js';
 export { SECRET_MASK } from '../base/secret-mask.js';
@@ -75,6 +78,8 @@ export interface ToolView {
   readOnlyHint?: boolean;
   /** Its approval policy: its own setting, and what a call gets now and why. */
   policy: ToolPolicyView;
+  /** Present while the tool is held: its server changed it since the person last reviewed it. */
+  change?: ToolChangeView;
 }
 
 export interface ConnectionCardView {
@@ -195,6 +200,11 @@ export interface ToolbridgeApi {
   listTools(serverId?: string): Promise<ToolView[]>;
   setToolEnabled(name: string, enabled: boolean): Promise<ToolView>;
   setToolPinned(name: string, pinned: boolean): Promise<ToolView>;
+  /**
+   * Accepts a held tool's changed definition (`ToolView.change`): agents see and may call the new
+   * one from now on. An "Always allow" saved for the old definition does not carry over.
+   */
+  acceptToolChange(name: string): Promise<ToolView>;
   getTier(options: { agentId?: string; contextLengthTokens?: number }): Promise<TierView>;
 
   // Playground (calls go through approvals like any agent's)
@@ -265,6 +275,7 @@ export const UI_METHODS = [
   'listTools',
   'setToolEnabled',
   'setToolPinned',
+  'acceptToolChange',
   'getTier',
   'setServerPolicy',
   'setToolPolicy',

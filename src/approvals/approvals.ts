@@ -5,6 +5,7 @@ import type { JsonObject } from '../base/json.js';
 import type { AsyncDisposable } from '../base/lifecycle.js';
 import { ApprovalQueue, type CardResolvedEvent, type Clock, systemClock } from './approval-queue.js';
 import { AuditLog, type AuditLogOptions } from './audit-log.js';
+import { DefinitionReviews, type ReviewsFile } from './definition-reviews.js';
 import { ApprovalGate, type GateRequest, type RunTool } from './gate.js';
 import { ToolCallHooks } from './hooks.js';
 import type { PolicyConfig, PolicyDecision, PolicyRule, PolicySubject, RuleAccount } from './policy.js';
@@ -32,6 +33,8 @@ export interface ApprovalsOptions {
    * (the host's also knows held secrets by value). @defaultValue built from `redactionPatterns`
    */
   redactor?: () => Redactor;
+  /** Where the reviewed tool definitions are kept; absent: in memory for this run only. */
+  reviewsFile?: ReviewsFile;
   /** Audit log tuning: size limit, files kept, fsync interval. */
   audit?: Pick<AuditLogOptions, 'maxFileBytes' | 'keepFiles' | 'syncIntervalMs' | 'maxArgumentChars'>;
 }
@@ -66,6 +69,8 @@ export class Approvals implements AsyncDisposable {
     readonly gate: ApprovalGate,
     /** Add pre-/post-call hooks here; they run for every call, in the order added. */
     readonly hooks: ToolCallHooks,
+    /** The reviewed tool definitions (trust on first use; a changed tool is held until accepted). */
+    readonly reviews: DefinitionReviews,
   ) {
     this.onDidOpenCard = queue.onDidOpenCard;
     this.onDidResolveCard = queue.onDidResolveCard;
@@ -78,7 +83,9 @@ export class Approvals implements AsyncDisposable {
     const queue = new ApprovalQueue({ clock, cardTimeoutMs: () => options.settings().cardTimeoutMs });
     const audit = await AuditLog.open({ ...options.audit, dir: options.dataDir, redactor, clock });
     const hooks = new ToolCallHooks();
+    const reviews = await DefinitionReviews.open(options.reviewsFile, clock);
     const gate = new ApprovalGate({
+      reviews,
       policy: () => options.settings().policy,
       queue,
       hooks,
@@ -87,7 +94,7 @@ export class Approvals implements AsyncDisposable {
       clock,
       ...(options.onAlwaysAllow === undefined ? {} : { onAlwaysAllow: options.onAlwaysAllow }),
     });
-    return new Approvals(queue, audit, gate, hooks);
+    return new Approvals(queue, audit, gate, hooks, reviews);
   }
 
   /** The gate's one entry point; see ApprovalGate.call. */

@@ -2,9 +2,11 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type ErrorCode, errorMessage, ToolbridgeError } from '../base/errors.js';
 import { isPlainObject, type JsonObject } from '../base/json.js';
 import { STOPPED_MESSAGE } from '../bridge/connector-batch.js';
+import { heldToolMessage } from '../catalog/naming.js';
 import type { ToolAnnotations } from '../catalog/types.js';
 import { type Approval, type ApprovalQueue, type Clock, systemClock } from './approval-queue.js';
 import type { AuditSink } from './audit-log.js';
+import type { DefinitionReviews } from './definition-reviews.js';
 import { createRedactionHook, type HookCall, type ToolCallHook, ToolCallHooks } from './hooks.js';
 import {
   decidePolicy,
@@ -17,7 +19,7 @@ import {
   sameRuleAccount,
 } from './policy.js';
 import { createRedactor, type Redactor } from './redaction.js';
-import { nameMatchesKey, type ToolKey } from './tool-key.js';
+import { MCP_NAME_PREFIX, nameMatchesKey, type ToolKey } from './tool-key.js';
 import type { ActivityEntry, ApprovalCardView, CallAccount } from './types.js';
 
 /** The words every entry stopped before it started carries (reference §3.5). */
@@ -34,6 +36,11 @@ export interface GateRequest {
   arguments: JsonObject;
   /** `definitionHash()` of the tool's current definition. */
   definitionHash: string;
+  /**
+   * The tool's definition hash right now, `undefined` once its server no longer lists it. Read
+   * right before the call goes out (after any card): a tool changed or removed meanwhile is not run.
+   */
+  currentDefinitionHash?: () => string | undefined;
   annotations?: ToolAnnotations;
   /** The bridge's argument check, shown on the card. @defaultValue `{ ok: true }` */
   validation?: ApprovalCardView['validation'];
@@ -73,6 +80,8 @@ export interface ApprovalGateOptions {
    * account, so another account of the app asks again.
    */
   onAlwaysAllow?: (rule: PolicyRule) => void | Promise<void>;
+  /** The reviewed definitions of local tools: a tool changed since its review is refused, unasked. */
+  reviews?: Pick<DefinitionReviews, 'heldAgainst'>;
 }
 
 type Decision = Pick<ActivityEntry, 'decision' | 'decidedBy'>;
@@ -172,6 +181,12 @@ export class ApprovalGate {
     }
     const early = this.interruption(request);
     if (early !== undefined) return this.refuse(request, args, ...early);
+    if (name.startsWith(MCP_NAME_PREFIX) && this.options.reviews?.heldAgainst(key, request.definitionHash)) {
+      return this.refuse(request, args, 'TOOL_CHANGED', heldToolMessage(name), {
+        decision: 'deny',
+        decidedBy: 'system',
+      });
+    }
 
     const policy = this.decide({
       ...key,
@@ -297,6 +312,11 @@ export class ApprovalGate {
       );
     }
 
+    const drift = definitionDrift(request);
+    if (drift !== undefined) {
+      return this.refuse(request, args, 'TOOL_CHANGED', drift, { decision: 'deny', decidedBy: 'system' });
+    }
+
     const started = this.clock.now();
     let result: CallToolResult;
     try {
@@ -416,6 +436,16 @@ export class ApprovalGate {
       console.warn('toolbridge: could not write the audit log:', errorMessage(error));
     }
   }
+}
+
+/** Why a call must not go out because its tool changed or vanished since it was judged; undefined when it may. */
+function definitionDrift(request: GateRequest): string | undefined {
+  if (request.currentDefinitionHash === undefined) return undefined;
+  const now = request.currentDefinitionHash();
+  if (now === request.definitionHash) return undefined;
+  return now === undefined
+    ? `'${request.name}' is no longer offered by its server (it went away while this call waited); it was not run. Use tool_search to see what is offered now.`
+    : `'${request.name}' changed (its description, schema or annotations) after this call was judged; it was not run. Call tool_describe to read its current definition before deciding to retry.`;
 }
 
 /** The request's account; a default one gets the alias the gateway said it ran under, when it did. */

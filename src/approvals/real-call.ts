@@ -114,6 +114,10 @@ function gateRequest(
     toolName: entry.toolName,
     arguments: args as JsonObject,
     definitionHash: approvalHash(entry, parts.definitionHash),
+    // Connector tools are named, not listed: only a local tool's definition can change under a card.
+    ...(entry.source === 'connectors'
+      ? {}
+      : { currentDefinitionHash: () => parts.definitionHash(entry.name) || undefined }),
     ...(entry.annotations === undefined ? {} : { annotations: entry.annotations }),
     ...(context.notEnforced === undefined
       ? {}

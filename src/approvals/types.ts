@@ -52,6 +52,27 @@ export interface PolicyRuleView {
 export const POLICIES = ['allow', 'ask', 'deny'] as const;
 export type Policy = (typeof POLICIES)[number];
 
+/** The parts of a tool definition the person reviews (as its server lists them). */
+export interface ToolDefinitionView {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: JsonObject;
+  outputSchema?: JsonObject;
+  annotations?: JsonObject;
+}
+
+/**
+ * A tool whose definition changed since the person last reviewed it: held from agents (out of
+ * search, describe, listings and pins; calls refused) until they accept the change.
+ */
+export interface ToolChangeView {
+  reviewed: ToolDefinitionView;
+  /** ISO 8601: when the reviewed definition was first seen or accepted. */
+  reviewedAt: string;
+  current: ToolDefinitionView;
+}
+
 /**
  * The connector account a call runs under (`connectors__` tools only): the alias the entry named,
  * or the app's default account. Before the call the default account's alias is unknown (the host

@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'DENIED'
   | 'INTERRUPTED'
   | 'APPROVAL_TIMEOUT'
+  | 'TOOL_CHANGED'
   | 'UNAUTHORIZED'
   /** A server's answer was over a size limit; the server itself is fine. */
   | 'RESULT_TOO_LARGE'

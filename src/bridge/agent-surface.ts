@@ -1,6 +1,6 @@
 import { type CallToolResult, ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { UnavailableServer } from '../catalog/listing.js';
-import { TOOL_CALL_NAME, TOOL_DESCRIBE_NAME, TOOL_SEARCH_NAME } from '../catalog/naming.js';
+import { heldToolMessage, TOOL_CALL_NAME, TOOL_DESCRIBE_NAME, TOOL_SEARCH_NAME } from '../catalog/naming.js';
 import type { ToolSearchSettings } from '../catalog/tool-search-config.js';
 import type { ToolSurfacePlan } from '../catalog/tool-surface.js';
 import { createToolIndex, type ToolIndexOptionsInput } from '../search/index.js';
@@ -46,6 +46,8 @@ export interface AgentSurfaceOptions {
   unavailableServers?: readonly UnavailableServer[];
   /** Real names this agent may not call (disabled tools): told "not available" rather than "unknown". */
   unavailableNames?: readonly string[];
+  /** Real names held until the person reviews their changed definition (see BridgeCatalog). */
+  heldNames?: readonly string[];
   /**
    * A search index over `plan.deferred`, to share one between agents with the same catalog.
    * Without it the surface builds its own on the first search.
@@ -92,6 +94,7 @@ export function createAgentSurface(options: AgentSurfaceOptions): BridgeSurface 
       pinned: plan.direct,
       unavailableServers: options.unavailableServers ?? [],
       unavailableNames: options.unavailableNames ?? [],
+      heldNames: options.heldNames ?? [],
     },
     executor: options.executor,
     validator: options.validator ?? sharedValidator,
@@ -139,7 +142,8 @@ export function createAgentSurface(options: AgentSurfaceOptions): BridgeSurface 
       const direct = pinned(name);
       if (direct !== undefined)
         return capped(await callCatalogTool(direct.entry, args, 'direct', scope, context));
-      throw new McpError(ErrorCode.InvalidParams, unlistedMessage(name, plan));
+      const message = scope.isHeld(name) ? heldToolMessage(name) : unlistedMessage(name, plan);
+      throw new McpError(ErrorCode.InvalidParams, message);
     },
 
     toolSearch: (args, searchOptions) => toolSearchPayload(args, scope, searchOptions),

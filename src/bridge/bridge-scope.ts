@@ -49,6 +49,8 @@ export interface BridgeScope {
   directName(name: string): string | undefined;
   /** The host knows the name but this session cannot call it. */
   isUnavailable(name: string): boolean;
+  /** The tool changed since the person reviewed it and is held until they do. */
+  isHeld(name: string): boolean;
   /** Every callable tool's real name, for "did you mean" suggestions. */
   knownNames(): readonly string[];
 }
@@ -90,6 +92,7 @@ export function createBridgeScope(options: BridgeScopeOptions): BridgeScope {
   let index: ToolIndex | undefined = options.index;
   let direct: Map<string, string> | undefined;
   let unavailable: Set<string> | undefined;
+  let held: Set<string> | undefined;
   let known: string[] | undefined;
   const connectorsInScope = options.connectorsInScope ?? false;
   const localEntries = () => {
@@ -131,6 +134,10 @@ export function createBridgeScope(options: BridgeScopeOptions): BridgeScope {
     isUnavailable(name) {
       unavailable ??= new Set(catalog.unavailableNames ?? []);
       return unavailable.has(name);
+    },
+    isHeld(name) {
+      held ??= new Set(catalog.heldNames ?? []);
+      return held.has(name);
     },
     knownNames() {
       known ??= [

@@ -1,3 +1,4 @@
+import { heldToolMessage } from '../catalog/naming.js';
 import type { BridgeScope } from './bridge-scope.js';
 
 const MAX_SUGGESTIONS = 5;
@@ -5,6 +6,7 @@ const MAX_SUGGESTIONS = 5;
 export type NonDeferredName =
   | { kind: 'direct'; message: string }
   | { kind: 'unavailable'; message: string }
+  | { kind: 'held'; message: string }
   | { kind: 'unknown'; message: string };
 
 /**
@@ -25,6 +27,7 @@ export function explainNonDeferred(
         : `Its schema is already in your tool list. ${how}.`;
     return { kind: 'direct', message: `'${name}' is a directly-listed tool, not a deferred one. ${detail}` };
   }
+  if (scope.isHeld(name)) return { kind: 'held', message: heldToolMessage(name) };
   if (scope.isUnavailable(name)) {
     return {
       kind: 'unavailable',

@@ -64,7 +64,7 @@ export async function toolDescribePayload(
     }
     // A connector miss is never an error: the tool may simply be gone from the gateway.
     const reason = isConnectorName(name) ? undefined : explainNonDeferred(name, scope, 'describe');
-    if (reason?.kind === 'direct') defineMember(errors, name, reason.message);
+    if (reason?.kind === 'direct' || reason?.kind === 'held') defineMember(errors, name, reason.message);
     else notFound.push(name);
   }
   if (notFound.length > 0) {

@@ -68,6 +68,8 @@ export interface BridgeCatalog {
    * one is told it is not available, rather than that the name is unknown.
    */
   unavailableNames?: readonly string[];
+  /** Real names held until the person reviews their changed definition: told so when asked for. */
+  heldNames?: readonly string[];
 }
 
 /** A tool the agent calls directly that is neither pinned nor a bridge tool (`manage_connections`). */

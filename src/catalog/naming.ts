@@ -7,6 +7,14 @@ export function mcpToolName(serverId: string, toolName: string): string {
   return `${MCP_PREFIX}${serverId}__${toolName}`;
 }
 
+/**
+ * What an agent is told about a tool whose definition changed since the person last reviewed it
+ * (held: kept out of search, describe and listings, its calls refused until the change is accepted).
+ */
+export function heldToolMessage(name: string): string {
+  return `'${name}' changed (its description, schema or annotations) since the user last reviewed it, so it is held and was not run. The user can review the change in Toolbridge (Servers, the tool's details); do not retry it until then.`;
+}
+
 /** The bridge's own tools, listed to the agent whenever at least one tool defers. */
 export const TOOL_SEARCH_NAME = 'tool_search';
 export const TOOL_DESCRIBE_NAME = 'tool_describe';

@@ -18,6 +18,7 @@ import {
   type SettingsView,
   type TierView,
   type ToolbridgeApi,
+  type ToolDefinitionView,
   type ToolView,
   UI_EVENTS,
   type UiEventMap,
@@ -36,7 +37,7 @@ import { tierView } from '../bridge/bridge-tools.js';
 import { resolveLimit } from '../bridge/tool-search.js';
 import type { AgentSurface } from '../bridge/types.js';
 import { TOOL_CALL_NAME } from '../catalog/naming.js';
-import type { CatalogEntry } from '../catalog/types.js';
+import type { CatalogEntry, ToolDefinition } from '../catalog/types.js';
 import type { SearchExplanation } from '../search/types.js';
 import type { ServerManager } from '../servers/server-manager.js';
 import { maskServerConfig } from '../servers/server-secrets.js';
@@ -78,6 +79,8 @@ export interface HostParts {
   /** Masks held secrets and secret shapes; applied to every error message the UI API answers. */
   redact: (text: string) => string;
   endpointUrl(): string | undefined;
+  /** Rebuilds the catalog and tells agents whose tool list changed (after a reviewed change). */
+  catalogChanged(): void;
   surfaceFor(agentId: string, contextLengthTokens?: number): AgentSurface;
 }
 
@@ -237,6 +240,21 @@ export class HostApi implements ToolbridgeApi {
 
   async setToolPinned(name: string, pinned: boolean): Promise<ToolView> {
     return this.#setToolChoice(name, { pinned });
+  }
+
+  async acceptToolChange(name: string): Promise<ToolView> {
+    const entry = this.#requireTool(name);
+    const { catalog, approvals } = this.host;
+    const definition = catalog.definition(name);
+    if (catalog.heldAgainst(name) === undefined || definition === undefined) {
+      throw new ToolbridgeError(
+        'INVALID_ARGUMENT',
+        `Tool "${name}" has no changed definition waiting for review.`,
+      );
+    }
+    await approvals.reviews.accept({ serverId: entry.serverId, toolName: entry.toolName }, definition);
+    this.host.catalogChanged();
+    return this.#toolView(name);
   }
 
   async getTier(options: { agentId?: string; contextLengthTokens?: number }): Promise<TierView> {
@@ -532,6 +550,15 @@ export class HostApi implements ToolbridgeApi {
     const directName = plan.directNames.toDirect(name);
     if (directName !== undefined && directName !== name) view.directName = directName;
     if (entry.annotations?.readOnlyHint !== undefined) view.readOnlyHint = entry.annotations.readOnlyHint;
+    const reviewed = catalog.heldAgainst(name);
+    const definition = catalog.definition(name);
+    if (reviewed !== undefined && definition !== undefined) {
+      view.change = {
+        reviewed: definitionView(reviewed.definition),
+        reviewedAt: reviewed.reviewedAt,
+        current: definitionView(definition),
+      };
+    }
     return view;
   }
 
@@ -630,6 +657,19 @@ export function serverView(host: Pick<HostParts, 'servers' | 'settings'>, id: st
   if (snapshot.lastError !== undefined) view.lastError = snapshot.lastError;
   if (policy !== undefined) view.policy = policy;
   return view;
+}
+
+/** The parts of a definition the person reviews, as the UI shows them. */
+function definitionView(definition: ToolDefinition): ToolDefinitionView {
+  const { name, title, description, inputSchema, outputSchema, annotations } = definition;
+  return {
+    name,
+    ...(title === undefined ? {} : { title }),
+    ...(description === undefined ? {} : { description }),
+    ...(inputSchema === undefined ? {} : { inputSchema }),
+    ...(outputSchema === undefined ? {} : { outputSchema }),
+    ...(annotations === undefined ? {} : { annotations: annotations as JsonObject }),
+  };
 }
 
 const POLICY_VALUES: readonly unknown[] = POLICIES;

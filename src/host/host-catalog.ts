@@ -1,4 +1,5 @@
 import { definitionHash } from '../approvals/definition-hash.js';
+import type { DefinitionReviews, ReviewedDefinition } from '../approvals/definition-reviews.js';
 import { type BridgeSurface, createAgentSurface } from '../bridge/agent-surface.js';
 import type { ToolExecutor } from '../bridge/types.js';
 import { type ClassifiedCatalog, classifyEntries, entriesFromServers } from '../catalog/catalog.js';
@@ -19,6 +20,8 @@ export interface CatalogInputs {
   settings: Settings;
   /** `manage_connections`, plus the search legs while a connector gateway is configured. */
   connectors?: ConnectorParts;
+  /** The reviewed definitions: a tool whose definition changed since is held from agents. */
+  reviews?: Pick<DefinitionReviews, 'heldAgainst'>;
 }
 
 /**
@@ -54,6 +57,16 @@ export class HostCatalog {
 
   entry(name: string): CatalogEntry | undefined {
     return this.built().byName.get(name);
+  }
+
+  /** The tool's definition as its server lists it now. */
+  definition(name: string): ToolDefinition | undefined {
+    return this.built().definitions.get(name);
+  }
+
+  /** The reviewed definition a changed tool is held against (undefined: not held). */
+  heldAgainst(name: string): ReviewedDefinition | undefined {
+    return this.built().held.get(name);
   }
 
   /** The hash approvals bind to: the tool's current definition as its server lists it. */
@@ -106,6 +119,7 @@ export class HostCatalog {
         ...(gateway === undefined ? {} : { connectors: gateway.legs }),
         unavailableServers: built.unavailable,
         unavailableNames: built.disabled,
+        heldNames: [...built.held.keys()],
         // The deferred set does not depend on the context length, so one index serves all.
         index: plan.activated ? this.index() : undefined,
       });
@@ -117,7 +131,7 @@ export class HostCatalog {
 
   private built(): Built {
     if (this.cache !== undefined) return this.cache;
-    const { servers, settings, connectors } = this.inputs();
+    const { servers, settings, connectors, reviews } = this.inputs();
     const all = entriesFromServers(servers.map((server) => ({ serverId: server.id, tools: server.tools })));
     // A server that is down keeps its last tools for the UI, but agents see it as unavailable
     // until it is back: calls to it would only fail, and its return is a list change they hear of.
@@ -131,8 +145,18 @@ export class HostCatalog {
       if (choice.enabled === false) disabled.push(name);
     }
     const definitions = new Map<string, ToolDefinition>();
+    const hashes = new Map<string, string>();
+    const held = new Map<string, ReviewedDefinition>();
     for (const server of servers) {
-      for (const tool of server.tools) definitions.set(mcpToolName(server.id, tool.name), tool);
+      for (const tool of server.tools) {
+        const name = mcpToolName(server.id, tool.name);
+        definitions.set(name, tool);
+        if (reviews === undefined) continue;
+        const hash = definitionHash(tool);
+        hashes.set(name, hash);
+        const reviewed = reviews.heldAgainst({ serverId: server.id, toolName: tool.name }, hash);
+        if (reviewed !== undefined) held.set(name, reviewed);
+      }
     }
     this.cache = {
       settings,
@@ -141,12 +165,14 @@ export class HostCatalog {
       byName: new Map(all.map((entry) => [entry.name, entry])),
       classified: classifyEntries(
         all.filter((entry) => live.has(entry.serverId)),
-        { pinned, disabled },
+        // A held tool is out of search, describe, the listing and the pins until reviewed.
+        { pinned, disabled: [...disabled, ...held.keys()] },
       ),
       disabled: disabled.filter((name) => definitions.has(name)),
+      held,
       unavailable: unavailableServers(servers),
       definitions,
-      hashes: new Map(),
+      hashes,
       contexts: new Map(),
     };
     return this.cache;
@@ -165,6 +191,7 @@ interface Built {
   byName: Map<string, CatalogEntry>;
   classified: ClassifiedCatalog;
   disabled: string[];
+  held: Map<string, ReviewedDefinition>;
   unavailable: UnavailableServer[];
   definitions: Map<string, ToolDefinition>;
   hashes: Map<string, string>;

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AgentEndpoint } from '../agents/agent-endpoint.js';
 import {
@@ -10,6 +11,7 @@ import { type ListenerLimits, LoopbackServer } from '../agents/loopback-server.j
 import type { SurfaceProvider } from '../agents/mcp-session.js';
 import type { Policy } from '../api/ui-api.js';
 import { type ApprovalSettings, Approvals } from '../approvals/approvals.js';
+import type { ReviewsFile } from '../approvals/definition-reviews.js';
 import type { PolicyRule } from '../approvals/policy.js';
 import { policyConfigFromSettings } from '../approvals/policy-settings.js';
 import { realCallExecutor } from '../approvals/real-call.js';
@@ -179,6 +181,7 @@ export class Host implements AsyncDisposable {
     this.api = new HostApi({
       ...parts,
       endpointUrl: () => this.endpointUrl,
+      catalogChanged: () => this.catalogChanged(),
       surfaceFor: (agentId, contextLengthTokens) => this.surfaceFor(agentId, contextLengthTokens),
     });
     this.ready = parts.servers.startAll();
@@ -326,6 +329,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const approvals = store.add(
       await Approvals.open({
         dataDir,
+        reviewsFile: reviewsFile(dataDir, options.readOnlySettings === true),
         redactor: () => redactor,
         settings: () => {
           const defaultPolicy = policyOverride.value ?? current.policies.default;
@@ -378,7 +382,12 @@ export async function createHost(options: HostOptions): Promise<Host> {
       definitionHash: (name) => catalog.definitionHash(name),
     });
     const catalog = new HostCatalog(
-      () => ({ servers: servers.snapshot(), settings: current, connectors: connectors.current() }),
+      () => ({
+        servers: servers.snapshot(),
+        settings: current,
+        connectors: connectors.current(),
+        reviews: approvals.reviews,
+      }),
       executor,
     );
 
@@ -439,11 +448,24 @@ export async function createHost(options: HostOptions): Promise<Host> {
   }
 }
 
+/**
+ * `tool-reviews.json` in the data folder, written atomically. A read-only process (`toolbridge
+ * mcp` beside the app) reads it and records first-seen tools for its own run only.
+ */
+function reviewsFile(dataDir: string, readOnly: boolean): ReviewsFile {
+  const file = jsonFile(path.join(dataDir, 'tool-reviews.json'));
+  return readOnly ? { read: () => file.read(), write: async () => {} } : file;
+}
+
 function wireEvents(host: Host, events: UiEventHub, store: DisposableStore): void {
   const { servers, settings, approvals, agents } = host;
   const changed = () => host.catalogChanged();
   const subscriptions = [
-    servers.onDidChangeTools(changed),
+    servers.onDidChangeTools(({ id, tools }) => {
+      // Trust on first use: a tool seen for the first time is taken as reviewed; a change is held.
+      approvals.reviews.observe(id, tools);
+      changed();
+    }),
     servers.onDidChangeStatus(({ id }) => {
       changed();
       if (servers.has(id)) events.fire('serverStatusChanged', serverView(host, id));

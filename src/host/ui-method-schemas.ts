@@ -69,6 +69,7 @@ export const UI_METHOD_PARAMS: Readonly<Record<UiMethod, Schema>> = {
   listTools: params([], [id]),
   setToolEnabled: params([name, bool]),
   setToolPinned: params([name, bool]),
+  acceptToolChange: params([name]),
   getTier: params([
     {
       type: 'object',

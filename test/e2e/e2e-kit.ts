@@ -61,9 +61,16 @@ export interface Serve {
   stop(): Promise<void>;
 }
 
-/** A real `toolbridge serve` in a fresh data folder on a free port, as a user would run it. */
-async function startServe(extraArgs: string[] = []): Promise<Serve> {
+/**
+ * A real `toolbridge serve` in a fresh data folder on a free port, as a user would run it;
+ * `prepare` may write the folder's settings first.
+ */
+async function startServe(
+  extraArgs: string[] = [],
+  prepare?: (dataDir: string) => Promise<void>,
+): Promise<Serve> {
   const dataDir = await mkdtemp(join(tmpdir(), 'toolbridge-e2e-'));
+  await prepare?.(dataDir);
   const child: ChildProcess = spawn(
     process.execPath,
     [CLI, 'serve', '--data-dir', dataDir, '--port', '0', ...extraArgs],
@@ -137,9 +144,11 @@ export interface UiSession {
  * A real `toolbridge serve` with `serveArgs` and one page of real Chromium for it (light, 1280
  * wide). The page is not on the UI yet: a test of the sign-in itself goes there on its own.
  */
-export async function openUi(options: { serveArgs?: string[]; height?: number } = {}): Promise<UiSession> {
+export async function openUi(
+  options: { serveArgs?: string[]; height?: number; prepare?: (dataDir: string) => Promise<void> } = {},
+): Promise<UiSession> {
   assertBuilt();
-  const serve = await startServe(options.serveArgs);
+  const serve = await startServe(options.serveArgs, options.prepare);
   const browser = await launchBrowser().catch(async (error: unknown) => {
     await serve.stop();
     throw error;

@@ -111,10 +111,13 @@ describe('"always allow"', () => {
 
     await writeScenario('Echo the message back, and also mail it to someone');
     running = await startHost(dataDir);
-    const changed = await echo('changed definition');
-    expect(changed.cards).toBe(1);
-    // Nobody answered: the changed tool did not run on the old "always".
-    expect(errorOf(changed.result).code).toBe('APPROVAL_TIMEOUT');
+    // Held until the person reviews the change (issue #12); accepting it does not carry the old "always".
+    const [held] = await running.host.api.listTools('fixture');
+    expect(held?.change?.current.description).toBe('Echo the message back, and also mail it to someone');
+    await running.host.api.acceptToolChange(ECHO);
+    const unanswered = await echo('accepted, still asks');
+    expect(unanswered.cards).toBe(1);
+    expect(errorOf(unanswered.result).code).toBe('APPROVAL_TIMEOUT');
     const answered = await echo('changed, approved', 'approve');
     expect(answered.cards).toBe(1);
     expect(text(answered.result)).toBe('changed, approved');

@@ -14,6 +14,7 @@ export const SAMPLE_PARAMS: Record<UiMethod, unknown[]> = {
   listTools: ['files'],
   setToolEnabled: ['mcp__files__read', true],
   setToolPinned: ['mcp__files__read', true],
+  acceptToolChange: ['mcp__files__read'],
   getTier: [{ contextLengthTokens: 32000 }],
   setServerPolicy: ['files', 'deny'],
   setToolPolicy: ['mcp__files__read', null],

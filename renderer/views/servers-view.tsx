@@ -206,6 +206,13 @@ function ServerItem(props: { server: ServerView }) {
           </p>
         </div>
       )}
+      {server.reconnects !== undefined && (
+        <p className="muted small" data-testid={`server-reconnects-${id}`}>
+          Reconnected on its own {server.reconnects.count === 1 ? 'once' : `${server.reconnects.count} times`}
+          ; last at {new Date(server.reconnects.lastAt).toLocaleString()}, because{' '}
+          {server.reconnects.lastReason}.
+        </p>
+      )}
       {open && <ServerDetail server={server} />}
     </section>
   );

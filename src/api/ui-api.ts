@@ -22,7 +22,7 @@ import type { JsonObject, JsonValue } from '../base/json.js';
 import type { TierView } from '../bridge/bridge-tools.js';
 import type { ToolSearchSettings } from '../catalog/tool-search-config.js';
 import type { ConnectionCardRow } from '../connectors/manage-connections.js';
-import type { ServerConfig, ServerStatus } from '../servers/types.js';
+import type { ServerConfig, ServerReconnects, ServerStatus } from '../servers/types.js';
 
 export type {
   ActivityEntry,
@@ -44,7 +44,7 @@ export type { TierView } from '../bridge/bridge-tools.js';
 export type { ToolSearchSettings } from '../catalog/tool-search-config.js';
 export type { ListingForm } from '../catalog/types.js';
 export type { ConnectionCardRow } from '../connectors/manage-connections.js';
-export type { OAuthClientConfig, ServerConfig, ServerStatus } from '../servers/types.js';
+export type { OAuthClientConfig, ServerConfig, ServerReconnects, ServerStatus } from '../servers/types.js';
 
 export interface ServerView {
   id: string;
@@ -58,6 +58,8 @@ export interface ServerView {
   lastError?: string;
   /** Last lines the server wrote to stderr (bounded). */
   stderrTail: string[];
+  /** How often it reconnected on its own (lost session, crash, unreachable) and when; absent until the first time. */
+  reconnects?: ServerReconnects;
   /** The server's own approval policy (`policies.servers`); absent: its tools inherit the default. */
   policy?: Policy;
 }

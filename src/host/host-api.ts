@@ -655,6 +655,7 @@ export function serverView(host: Pick<HostParts, 'servers' | 'settings'>, id: st
     stderrTail: snapshot.stderrTail,
   };
   if (snapshot.lastError !== undefined) view.lastError = snapshot.lastError;
+  if (snapshot.reconnects !== undefined) view.reconnects = { ...snapshot.reconnects };
   if (policy !== undefined) view.policy = policy;
   return view;
 }

@@ -8,10 +8,14 @@
  * Like a MutableDisposable, the old session is closed before a new one counts.
  */
 
+import { STATUS_CODES } from 'node:http';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type CallToolResult,
@@ -31,7 +35,7 @@ import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from './backoff.js
 import { type ChildExit, ChildProcessTransport, MESSAGE_TOO_LARGE } from './child-process-transport.js';
 import type { ProcessLeases } from './process-leases.js';
 import { StderrBuffer, type StderrBufferOptions } from './stderr-buffer.js';
-import type { ServerConfig, ServerState } from './types.js';
+import type { ServerConfig, ServerReconnects, ServerState } from './types.js';
 
 /** Timers and time, injectable so tests can drive reconnects without sleeping. */
 export interface Clock {
@@ -107,7 +111,12 @@ interface Session {
   closing: boolean;
   pid?: number;
   exit?: () => ChildExit | undefined;
+  /** The Streamable HTTP session id the server gave, if it keeps sessions. */
+  httpSessionId?: () => string | undefined;
 }
+
+/** What one request through a ready session does; `callTool` and `refreshTools` share the lost-session retry. */
+type SessionRequest<T> = (client: Client) => Promise<T>;
 
 export class ServerConnection implements AsyncDisposable {
   private readonly store = new DisposableStore();
@@ -137,6 +146,8 @@ export class ServerConnection implements AsyncDisposable {
   private refreshAgain = false;
   private failures = 0;
   private connectedAt: number | undefined;
+  /** Why the connection is being re-established on its own; counted in `reconnects` once it is. */
+  private reconnectReason: string | undefined;
   /** Bumped by every start, stop and restart, so callbacks of an older attempt do nothing. */
   private epoch = 0;
   private closed = false;
@@ -206,6 +217,7 @@ export class ServerConnection implements AsyncDisposable {
     this.cancelRetry();
     this.failures = 0;
     this.connectedAt = undefined;
+    this.reconnectReason = undefined;
     await this.closeSession();
     if (this.closed) return;
     const hadTools = this.replaceTools([]);
@@ -225,6 +237,7 @@ export class ServerConnection implements AsyncDisposable {
     if (!this._config.enabled) return this.stop();
     this.cancelRetry();
     this.failures = 0;
+    this.reconnectReason = undefined;
     return this.attempt();
   }
 
@@ -264,7 +277,9 @@ export class ServerConnection implements AsyncDisposable {
           const tools = await this.listAllTools(session.client);
           if (session === this.session) this.setTools(tools);
         } catch (error) {
-          this.stderr.note(`could not re-read the tool list: ${this.redact(errorMessage(error))}`);
+          // Re-initializing lists the tools anew.
+          if (this.lostSession(error, session)) this.reinitialize(session);
+          else this.stderr.note(`could not re-read the tool list: ${this.redact(errorMessage(error))}`);
         }
       } while (this.refreshAgain);
     };
@@ -278,7 +293,10 @@ export class ServerConnection implements AsyncDisposable {
    * Calls a tool and returns the server's result as it sent it. A server that is down, crashes
    * mid-call or does not answer in time gives `SERVER_UNAVAILABLE` or `TIMEOUT`; an aborted signal
    * gives `CANCELLED` (and the server hears `notifications/cancelled`). A JSON-RPC error the
-   * server itself answers with (unknown tool, bad arguments) is rethrown as its `McpError`.
+   * server itself answers with (unknown tool, bad arguments) is rethrown as its `McpError`; an
+   * HTTP error status is named with the server. A Streamable HTTP server that no longer knows our
+   * session (404, e.g. after it restarted) did not run the call: it is re-initialized and the call
+   * sent once more, never more than once.
    */
   async callTool(
     name: string,
@@ -287,17 +305,30 @@ export class ServerConnection implements AsyncDisposable {
   ): Promise<CallToolResult> {
     const timeoutMs = options.timeoutMs ?? this.timeouts.callTimeoutMs;
     const started = this.clock.now();
+    const remaining = (): number => Math.max(1, timeoutMs - (this.clock.now() - started));
     if (options.signal?.aborted) throw this.cancelled(name);
-    const session = await this.readySession(name, timeoutMs, options.signal);
-    const remaining = Math.max(1, timeoutMs - (this.clock.now() - started));
-    try {
-      return await session.client!.request(
+    const request: SessionRequest<CallToolResult> = (client) =>
+      client.request(
         { method: 'tools/call', params: { name, arguments: args ?? {} } },
         CallToolResultSchema,
-        { signal: options.signal, timeout: remaining },
+        {
+          signal: options.signal,
+          timeout: remaining(),
+        },
       );
+    const session = await this.readySession(name, timeoutMs, options.signal);
+    try {
+      return await request(session.client!);
     } catch (error) {
-      throw this.callError(error, name, timeoutMs, session, options.signal);
+      if (!this.lostSession(error, session) || options.signal?.aborted)
+        throw this.callError(error, name, timeoutMs, session, options.signal);
+    }
+    this.reinitialize(session);
+    const fresh = await this.readySession(name, remaining(), options.signal);
+    try {
+      return await request(fresh.client!);
+    } catch (error) {
+      throw this.callError(error, name, timeoutMs, fresh, options.signal, { retried: true });
     }
   }
 
@@ -342,7 +373,13 @@ export class ServerConnection implements AsyncDisposable {
       session.established = true;
       this.connectedAt = this.clock.now();
       const changed = this.replaceTools(tools);
-      this.setState({ status: 'connected', lastError: undefined, crashLooping: false, pid: session.pid });
+      this.setState({
+        status: 'connected',
+        lastError: undefined,
+        crashLooping: false,
+        pid: session.pid,
+        reconnects: this.countReconnect(),
+      });
       if (changed) this._onDidChangeTools.fire(this.tools);
     } catch (error) {
       if (epoch !== this.epoch || this.closed) return await this.abandon(session);
@@ -442,6 +479,7 @@ export class ServerConnection implements AsyncDisposable {
       if (this.session === session) void this.refreshTools();
     });
     await client.connect(transport, { timeout: this.timeouts.connectTimeoutMs });
+    if (transport instanceof StreamableHTTPClientTransport) session.httpSessionId = () => transport.sessionId;
     return client;
   }
 
@@ -488,6 +526,7 @@ export class ServerConnection implements AsyncDisposable {
     const reason = exit ? describeExit(exit) : 'the connection closed';
     this.stderr.note(`server stopped unexpectedly (${reason})`);
     void this.abandon(session);
+    this.reconnectReason = `it stopped unexpectedly (${reason})`;
     this.scheduleRetry(`Server "${this.id}" stopped unexpectedly (${reason}).${this.lastStderrHint()}`);
   }
 
@@ -541,6 +580,7 @@ export class ServerConnection implements AsyncDisposable {
     timeoutMs: number,
     session: Session,
     signal?: AbortSignal,
+    { retried = false }: { retried?: boolean } = {},
   ): unknown {
     const data = { serverId: this.id, toolName: name };
     if (signal?.aborted) return this.cancelled(name);
@@ -578,10 +618,18 @@ export class ServerConnection implements AsyncDisposable {
       }
       return this.unavailable(name);
     }
+    const httpStatus = this._config.transport === 'stdio' ? undefined : httpStatusOf(error);
+    if (httpStatus !== undefined) {
+      return new ToolbridgeError('SERVER_UNAVAILABLE', this.httpErrorMessage(httpStatus, name, retried), {
+        data: { ...data, httpStatus },
+        cause: error,
+      });
+    }
     if (this._config.transport !== 'stdio' && error instanceof TypeError) {
       // fetch failed: the HTTP server went away. Reconnect, and say so.
       if (session === this.session && session.established) {
         void this.abandon(session);
+        this.reconnectReason = 'it could not be reached';
         this.scheduleRetry(`Server "${this.id}" could not be reached: ${this.redact(errorMessage(error))}`);
       }
       return new ToolbridgeError(
@@ -595,6 +643,47 @@ export class ServerConnection implements AsyncDisposable {
       `Server "${this.id}" sent a result for tool "${name}" that is not a valid MCP tool result: ${this.redact(errorMessage(error))}`,
       { data, cause: error },
     );
+  }
+
+  /** Names the status and the server, and says what to do; a body the server sent is not quoted (it may echo secrets). */
+  private httpErrorMessage(status: number, name: string, retried: boolean): string {
+    const answered = `Server "${this.id}" answered HTTP ${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ''} to tool "${name}"`;
+    if (status === 404 && retried) {
+      return `${answered} again right after Toolbridge re-initialized its session, so the tool did not run; it is not retried further. The server may be restarting or its URL may point to the wrong place: check the URL in Servers, or restart it there.`;
+    }
+    if (status === 403) {
+      return `${answered}: the credentials it was given are not allowed to do this. Check the token or sign-in for this server in Servers (its scopes or permissions), then try again.`;
+    }
+    if (status >= 500) {
+      return `${answered}: the server failed while handling the call, so it may or may not have run. Try again shortly; if it keeps failing, check the server's own status or logs, or restart it in Servers.`;
+    }
+    return `${answered}: the server refused the request. Check the server's URL and settings in Servers.`;
+  }
+
+  /** A Streamable HTTP server that gave us a session answered 404 on it: it lost the session (restarted). */
+  private lostSession(error: unknown, session: Session): boolean {
+    return httpStatusOf(error) === 404 && session.httpSessionId?.() !== undefined && session.established;
+  }
+
+  /** Opens a new session in place of a lost one; concurrent calls on the same lost session share it. */
+  private reinitialize(lost: Session): void {
+    if (this.session !== lost || this.connecting || this.closed) return;
+    this.stderr.note('the server no longer knows this session (HTTP 404); re-initializing');
+    this.reconnectReason = 'the server lost the session (HTTP 404 Session not found)';
+    void this.attempt();
+  }
+
+  /** The reconnect count after a successful connect: bumped when it re-established itself. */
+  private countReconnect(): ServerReconnects | undefined {
+    const reason = this.reconnectReason;
+    this.reconnectReason = undefined;
+    const before = this._state.reconnects;
+    if (reason === undefined) return before;
+    return {
+      count: (before?.count ?? 0) + 1,
+      lastAt: new Date(this.clock.now()).toISOString(),
+      lastReason: reason,
+    };
   }
 
   private unavailable(name: string): ToolbridgeError {
@@ -754,6 +843,15 @@ function secretValuesOf(stored: ServerConfig, resolved: ServerConfig): string[] 
   }
   // Very short values would mask ordinary words.
   return [...values].filter((value) => value.length >= 4).sort((a, b) => b.length - a.length);
+}
+
+/** The HTTP status of a transport's failed POST: Streamable HTTP sets `code`, legacy SSE says it in the message. */
+function httpStatusOf(error: unknown): number | undefined {
+  if (error instanceof StreamableHTTPError) {
+    return error.code !== undefined && error.code >= 100 && error.code < 600 ? error.code : undefined;
+  }
+  const match = /\(HTTP (\d{3})\)/.exec(errorMessage(error));
+  return match ? Number(match[1]) : undefined;
 }
 
 function isUnauthorized(error: unknown): boolean {

@@ -44,6 +44,17 @@ export interface ServerState {
   nextRetryAt?: string;
   /** The stdio server's pid (also its process group id) while it runs. */
   pid?: number;
+  /** Times the connection re-established itself (lost session, crash, unreachable); absent until the first. */
+  reconnects?: ServerReconnects;
+}
+
+/** Automatic reconnects of one connection (a user's start or restart is not one). JSON-safe. */
+export interface ServerReconnects {
+  count: number;
+  /** When the last one completed (ISO 8601). */
+  lastAt: string;
+  /** Why the last one was needed, for a human. */
+  lastReason: string;
 }
 
 /** One server as the manager sees it now. */

@@ -1,11 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  isInitializeRequest,
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../base/errors.js';
 import type { AsyncDisposable } from '../base/lifecycle.js';
 import type { AgentRecord } from './agent-registry.js';
+import { parseRequestTarget } from './http-response.js';
 import { createAgentMcpServer, type SurfaceProvider } from './mcp-session.js';
 import { refusalResponse, refuseAgentMessage } from './message-guard.js';
 import { hasCredentialInQuery, readBearerToken } from './request-guard.js';
@@ -42,7 +50,8 @@ export interface AgentEndpointOptions {
 interface Session {
   id: string;
   agentId: string;
-  transport: StreamableHTTPServerTransport;
+  /** Streamable HTTP (`/mcp`), or legacy SSE (`GET /sse` + `POST /messages`) for 2024-11-05 clients. */
+  transport: StreamableHTTPServerTransport | SSEServerTransport;
   server: Server;
   /** Order of last use (a counter, not a clock: only the order matters). */
   lastUsed: number;
@@ -52,6 +61,14 @@ interface Session {
 
 /** How many closed session ids are remembered to tell their client why. */
 const EVICTED_MEMORY = 1024;
+
+/** Where a legacy SSE client posts its messages; the stream's `endpoint` event names it with the session id. */
+export const LEGACY_MESSAGES_PATH = '/messages';
+
+const TOKEN_HELP =
+  'Send the agent token in the header "Authorization: Bearer <agent token>". ' +
+  '`toolbridge serve` prints it at start (the line "agent token: …"); the app shows each agent\'s token, ' +
+  'with copy-paste client configs, in the Agents view.';
 
 /**
  * The agent-facing MCP endpoint over Streamable HTTP: mount `handle` at `/mcp` on a
@@ -74,25 +91,13 @@ export class AgentEndpoint implements AsyncDisposable {
 
   /** The `/mcp` route handler. */
   readonly handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (this.closed) return sendRpcError(res, 503, 'Toolbridge is shutting down.');
-    if (hasCredentialInQuery(req.url)) {
-      return sendUnauthorized(
-        res,
-        'Credentials in the URL are not accepted; send Authorization: Bearer <token>.',
-      );
-    }
-    const agent = this.options.agents.authenticate(readBearerToken(req.headers.authorization));
-    if (agent === undefined) return sendUnauthorized(res, 'Missing or invalid agent token.');
+    const agent = this.authorize(req, res);
+    if (agent === undefined) return;
 
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
-      const session = this.sessions.get(sessionId);
-      // Another agent's session looks exactly like one that does not exist.
-      if (session === undefined || session.agentId !== agent.id) {
-        const why = this.evicted.get(sessionId) === agent.id ? evictedMessage(this.maxSessionsPerAgent) : '';
-        return sendRpcError(res, 404, `Session not found.${why}`);
-      }
-      session.lastUsed = ++this.uses;
+      const session = this.sessionFor(sessionId, agent.id, res, StreamableHTTPServerTransport);
+      if (session === undefined) return;
       if (req.method !== 'POST') return session.transport.handleRequest(req, res);
       session.inFlight++;
       res.once('close', () => session.inFlight--);
@@ -108,17 +113,145 @@ export class AgentEndpoint implements AsyncDisposable {
     if (!isInitializeRequest(body)) {
       return sendRpcError(res, 400, 'Bad request: no session; send initialize first.');
     }
-    if (!this.makeRoomFor(agent.id)) {
-      return sendRpcError(
-        res,
-        429,
-        `This agent token already has ${this.maxSessionsPerAgent} sessions, each with a request in flight. ` +
-          'Close one (DELETE /mcp with its Mcp-Session-Id) or wait for its answer, then initialize again.',
-      );
-    }
+    if (!this.makeRoomFor(agent.id)) return this.sendNoRoom(res);
     const transport = await this.openSession(agent.id);
     await transport.handleRequest(req, res, body);
   };
+
+  /**
+   * The `/sse` route: a legacy SSE client (protocol 2024-11-05) opens its event stream with GET;
+   * the first event names `/messages?sessionId=…`, where it posts every message. Same token,
+   * session binding and per-agent cap as `/mcp`.
+   */
+  readonly handleLegacyStream = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const agent = this.authorize(req, res);
+    if (agent === undefined) return;
+    if (req.method !== 'GET') {
+      return sendRpcError(
+        res,
+        405,
+        `Legacy SSE: open the event stream with GET /sse, then POST each message to the ${LEGACY_MESSAGES_PATH}?sessionId=… address it names. Current clients use Streamable HTTP at /mcp instead.`,
+        -32000,
+        { Allow: 'GET' },
+      );
+    }
+    if (!this.makeRoomFor(agent.id)) return this.sendNoRoom(res);
+    const server = createAgentMcpServer(agent.id, this.options.surfaces);
+    const transport = new SSEServerTransport(LEGACY_MESSAGES_PATH, res);
+    const session: Session = {
+      id: transport.sessionId,
+      agentId: agent.id,
+      server,
+      transport,
+      lastUsed: ++this.uses,
+      inFlight: 0,
+    };
+    this.sessions.set(session.id, session);
+    // Set before connect(), as for /mcp: the SDK chains an existing onclose.
+    transport.onclose = () => {
+      if (this.sessions.get(session.id) === session) this.sessions.delete(session.id);
+    };
+    await server.connect(transport);
+    countRequestsInFlight(session, transport);
+  };
+
+  /** The `/messages` route: one JSON-RPC message of a legacy SSE session; answers go out on its stream. */
+  readonly handleLegacyMessage = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const agent = this.authorize(req, res);
+    if (agent === undefined) return;
+    if (req.method !== 'POST') {
+      return sendRpcError(
+        res,
+        405,
+        'Legacy SSE: POST each message here; the event stream is GET /sse.',
+        -32000,
+        {
+          Allow: 'POST',
+        },
+      );
+    }
+    const sessionId = parseRequestTarget(req.url)?.searchParams.get('sessionId');
+    if (!sessionId) {
+      return sendRpcError(
+        res,
+        400,
+        'Bad request: no sessionId. Open the event stream with GET /sse first and post to the address its endpoint event names.',
+      );
+    }
+    const session = this.sessionFor(sessionId, agent.id, res, SSEServerTransport);
+    if (session === undefined) return;
+    const body = await readJsonBody(req, this.maxBodyBytes);
+    if (!body.ok) return sendRpcError(res, body.status, body.message, body.rpcCode);
+    const refusal = refuseAgentMessage(body.value);
+    if (refusal !== undefined) {
+      // The answer belongs on the stream, like every answer of this transport.
+      await session.transport.send(refusalResponse(refusal));
+      res.writeHead(202).end('Accepted');
+      return;
+    }
+    await session.transport.handlePostMessage(req, res, body.value);
+  };
+
+  /** The agent behind the request's bearer token, or undefined once a helpful 401 (or 503) went out. */
+  private authorize(req: IncomingMessage, res: ServerResponse): AgentRecord | undefined {
+    if (this.closed) {
+      sendRpcError(res, 503, 'Toolbridge is shutting down.');
+      return undefined;
+    }
+    if (hasCredentialInQuery(req.url)) {
+      sendUnauthorized(res, `Credentials in the URL are not accepted. ${TOKEN_HELP}`, 'invalid_request');
+      return undefined;
+    }
+    const header = req.headers.authorization;
+    const token = readBearerToken(header);
+    const agent = this.options.agents.authenticate(token);
+    if (agent !== undefined) return agent;
+    // Never echo what was sent: it may be a real token pasted in the wrong place.
+    if (header === undefined || header.trim() === '') sendUnauthorized(res, `No agent token. ${TOKEN_HELP}`);
+    else if (token === undefined) {
+      sendUnauthorized(
+        res,
+        `The Authorization header is not of the form "Bearer <agent token>". ${TOKEN_HELP}`,
+        'invalid_request',
+      );
+    } else {
+      sendUnauthorized(
+        res,
+        `This agent token is not valid: it was revoked, regenerated or mistyped. ${TOKEN_HELP}`,
+        'invalid_token',
+      );
+    }
+    return undefined;
+  }
+
+  /**
+   * The agent's own session of this transport, touched as used; else undefined once a 404 went
+   * out. Another agent's session looks exactly like one that does not exist.
+   */
+  private sessionFor<T extends Session['transport']>(
+    sessionId: string,
+    agentId: string,
+    res: ServerResponse,
+    kind: abstract new (...args: never[]) => T,
+  ): (Session & { transport: T }) | undefined {
+    const session = this.sessions.get(sessionId);
+    if (session === undefined || session.agentId !== agentId || !(session.transport instanceof kind)) {
+      const why = this.evicted.get(sessionId) === agentId ? evictedMessage(this.maxSessionsPerAgent) : '';
+      sendRpcError(res, 404, `Session not found.${why}`);
+      return undefined;
+    }
+    session.lastUsed = ++this.uses;
+    return session as Session & { transport: T };
+  }
+
+  private sendNoRoom(res: ServerResponse): void {
+    sendRpcError(
+      res,
+      429,
+      `This agent token already has ${this.maxSessionsPerAgent} sessions, each with a request in flight. ` +
+        'Close one (DELETE /mcp with its Mcp-Session-Id, or end its /sse stream) or wait for its answer, then connect again.',
+    );
+  }
 
   /**
    * The POST body as JSON-RPC for the SDK, or undefined when it was answered here: too large, not
@@ -246,6 +379,28 @@ async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<Bod
   }
 }
 
+/**
+ * A legacy SSE POST is answered 202 at once and its response goes out on the stream later, so a
+ * request counts as in flight from its arrival until its response is sent (eviction spares it).
+ */
+function countRequestsInFlight(session: Session, transport: SSEServerTransport): void {
+  const pending = new Set<string | number>();
+  const deliver = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    if (isJSONRPCRequest(message)) pending.add(message.id);
+    session.inFlight = pending.size;
+    deliver?.(message, extra);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = (message: JSONRPCMessage) => {
+    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+      if (message.id !== undefined) pending.delete(message.id);
+    }
+    session.inFlight = pending.size;
+    return send(message);
+  };
+}
+
 function evictedMessage(cap: number): string {
   return (
     ` It was closed because this agent token opened more than ${cap} sessions, and it was the least recently used one. ` +
@@ -253,8 +408,14 @@ function evictedMessage(cap: number): string {
   );
 }
 
-function sendUnauthorized(res: ServerResponse, message: string): void {
-  sendRpcError(res, 401, message, -32001, { 'WWW-Authenticate': 'Bearer realm="toolbridge"' });
+/** 401 with the JSON-RPC error shape and an RFC 6750 challenge; the message says how to send the token. */
+function sendUnauthorized(
+  res: ServerResponse,
+  message: string,
+  error?: 'invalid_request' | 'invalid_token',
+): void {
+  const challenge = `Bearer realm="toolbridge"${error === undefined ? '' : `, error="${error}"`}`;
+  sendRpcError(res, 401, message, -32001, { 'WWW-Authenticate': challenge });
 }
 
 function sendRpcError(

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AgentEndpoint } from '../agents/agent-endpoint.js';
+import { AgentEndpoint, LEGACY_MESSAGES_PATH } from '../agents/agent-endpoint.js';
 import {
   type AgentRecord,
   type AgentRecordStore,
@@ -414,6 +414,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
       });
       endpoint = new AgentEndpoint({ agents, surfaces: (agentId) => host!.surfaceFor(agentId) });
       http.route('/mcp', endpoint.handle);
+      // Legacy SSE (protocol 2024-11-05) for clients that predate Streamable HTTP.
+      http.route('/sse', endpoint.handleLegacyStream);
+      http.route(LEGACY_MESSAGES_PATH, endpoint.handleLegacyMessage);
       await http.listen();
       store.add(http);
       store.add(endpoint);

@@ -1,10 +1,11 @@
 import { request as httpRequest } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AgentEndpoint } from '../../../src/agents/agent-endpoint.js';
+import { AgentEndpoint, LEGACY_MESSAGES_PATH } from '../../../src/agents/agent-endpoint.js';
 import { type AgentRecord, AgentRegistry } from '../../../src/agents/agent-registry.js';
 import { LoopbackServer } from '../../../src/agents/loopback-server.js';
 import { FakeSurface, waitFor } from './fake-surface.js';
@@ -41,7 +42,7 @@ beforeEach(async () => {
   ]);
   endpoint = new AgentEndpoint({ agents: registry, surfaces: (id) => surfaces.get(id)! });
   server = new LoopbackServer({ port: 0 });
-  server.route('/mcp', endpoint.handle);
+  mount(server, endpoint);
   await server.listen();
   registry.onDidRevokeAgent((id) => void endpoint.closeAgentSessions(id));
 });
@@ -51,6 +52,32 @@ afterEach(async () => {
   await endpoint.close();
   await server.close();
 });
+
+function mount(on: LoopbackServer, agentEndpoint: AgentEndpoint): void {
+  on.route('/mcp', agentEndpoint.handle);
+  on.route('/sse', agentEndpoint.handleLegacyStream);
+  on.route(LEGACY_MESSAGES_PATH, agentEndpoint.handleLegacyMessage);
+}
+
+/** The SDK's legacy SSE client as an agent; `sessionId` is the id its stream's endpoint event named. */
+async function connectLegacy(
+  token: string,
+  base = server.url,
+): Promise<{ client: Client; sessionId: string }> {
+  let sessionId = '';
+  const transport = new SSEClientTransport(new URL(`${base}/sse`), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    fetch: async (url, init) => {
+      const found = new URL(String(url)).searchParams.get('sessionId');
+      if (found) sessionId = found;
+      return fetch(url, init);
+    },
+  });
+  const client = new Client({ name: 'legacy-agent', version: '1.0.0' });
+  await client.connect(transport);
+  clients.push(client);
+  return { client, sessionId };
+}
 
 async function connect(token: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
@@ -272,7 +299,7 @@ describe('AgentEndpoint', () => {
       maxSessionsPerAgent: 2,
     });
     const other = new LoopbackServer();
-    other.route('/mcp', capped.handle);
+    mount(other, capped);
     await other.listen();
     try {
       for (let i = 0; i < 4; i++) {
@@ -300,6 +327,93 @@ describe('AgentEndpoint', () => {
         expect(res).toBe(200);
       }
       expect(capped.sessionCount(alice.agent.id)).toBe(2);
+    } finally {
+      await capped.close();
+      await other.close();
+    }
+  });
+});
+
+describe('AgentEndpoint, legacy SSE (protocol 2024-11-05)', () => {
+  it('issue #14: serves the agent its own surface over GET /sse + POST /messages', async () => {
+    const { client, sessionId } = await connectLegacy(alice.token);
+    expect(sessionId).not.toBe('');
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['echo', 'wait']);
+    expect((await client.callTool({ name: 'echo', arguments: { message: 'old' } })).content).toEqual([
+      { type: 'text', text: 'alice: old' },
+    ]);
+    expect(endpoint.sessionCount(alice.agent.id)).toBe(1);
+  });
+
+  it("issue #14: another agent's SSE session id, and a Streamable HTTP one, look like no session (404)", async () => {
+    const { sessionId } = await connectLegacy(alice.token);
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' });
+    const path = `${LEGACY_MESSAGES_PATH}?sessionId=${sessionId}`;
+    const asBob = await raw({ path, body: ping, headers: { Authorization: `Bearer ${bob.token}` } });
+    expect(asBob.status).toBe(404);
+    expect(asBob.body).toContain('Session not found.');
+    const { transport } = await connect(alice.token);
+    const crossed = await raw({
+      path: `${LEGACY_MESSAGES_PATH}?sessionId=${transport.sessionId}`,
+      body: ping,
+      headers: { Authorization: `Bearer ${alice.token}` },
+    });
+    expect(crossed.status).toBe(404);
+    const noToken = await raw({ path, body: ping });
+    expect(noToken.status).toBe(401);
+  });
+
+  it('issue #14: SSE sessions count toward the per-agent cap and are evicted like any other', async () => {
+    const capped = new AgentEndpoint({
+      agents: registry,
+      surfaces: (id) => surfaces.get(id)!,
+      maxSessionsPerAgent: 1,
+    });
+    const other = new LoopbackServer();
+    mount(other, capped);
+    await other.listen();
+    try {
+      const legacy = await connectLegacy(alice.token, other.url);
+      expect(capped.sessionCount(alice.agent.id)).toBe(1);
+      // A second session (Streamable HTTP) closes the idle SSE one, and its client learns why.
+      const modern = new Client({ name: 'modern', version: '1.0.0' });
+      await modern.connect(
+        new StreamableHTTPClientTransport(new URL(`${other.url}/mcp`), {
+          requestInit: { headers: { Authorization: `Bearer ${alice.token}` } },
+        }),
+      );
+      clients.push(modern);
+      expect(capped.sessionCount(alice.agent.id)).toBe(1);
+      await expect(legacy.client.listTools()).rejects.toThrow(/least recently used/);
+    } finally {
+      await capped.close();
+      await other.close();
+    }
+  });
+
+  it('issue #14: a busy SSE session is not evicted; the new one is refused with 429', async () => {
+    const capped = new AgentEndpoint({
+      agents: registry,
+      surfaces: (id) => surfaces.get(id)!,
+      maxSessionsPerAgent: 1,
+    });
+    const other = new LoopbackServer();
+    mount(other, capped);
+    await other.listen();
+    try {
+      const legacy = await connectLegacy(alice.token, other.url);
+      const cancel = new AbortController();
+      const waiting = legacy.client.callTool({ name: 'wait', arguments: {} }, undefined, {
+        signal: cancel.signal,
+      });
+      await waitFor(() => (surfaces.get(alice.agent.id)?.calls.length ?? 0) > 0);
+      const refused = await fetch(`${other.url}/sse`, {
+        headers: { Authorization: `Bearer ${alice.token}` },
+      });
+      expect(refused.status).toBe(429);
+      expect(capped.sessionCount(alice.agent.id)).toBe(1);
+      cancel.abort();
+      await expect(waiting).rejects.toThrow();
     } finally {
       await capped.close();
       await other.close();

@@ -79,8 +79,32 @@ async function connectLegacy(
   return { client, sessionId };
 }
 
-async function connect(token: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+/** Runs `use` against a second endpoint that lets one agent hold `cap` sessions, then closes it. */
+async function withCappedEndpoint(
+  cap: number,
+  use: (capped: AgentEndpoint, url: string) => Promise<void>,
+): Promise<void> {
+  const capped = new AgentEndpoint({
+    agents: registry,
+    surfaces: (id) => surfaces.get(id)!,
+    maxSessionsPerAgent: cap,
+  });
+  const other = new LoopbackServer();
+  mount(other, capped);
+  await other.listen();
+  try {
+    await use(capped, other.url);
+  } finally {
+    await capped.close();
+    await other.close();
+  }
+}
+
+async function connect(
+  token: string,
+  base = server.url,
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
     requestInit: { headers: { Authorization: `Bearer ${token}` } },
   });
   const client = new Client({ name: 'test-agent', version: '1.0.0' });
@@ -293,21 +317,14 @@ describe('AgentEndpoint', () => {
   });
 
   it('caps the sessions one agent can hold', async () => {
-    const capped = new AgentEndpoint({
-      agents: registry,
-      surfaces: (id) => surfaces.get(id)!,
-      maxSessionsPerAgent: 2,
-    });
-    const other = new LoopbackServer();
-    mount(other, capped);
-    await other.listen();
-    try {
+    await withCappedEndpoint(2, async (capped, url) => {
+      const port = Number(new URL(url).port);
       for (let i = 0; i < 4; i++) {
         const res = await new Promise<number>((resolve, reject) => {
           const req = httpRequest(
             {
               host: '127.0.0.1',
-              port: other.port,
+              port,
               method: 'POST',
               path: '/mcp',
               headers: {
@@ -327,10 +344,7 @@ describe('AgentEndpoint', () => {
         expect(res).toBe(200);
       }
       expect(capped.sessionCount(alice.agent.id)).toBe(2);
-    } finally {
-      await capped.close();
-      await other.close();
-    }
+    });
   });
 });
 
@@ -364,60 +378,30 @@ describe('AgentEndpoint, legacy SSE (protocol 2024-11-05)', () => {
   });
 
   it('issue #14: SSE sessions count toward the per-agent cap and are evicted like any other', async () => {
-    const capped = new AgentEndpoint({
-      agents: registry,
-      surfaces: (id) => surfaces.get(id)!,
-      maxSessionsPerAgent: 1,
-    });
-    const other = new LoopbackServer();
-    mount(other, capped);
-    await other.listen();
-    try {
-      const legacy = await connectLegacy(alice.token, other.url);
+    await withCappedEndpoint(1, async (capped, url) => {
+      const legacy = await connectLegacy(alice.token, url);
       expect(capped.sessionCount(alice.agent.id)).toBe(1);
       // A second session (Streamable HTTP) closes the idle SSE one, and its client learns why.
-      const modern = new Client({ name: 'modern', version: '1.0.0' });
-      await modern.connect(
-        new StreamableHTTPClientTransport(new URL(`${other.url}/mcp`), {
-          requestInit: { headers: { Authorization: `Bearer ${alice.token}` } },
-        }),
-      );
-      clients.push(modern);
+      await connect(alice.token, url);
       expect(capped.sessionCount(alice.agent.id)).toBe(1);
       await expect(legacy.client.listTools()).rejects.toThrow(/least recently used/);
-    } finally {
-      await capped.close();
-      await other.close();
-    }
+    });
   });
 
   it('issue #14: a busy SSE session is not evicted; the new one is refused with 429', async () => {
-    const capped = new AgentEndpoint({
-      agents: registry,
-      surfaces: (id) => surfaces.get(id)!,
-      maxSessionsPerAgent: 1,
-    });
-    const other = new LoopbackServer();
-    mount(other, capped);
-    await other.listen();
-    try {
-      const legacy = await connectLegacy(alice.token, other.url);
+    await withCappedEndpoint(1, async (capped, url) => {
+      const legacy = await connectLegacy(alice.token, url);
       const cancel = new AbortController();
       const waiting = legacy.client.callTool({ name: 'wait', arguments: {} }, undefined, {
         signal: cancel.signal,
       });
       await waitFor(() => (surfaces.get(alice.agent.id)?.calls.length ?? 0) > 0);
-      const refused = await fetch(`${other.url}/sse`, {
-        headers: { Authorization: `Bearer ${alice.token}` },
-      });
+      const refused = await fetch(`${url}/sse`, { headers: { Authorization: `Bearer ${alice.token}` } });
       expect(refused.status).toBe(429);
       expect(capped.sessionCount(alice.agent.id)).toBe(1);
       cancel.abort();
       await expect(waiting).rejects.toThrow();
-    } finally {
-      await capped.close();
-      await other.close();
-    }
+    });
   });
 });
 

@@ -113,6 +113,8 @@ interface Session {
   exit?: () => ChildExit | undefined;
   /** The Streamable HTTP session id the server gave, if it keeps sessions. */
   httpSessionId?: () => string | undefined;
+  /** Calls sent on it and not yet settled. */
+  inFlight: number;
 }
 
 /** What one request through a ready session does; `callTool` and `refreshTools` share the lost-session retry. */
@@ -146,6 +148,11 @@ export class ServerConnection implements AsyncDisposable {
   private refreshAgain = false;
   private failures = 0;
   private connectedAt: number | undefined;
+  /**
+   * Sessions the server lost, kept open until their calls in flight have had their own 404 (and
+   * their one retry); closing them at once would fail those calls instead.
+   */
+  private readonly lostSessions = new Set<Session>();
   /** Why the connection is being re-established on its own; counted in `reconnects` once it is. */
   private reconnectReason: string | undefined;
   /** Bumped by every start, stop and restart, so callbacks of an older attempt do nothing. */
@@ -318,7 +325,7 @@ export class ServerConnection implements AsyncDisposable {
       );
     const session = await this.readySession(name, timeoutMs, options.signal);
     try {
-      return await request(session.client!);
+      return await this.tracked(session, request);
     } catch (error) {
       if (!this.lostSession(error, session) || options.signal?.aborted)
         throw this.callError(error, name, timeoutMs, session, options.signal);
@@ -326,7 +333,7 @@ export class ServerConnection implements AsyncDisposable {
     this.reinitialize(session);
     const fresh = await this.readySession(name, remaining(), options.signal);
     try {
-      return await request(fresh.client!);
+      return await this.tracked(fresh, request);
     } catch (error) {
       throw this.callError(error, name, timeoutMs, fresh, options.signal, { retried: true });
     }
@@ -353,7 +360,12 @@ export class ServerConnection implements AsyncDisposable {
     this.setState({ status: 'starting', nextRetryAt: undefined });
     await this.closeSession();
     if (epoch !== this.epoch || this.closed) return;
-    const session: Session = { store: new DisposableStore(), established: false, closing: false };
+    const session: Session = {
+      store: new DisposableStore(),
+      established: false,
+      closing: false,
+      inFlight: 0,
+    };
     this.session = session;
     try {
       const resolved = (await this.options.resolveConfig?.(this._config)) ?? this._config;
@@ -670,7 +682,26 @@ export class ServerConnection implements AsyncDisposable {
     if (this.session !== lost || this.connecting || this.closed) return;
     this.stderr.note('the server no longer knows this session (HTTP 404); re-initializing');
     this.reconnectReason = 'the server lost the session (HTTP 404 Session not found)';
+    lost.closing = true;
+    this.session = undefined;
+    this.lostSessions.add(lost);
+    this.closeLostWhenIdle(lost);
     void this.attempt();
+  }
+
+  private async tracked<T>(session: Session, request: SessionRequest<T>): Promise<T> {
+    session.inFlight++;
+    try {
+      return await request(session.client!);
+    } finally {
+      session.inFlight--;
+      this.closeLostWhenIdle(session);
+    }
+  }
+
+  private closeLostWhenIdle(session: Session): void {
+    if (session.inFlight > 0 || !this.lostSessions.delete(session)) return;
+    void session.store.close();
   }
 
   /** The reconnect count after a successful connect: bumped when it re-established itself. */
@@ -770,6 +801,8 @@ export class ServerConnection implements AsyncDisposable {
   private async shutdown(): Promise<void> {
     this.epoch++;
     this.cancelRetry();
+    await Promise.all([...this.lostSessions].map((session) => session.store.close()));
+    this.lostSessions.clear();
     await this.closeSession();
     this.closed = true;
   }

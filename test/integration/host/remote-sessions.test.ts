@@ -79,6 +79,19 @@ describe('a remote Streamable HTTP server through the host', () => {
     expect(Date.parse(view.reconnects!.lastAt)).not.toBeNaN();
   });
 
+  it('issue #14: calls that meet the lost session together share one re-initialize', async () => {
+    const { host, agent, fixture } = await hostWithRemote();
+    await echo(agent, 'warm up');
+    await fixture.restart();
+    const results = await Promise.all(['one', 'two', 'three'].map((message) => echo(agent, message)));
+    for (const [index, message] of ['one', 'two', 'three'].entries()) {
+      expect(results[index]!.isError, textOf(results[index]!)).toBeFalsy();
+      expect(textOf(results[index]!)).toContain(message);
+    }
+    expect(fixture.initializeCount).toBe(2);
+    expect((await remoteView(host)).reconnects?.count).toBe(1);
+  });
+
   it.each([
     [500, 'Internal Server Error'],
     [502, 'Bad Gateway'],

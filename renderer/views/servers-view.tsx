@@ -213,6 +213,11 @@ function ServerItem(props: { server: ServerView }) {
           {server.reconnects.lastReason}.
         </p>
       )}
+      {server.nameProblem !== undefined && (
+        <div className="callout warn server-error" data-testid={`server-name-problem-${id}`}>
+          {server.nameProblem}
+        </div>
+      )}
       {open && <ServerDetail server={server} />}
     </section>
   );

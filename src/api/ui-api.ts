@@ -56,6 +56,11 @@ export interface ServerView {
   config: ServerConfig;
   toolCount: number;
   lastError?: string;
+  /**
+   * Why its tools (or some) have no name agents can call: an id holding `__` (kept from older
+   * settings; rename the server), or a name another server's tool would share.
+   */
+  nameProblem?: string;
   /** Last lines the server wrote to stderr (bounded). */
   stderrTail: string[];
   /** How often it reconnected on its own (lost session, crash, unreachable) and when; absent until the first time. */

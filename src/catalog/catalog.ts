@@ -4,15 +4,17 @@ import type { CatalogEntry, ServerTools } from './types.js';
 /**
  * Catalog entries from the servers' live tool definitions, in server order then tool order (the
  * order ties keep in search). Names are `mcp__<server>__<tool>`, the tool's own name verbatim.
- * A server that lists one tool name twice keeps the first definition.
+ * A server that lists one tool name twice keeps the first definition. A name two different
+ * tools would share (see `nameCollisions`) is given to neither: no server silently wins it.
  */
 export function entriesFromServers(servers: readonly ServerTools[]): CatalogEntry[] {
+  const clashing = nameCollisions(servers);
   const entries: CatalogEntry[] = [];
   const seen = new Set<string>();
   for (const server of servers) {
     for (const tool of server.tools) {
       const name = mcpToolName(server.serverId, tool.name);
-      if (seen.has(name)) continue;
+      if (seen.has(name) || clashing.has(name)) continue;
       seen.add(name);
       const entry: CatalogEntry = {
         name,
@@ -27,6 +29,32 @@ export function entriesFromServers(servers: readonly ServerTools[]): CatalogEntr
     }
   }
   return entries;
+}
+
+/** One tool a colliding name would stand for. */
+export interface CollidingTool {
+  serverId: string;
+  toolName: string;
+}
+
+/**
+ * Agent-facing names that more than one (server, tool) pair composes to, such as server `x` with
+ * tool `y__run` and server `x__y` with tool `run` (both `mcp__x__y__run`), each with its claimants.
+ */
+export function nameCollisions(servers: readonly ServerTools[]): Map<string, CollidingTool[]> {
+  const claimants = new Map<string, CollidingTool[]>();
+  for (const server of servers) {
+    for (const tool of server.tools) {
+      const name = mcpToolName(server.serverId, tool.name);
+      const list = claimants.get(name) ?? [];
+      if (!list.some((item) => item.serverId === server.serverId && item.toolName === tool.name)) {
+        list.push({ serverId: server.serverId, toolName: tool.name });
+      }
+      claimants.set(name, list);
+    }
+  }
+  for (const [name, list] of claimants) if (list.length < 2) claimants.delete(name);
+  return claimants;
 }
 
 /** The user's choices about single tools, all by agent-facing name. */

@@ -33,6 +33,7 @@ import { ToolbridgeError } from '../base/errors.js';
 import { isPlainObject, type JsonObject } from '../base/json.js';
 import type { Disposable } from '../base/lifecycle.js';
 import { CONNECTOR_GATEWAY_TOKEN_KEY, type SecretStore } from '../base/secret-store.js';
+import { ambiguousServerId } from '../base/server-id.js';
 import { tierView } from '../bridge/bridge-tools.js';
 import { resolveLimit } from '../bridge/tool-search.js';
 import type { AgentSurface } from '../bridge/types.js';
@@ -140,6 +141,7 @@ export class HostApi implements ToolbridgeApi {
 
   async addServer(config: ServerConfig): Promise<ServerView> {
     const valid = validateServerConfig(config);
+    refuseAmbiguousId(valid.id);
     if (this.host.servers.has(valid.id)) {
       throw new ToolbridgeError(
         'INVALID_ARGUMENT',
@@ -157,6 +159,8 @@ export class HostApi implements ToolbridgeApi {
   async updateServer(id: string, config: ServerConfig): Promise<ServerView> {
     this.#requireServer(id);
     const valid = validateServerConfig(config);
+    // A server kept from older settings under such an id may be edited, and renamed away from it.
+    if (valid.id !== id) refuseAmbiguousId(valid.id);
     if (valid.id !== id && this.host.servers.has(valid.id)) {
       throw new ToolbridgeError(
         'INVALID_ARGUMENT',
@@ -641,7 +645,10 @@ export class HostApi implements ToolbridgeApi {
 }
 
 /** A server as the UI shows it: secrets masked, bounded stderr tail, its own policy. */
-export function serverView(host: Pick<HostParts, 'servers' | 'settings'>, id: string): ServerView {
+export function serverView(
+  host: Pick<HostParts, 'servers' | 'settings' | 'catalog'>,
+  id: string,
+): ServerView {
   const snapshot = host.servers.snapshotOf(id);
   const policy = host.settings.current.policies.servers[id];
   const view: ServerView = {
@@ -657,7 +664,14 @@ export function serverView(host: Pick<HostParts, 'servers' | 'settings'>, id: st
   if (snapshot.lastError !== undefined) view.lastError = snapshot.lastError;
   if (snapshot.reconnects !== undefined) view.reconnects = { ...snapshot.reconnects };
   if (policy !== undefined) view.policy = policy;
+  const nameProblem = host.catalog.nameProblem(id);
+  if (nameProblem !== undefined) view.nameProblem = nameProblem;
   return view;
+}
+
+function refuseAmbiguousId(id: string): void {
+  const problem = ambiguousServerId(id);
+  if (problem !== undefined) throw new ToolbridgeError('INVALID_ARGUMENT', problem);
 }
 
 /** The parts of a definition the person reviews, as the UI shows them. */

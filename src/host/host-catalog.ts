@@ -1,13 +1,19 @@
 import { definitionHash } from '../approvals/definition-hash.js';
 import type { DefinitionReviews, ReviewedDefinition } from '../approvals/definition-reviews.js';
+import { ambiguousServerId } from '../base/server-id.js';
 import { type BridgeSurface, createAgentSurface } from '../bridge/agent-surface.js';
 import type { ToolExecutor } from '../bridge/types.js';
-import { type ClassifiedCatalog, classifyEntries, entriesFromServers } from '../catalog/catalog.js';
+import {
+  type ClassifiedCatalog,
+  classifyEntries,
+  entriesFromServers,
+  nameCollisions,
+} from '../catalog/catalog.js';
 import { toIndexEntry } from '../catalog/index-entry.js';
 import type { UnavailableServer } from '../catalog/listing.js';
 import { mcpToolName } from '../catalog/naming.js';
 import { planToolSurface, type ToolSurfacePlan } from '../catalog/tool-surface.js';
-import type { CatalogEntry, ToolDefinition } from '../catalog/types.js';
+import type { CatalogEntry, ServerTools, ToolDefinition } from '../catalog/types.js';
 import { createToolIndex } from '../search/index.js';
 import type { ToolIndex } from '../search/types.js';
 import type { ServerSnapshot } from '../servers/types.js';
@@ -57,6 +63,11 @@ export class HostCatalog {
 
   entry(name: string): CatalogEntry | undefined {
     return this.built().byName.get(name);
+  }
+
+  /** Why this server's tools (or some of them) are named for no agent, in words; undefined when all are. */
+  nameProblem(serverId: string): string | undefined {
+    return this.built().nameProblems.get(serverId);
   }
 
   /** The tool's definition as its server lists it now. */
@@ -132,7 +143,11 @@ export class HostCatalog {
   private built(): Built {
     if (this.cache !== undefined) return this.cache;
     const { servers, settings, connectors, reviews } = this.inputs();
-    const all = entriesFromServers(servers.map((server) => ({ serverId: server.id, tools: server.tools })));
+    // A server kept from older settings under an id that makes names ambiguous (`x__y`) names no
+    // tool until it is renamed; what its names would clash with is shown on the server.
+    const tools = servers.map((server) => ({ serverId: server.id, tools: server.tools }));
+    const named = tools.filter((server) => ambiguousServerId(server.serverId) === undefined);
+    const all = entriesFromServers(named);
     // A server that is down keeps its last tools for the UI, but agents see it as unavailable
     // until it is back: calls to it would only fail, and its return is a list change they hear of.
     const live = new Set(
@@ -159,6 +174,7 @@ export class HostCatalog {
       }
     }
     this.cache = {
+      nameProblems: nameProblems(tools),
       settings,
       connectors,
       all,
@@ -185,6 +201,8 @@ interface PerContext {
 }
 
 interface Built {
+  /** Per server id: why some of its tools have no name agents can call (see `nameProblems`). */
+  nameProblems: Map<string, string>;
   settings: Settings;
   connectors: CatalogInputs['connectors'];
   all: CatalogEntry[];
@@ -209,9 +227,43 @@ const REASONS: Partial<Record<ServerSnapshot['status'], string>> = {
 function unavailableServers(servers: readonly ServerSnapshot[]): UnavailableServer[] {
   const result: UnavailableServer[] = [];
   for (const server of servers) {
-    const reason = REASONS[server.status];
+    const reason =
+      ambiguousServerId(server.id) === undefined
+        ? REASONS[server.status]
+        : 'its id makes tool names ambiguous; the user can rename it in Toolbridge under Servers';
     if (reason === undefined || !server.config.enabled) continue;
     result.push({ serverId: server.id, toolCount: server.tools.length, reason });
   }
   return result;
+}
+
+/**
+ * What keeps tools from having a name agents can call, per server: an id that makes names
+ * ambiguous (and which names it would clash on), or a name two servers' tools would share.
+ */
+function nameProblems(servers: readonly ServerTools[]): Map<string, string> {
+  const problems = new Map<string, string>();
+  const everyClash = nameCollisions(servers);
+  // Flagged servers name nothing, so among the others only clashes between themselves count.
+  const namedClash = nameCollisions(
+    servers.filter((server) => ambiguousServerId(server.serverId) === undefined),
+  );
+  for (const server of servers) {
+    const ambiguous = ambiguousServerId(server.serverId);
+    const shared = [...(ambiguous === undefined ? namedClash : everyClash)]
+      .filter(([, claimants]) => claimants.some((claimant) => claimant.serverId === server.serverId))
+      .map(([name, claimants]) => {
+        const others = claimants
+          .filter((claimant) => claimant.serverId !== server.serverId)
+          .map((claimant) => `server "${claimant.serverId}" tool "${claimant.toolName}"`);
+        return `${name} (also ${others.join(', ')})`;
+      });
+    const clash = shared.length === 0 ? '' : ` Names it shares with other tools: ${shared.join('; ')}.`;
+    if (ambiguous !== undefined) {
+      problems.set(server.serverId, `${ambiguous} Until then agents see none of its tools.${clash}`);
+    } else if (shared.length > 0) {
+      problems.set(server.serverId, `Some of its tools have no name agents can call.${clash}`);
+    }
+  }
+  return problems;
 }

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { classifyEntries, entriesFromServers } from '../../../src/catalog/catalog.js';
+import { classifyEntries, entriesFromServers, nameCollisions } from '../../../src/catalog/catalog.js';
 import { loadCatalogDir } from '../../../src/catalog/catalog-dir.js';
 
 const SMALL = fileURLToPath(new URL('../../fixtures/catalogs/small', import.meta.url));
@@ -38,6 +38,26 @@ describe('entriesFromServers', () => {
     expect(entries).toHaveLength(1);
     expect(entries[0]!.name).toBe(`mcp__s__${long}`);
     expect(entries[0]!.description).toBe('first');
+  });
+});
+
+describe('nameCollisions', () => {
+  const servers = [
+    { serverId: 'x', tools: [{ name: 'y__run' }, { name: 'only_x' }] },
+    { serverId: 'x__y', tools: [{ name: 'run' }, { name: 'run' }] },
+  ];
+
+  it('issue #12: finds a name two different tools compose to, and gives it to neither', () => {
+    expect([...nameCollisions(servers)]).toEqual([
+      [
+        'mcp__x__y__run',
+        [
+          { serverId: 'x', toolName: 'y__run' },
+          { serverId: 'x__y', toolName: 'run' },
+        ],
+      ],
+    ]);
+    expect(entriesFromServers(servers).map((entry) => entry.name)).toEqual(['mcp__x__only_x']);
   });
 });
 

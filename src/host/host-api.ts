@@ -33,7 +33,6 @@ import { ToolbridgeError } from '../base/errors.js';
 import { isPlainObject, type JsonObject } from '../base/json.js';
 import type { Disposable } from '../base/lifecycle.js';
 import { CONNECTOR_GATEWAY_TOKEN_KEY, type SecretStore } from '../base/secret-store.js';
-import { ambiguousServerId } from '../base/server-id.js';
 import { tierView } from '../bridge/bridge-tools.js';
 import { resolveLimit } from '../bridge/tool-search.js';
 import type { AgentSurface } from '../bridge/types.js';
@@ -41,15 +40,13 @@ import { TOOL_CALL_NAME } from '../catalog/naming.js';
 import type { CatalogEntry, ToolDefinition } from '../catalog/types.js';
 import type { SearchExplanation } from '../search/types.js';
 import type { ServerManager } from '../servers/server-manager.js';
-import { maskServerConfig } from '../servers/server-secrets.js';
 import type { ServerConfig } from '../servers/types.js';
-import { SettingsStore } from '../store/settings-file.js';
-import { type ConnectorSettings, validateServerConfig } from '../store/settings-schema.js';
+import type { ConnectorSettings } from '../store/settings-schema.js';
 import type { ConnectionCards } from './connection-cards.js';
 import type { HostCatalog } from './host-catalog.js';
 import type { HostSettings } from './host-settings.js';
-import { ServerImports } from './server-imports.js';
 import type { ServerSignIn } from './server-sign-in.js';
+import { type ServersService, serverView } from './servers-service.js';
 import type { UiPresence } from './ui-presence.js';
 
 /** The agent id the playground's calls carry (audit log, cards). */
@@ -79,6 +76,8 @@ export interface HostParts {
   signIn: ServerSignIn;
   /** Masks held secrets and secret shapes; applied to every error message the UI API answers. */
   redact: (text: string) => string;
+  /** The servers' one service (the UI API and manage_connections both call it). */
+  serverService: ServersService;
   endpointUrl(): string | undefined;
   /** Rebuilds the catalog and tells agents whose tool list changed (after a reviewed change). */
   catalogChanged(): void;
@@ -120,8 +119,6 @@ export class UiEventHub {
  * UI's WebSocket) call this one object by method name.
  */
 export class HostApi implements ToolbridgeApi {
-  #serverImports: ServerImports | undefined;
-
   constructor(private readonly host: HostParts) {}
 
   /** Not a UI method: the dispatcher masks error messages with it before they leave the host. */
@@ -136,98 +133,39 @@ export class HostApi implements ToolbridgeApi {
   // Servers ------------------------------------------------------------------------------------
 
   async listServers(): Promise<ServerView[]> {
-    return this.host.servers.ids().map((id) => serverView(this.host, id));
+    return this.host.serverService.listServers();
   }
 
   async addServer(config: ServerConfig): Promise<ServerView> {
-    const valid = validateServerConfig(config);
-    refuseAmbiguousId(valid.id);
-    if (this.host.servers.has(valid.id)) {
-      throw new ToolbridgeError(
-        'INVALID_ARGUMENT',
-        `A server with id "${valid.id}" already exists; choose another id.`,
-      );
-    }
-    const next = await this.host.settings.update((draft) => {
-      draft.servers.push(valid);
-      return draft;
-    });
-    await this.host.servers.add(storedServer(next.servers, valid.id));
-    return serverView(this.host, valid.id);
+    return this.host.serverService.addServer(config);
   }
 
   async updateServer(id: string, config: ServerConfig): Promise<ServerView> {
-    this.#requireServer(id);
-    const valid = validateServerConfig(config);
-    // A server kept from older settings under such an id may be edited, and renamed away from it.
-    if (valid.id !== id) refuseAmbiguousId(valid.id);
-    if (valid.id !== id && this.host.servers.has(valid.id)) {
-      throw new ToolbridgeError(
-        'INVALID_ARGUMENT',
-        `A server with id "${valid.id}" already exists; choose another id.`,
-      );
-    }
-    const next = await this.host.settings.update((draft) => {
-      draft.servers = draft.servers.map((server) => (server.id === id ? valid : server));
-      return draft;
-    });
-    await this.host.servers.update(id, storedServer(next.servers, valid.id));
-    return serverView(this.host, valid.id);
+    return this.host.serverService.updateServer(id, config);
   }
 
   async removeServer(id: string): Promise<void> {
-    this.#requireServer(id);
-    await this.host.settings.update((draft) => {
-      draft.servers = draft.servers.filter((server) => server.id !== id);
-      return draft;
-    });
-    await this.host.servers.remove(id);
+    return this.host.serverService.removeServer(id);
   }
 
   async setServerEnabled(id: string, enabled: boolean): Promise<ServerView> {
-    this.#requireServer(id);
-    const next = await this.host.settings.update((draft) => {
-      draft.servers = draft.servers.map((server) => (server.id === id ? { ...server, enabled } : server));
-      return draft;
-    });
-    await this.host.servers.update(id, storedServer(next.servers, id));
-    return serverView(this.host, id);
+    return this.host.serverService.setServerEnabled(id, enabled);
   }
 
   async restartServer(id: string): Promise<ServerView> {
-    this.#requireServer(id);
-    await this.host.servers.restart(id);
-    return serverView(this.host, id);
+    return this.host.serverService.restartServer(id);
   }
 
   async authorizeServer(id: string): Promise<{ authorizationUrl: string }> {
-    this.#requireServer(id);
-    const url = await this.host.signIn.authorize(this.host.servers.snapshotOf(id).config);
-    return { authorizationUrl: url.href };
+    return this.host.serverService.authorizeServer(id);
   }
 
   async reviewImport(configText: string): Promise<ImportReview> {
-    return this.#imports().review(configText);
+    return this.host.serverService.reviewImport(configText);
   }
 
   async confirmImport(reviewId: string): Promise<ServerView[]> {
-    const ids = await this.#imports().confirm(reviewId);
-    return ids.map((id) => serverView(this.host, id));
-  }
-
-  /** Imports need the writable settings; made once, on first use. */
-  #imports(): ServerImports {
-    const { settings, servers } = this.host;
-    if (!(settings instanceof SettingsStore)) {
-      throw new ToolbridgeError(
-        'INVALID_ARGUMENT',
-        'Settings are read-only in this process; import in the app.',
-      );
-    }
-    this.#serverImports ??= new ServerImports(settings, async (id) => {
-      await servers.add(storedServer(settings.current.servers, id));
-    });
-    return this.#serverImports;
+    return this.host.serverService.confirmImport(reviewId);
   }
 
   // Catalog ------------------------------------------------------------------------------------
@@ -283,7 +221,7 @@ export class HostApi implements ToolbridgeApi {
 
   async setServerPolicy(serverId: string, policy: Policy | null): Promise<ServerView> {
     const value = policyArgument(policy);
-    this.#requireServer(serverId);
+    this.host.serverService.requireServer(serverId);
     await this.#setPolicy('server', serverId, value, serverId);
     return serverView(this.host, serverId);
   }
@@ -632,46 +570,6 @@ export class HostApi implements ToolbridgeApi {
     const hash = connectorApprovalHash(name);
     return rule.definitionHash === hash ? { name, definitionHash: hash } : undefined;
   }
-
-  #requireServer(id: string): void {
-    if (!this.host.servers.has(id)) {
-      const known = this.host.servers.ids();
-      throw new ToolbridgeError(
-        'NOT_FOUND',
-        `No server "${id}".${known.length > 0 ? ` Known servers: ${known.join(', ')}.` : ''}`,
-      );
-    }
-  }
-}
-
-/** A server as the UI shows it: secrets masked, bounded stderr tail, its own policy. */
-export function serverView(
-  host: Pick<HostParts, 'servers' | 'settings' | 'catalog'>,
-  id: string,
-): ServerView {
-  const snapshot = host.servers.snapshotOf(id);
-  const policy = host.settings.current.policies.servers[id];
-  const view: ServerView = {
-    id,
-    name: snapshot.config.name ?? id,
-    status: snapshot.status,
-    enabled: snapshot.config.enabled,
-    trusted: snapshot.config.trusted === true,
-    config: maskServerConfig(snapshot.config),
-    toolCount: snapshot.toolCount,
-    stderrTail: snapshot.stderrTail,
-  };
-  if (snapshot.lastError !== undefined) view.lastError = snapshot.lastError;
-  if (snapshot.reconnects !== undefined) view.reconnects = { ...snapshot.reconnects };
-  if (policy !== undefined) view.policy = policy;
-  const nameProblem = host.catalog.nameProblem(id);
-  if (nameProblem !== undefined) view.nameProblem = nameProblem;
-  return view;
-}
-
-function refuseAmbiguousId(id: string): void {
-  const problem = ambiguousServerId(id);
-  if (problem !== undefined) throw new ToolbridgeError('INVALID_ARGUMENT', problem);
 }
 
 /** The parts of a definition the person reviews, as the UI shows them. */
@@ -739,13 +637,6 @@ function patchConnectors(
   if (patch.gatewayUrl === null || patch.gatewayUrl?.trim() === '') delete next.gatewayUrl;
   else if (patch.gatewayUrl !== undefined) next.gatewayUrl = patch.gatewayUrl.trim();
   return next;
-}
-
-/** The config as settings stored it: secret values replaced by references. */
-function storedServer(servers: readonly ServerConfig[], id: string): ServerConfig {
-  const found = servers.find((server) => server.id === id);
-  if (found === undefined) throw new Error(`server "${id}" missing from settings right after writing it`);
-  return found;
 }
 
 function explanationView(query: string, explanation: SearchExplanation | undefined): SearchExplanationView {

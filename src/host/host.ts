@@ -1,12 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AgentEndpoint, LEGACY_MESSAGES_PATH } from '../agents/agent-endpoint.js';
-import {
-  type AgentRecord,
-  type AgentRecordStore,
-  AgentRegistry,
-  DEFAULT_CONTEXT_LENGTH_TOKENS,
-} from '../agents/agent-registry.js';
+import { type AgentRecord, type AgentRecordStore, AgentRegistry } from '../agents/agent-registry.js';
 import { type ListenerLimits, LoopbackServer } from '../agents/loopback-server.js';
 import type { SurfaceProvider } from '../agents/mcp-session.js';
 import type { Policy } from '../api/ui-api.js';
@@ -28,14 +23,16 @@ import { FileSecretStore } from '../store/file-secret-store.js';
 import { jsonFile } from '../store/json-file.js';
 import { withAlwaysAllowRule } from '../store/settings-schema.js';
 import { WatchedSecretStore } from '../store/watched-secret-store.js';
+import { AgentSurfaces } from './agent-surfaces.js';
 import { ConnectionCards } from './connection-cards.js';
 import { DataDirLock } from './data-dir-lock.js';
-import { HostApi, serverView, settingsView, UiEventHub } from './host-api.js';
+import { HostApi, type HostParts, settingsView, UiEventHub } from './host-api.js';
 import { HostCatalog } from './host-catalog.js';
 import { HostConnectors } from './host-connectors.js';
 import { type HostSettings, openReadOnlySettings, openSettings } from './host-settings.js';
 import { HostMcpActions } from './mcp-server-actions.js';
 import { ServerSignIn, type ServerSignInOptions } from './server-sign-in.js';
+import { ServersService, serverView } from './servers-service.js';
 import { UiPresence } from './ui-presence.js';
 
 export interface HostOptions {
@@ -102,28 +99,13 @@ const CHANGE_DEBOUNCE_MS = 25;
  */
 const CLOSE_ANSWER_GRACE_MS = 500;
 
-/** Everything createHost builds; the Host exposes it read-only. */
-interface HostComponents {
-  dataDir: string;
+/** Everything createHost builds, one bag: what the UI API drives, plus the listener and the store. */
+type HostComponents = Omit<HostParts, 'endpointUrl' | 'surfaceFor'> & {
   store: DisposableStore;
-  settings: HostSettings;
-  secrets: SecretStore;
-  servers: ServerManager;
-  catalog: HostCatalog;
-  approvals: Approvals;
-  agents: AgentRegistry;
   http: LoopbackServer | undefined;
   endpoint: AgentEndpoint | undefined;
-  connectionCards: ConnectionCards | undefined;
-  uiPresence: UiPresence;
-  policyOverride: { value: Policy | undefined };
-  events: UiEventHub;
-  cli: { command: string; args: string[] };
-  openUrl: ((url: string) => void) | undefined;
-  signIn: ServerSignIn;
-  /** The one redactor (patterns and every held secret by value), for text that leaves the host. */
-  redact: (text: string) => string;
-}
+  agentSurfaces: AgentSurfaces;
+};
 
 /**
  * The composition root: settings, secrets, servers, the catalog rebuilt from live tools,
@@ -140,10 +122,6 @@ export class Host implements AsyncDisposable {
   private fingerprint = '';
   private changeTimer: NodeJS.Timeout | undefined;
   private closing: Promise<void> | undefined;
-  /** Context lengths of agents outside the registry (stdio), so their lists are watched too. */
-  private readonly extraContexts = new Map<string, number>();
-  /** Agent tool calls in progress, so close() can let refused ones answer first. */
-  private readonly calls = new Set<Promise<unknown>>();
 
   readonly dataDir: string;
   readonly settings: HostSettings;
@@ -161,6 +139,7 @@ export class Host implements AsyncDisposable {
   /** Sign-in to remote servers (OAuth), one client per HTTP/SSE server. */
   readonly signIn: ServerSignIn;
   private readonly store: DisposableStore;
+  private readonly agentSurfaces: AgentSurfaces;
 
   /** @internal use createHost */
   constructor(parts: HostComponents) {
@@ -178,6 +157,7 @@ export class Host implements AsyncDisposable {
     this.events = parts.events;
     this.signIn = parts.signIn;
     this.store = parts.store;
+    this.agentSurfaces = parts.agentSurfaces;
     this.api = new HostApi({
       ...parts,
       endpointUrl: () => this.endpointUrl,
@@ -185,7 +165,7 @@ export class Host implements AsyncDisposable {
       surfaceFor: (agentId, contextLengthTokens) => this.surfaceFor(agentId, contextLengthTokens),
     });
     this.ready = parts.servers.startAll();
-    this.fingerprint = this.toolsFingerprint();
+    this.fingerprint = this.agentSurfaces.toolsFingerprint();
   }
 
   /** `http://127.0.0.1:<port>/mcp`, or undefined when not listening. */
@@ -193,27 +173,17 @@ export class Host implements AsyncDisposable {
     return this.http === undefined ? undefined : `${this.http.url}/mcp`;
   }
 
-  /** Tools and calls for one agent as of now; calls get a Stop signal shared by their entries. */
+  /** Tools and calls for one agent as of now. */
   surfaceFor(agentId: string, contextLengthTokens?: number): AgentSurface {
-    const surface = this.catalog.surface(contextLengthTokens ?? this.contextLengthOf(agentId));
-    return {
-      listTools: () => surface.listTools(),
-      callTool: (name, args, context) => {
-        const call = surface.callTool(name, args, context);
-        this.calls.add(call);
-        const done = () => this.calls.delete(call);
-        call.then(done, done);
-        return call;
-      },
-    };
+    return this.agentSurfaces.surfaceFor(agentId, contextLengthTokens);
   }
 
   readonly surfaces: SurfaceProvider = (agentId) => this.surfaceFor(agentId);
 
   /** Registers an agent the registry does not hold (the stdio agent) with its context length. */
   watchAgent(agentId: string, contextLengthTokens: number): void {
-    this.extraContexts.set(agentId, contextLengthTokens);
-    this.fingerprint = this.toolsFingerprint();
+    this.agentSurfaces.watch(agentId, contextLengthTokens);
+    this.fingerprint = this.agentSurfaces.toolsFingerprint();
   }
 
   /** Called on every change that may alter what agents list; coalesces bursts. */
@@ -223,7 +193,7 @@ export class Host implements AsyncDisposable {
     this.changeTimer = setTimeout(() => {
       this.changeTimer = undefined;
       this.events.fire('catalogChanged', { toolCount: this.catalog.entries.length });
-      const next = this.toolsFingerprint();
+      const next = this.agentSurfaces.toolsFingerprint();
       if (next === this.fingerprint) return;
       this.fingerprint = next;
       this._onDidChangeAgentTools.fire();
@@ -238,25 +208,10 @@ export class Host implements AsyncDisposable {
       // Fail the calls waiting on cards while the endpoint can still send the agents their
       // INTERRUPTED answer; closing the listener first would cut those requests instead.
       await this.approvals.queue.close();
-      await settleWithin([...this.calls], CLOSE_ANSWER_GRACE_MS);
+      await settleWithin(this.agentSurfaces.inFlight(), CLOSE_ANSWER_GRACE_MS);
       await this.store.close();
     })();
     return this.closing;
-  }
-
-  private contextLengthOf(agentId: string): number {
-    return (
-      this.extraContexts.get(agentId) ??
-      this.agents.get(agentId)?.contextLengthTokens ??
-      DEFAULT_CONTEXT_LENGTH_TOKENS
-    );
-  }
-
-  /** What every agent lists, as one string: notify only when it really changed. */
-  private toolsFingerprint(): string {
-    const contexts = new Set<number>([...this.extraContexts.values()]);
-    for (const agent of this.agents.list()) contexts.add(agent.contextLengthTokens);
-    return JSON.stringify([...contexts].sort().map((length) => this.catalog.surface(length).listTools()));
   }
 }
 
@@ -359,29 +314,14 @@ export async function createHost(options: HostOptions): Promise<Host> {
       }),
     );
 
-    // Cards need a UI, which mounts on the listener; without one, sign-in links go to the agent.
-    const connectionCards = options.listen === false ? undefined : store.add(new ConnectionCards());
-    const uiPresence = new UiPresence();
-    const connectors = new HostConnectors({
-      settings: () => current,
-      secrets,
-      uiPresent: () => uiPresence.present,
-      mcp: new HostMcpActions({
-        api: () => host!.api,
-        dataDir,
-        cards: connectionCards,
-        uiPresent: () => uiPresence.present,
-        cardTimeoutMs: () => current.cardTimeoutMs,
-      }),
-      ...(connectionCards === undefined ? {} : { cards: connectionCards }),
-    });
+    // The catalog and executor read the connectors only when used, after they exist below.
     const executor = realCallExecutor({
       gate: approvals,
       local: servers.toolExecutor(() => current.callTimeoutMs),
       connectors: () => connectors.current().gateway?.backend,
       definitionHash: (name) => catalog.definitionHash(name),
     });
-    const catalog = new HostCatalog(
+    const catalog: HostCatalog = new HostCatalog(
       () => ({
         servers: servers.snapshot(),
         settings: current,
@@ -391,8 +331,27 @@ export async function createHost(options: HostOptions): Promise<Host> {
       executor,
     );
 
+    const serverService = new ServersService({ servers, catalog, settings, signIn });
+    // Cards need a UI, which mounts on the listener; without one, sign-in links go to the agent.
+    const connectionCards = options.listen === false ? undefined : store.add(new ConnectionCards());
+    const uiPresence = new UiPresence();
+    const connectors = new HostConnectors({
+      settings: () => current,
+      secrets,
+      uiPresent: () => uiPresence.present,
+      mcp: new HostMcpActions({
+        servers: serverService,
+        dataDir,
+        cards: connectionCards,
+        uiPresent: () => uiPresence.present,
+        cardTimeoutMs: () => current.cardTimeoutMs,
+      }),
+      ...(connectionCards === undefined ? {} : { cards: connectionCards }),
+    });
+
     const agents = await AgentRegistry.open(agentRecords(settings), secrets);
     store.add(agents);
+    const agentSurfaces = new AgentSurfaces(catalog, agents);
     if (!options.readOnlySettings && (options.listen !== false || options.agentToken !== undefined)) {
       await agents.ensureDefault(options.agentToken);
     }
@@ -403,7 +362,6 @@ export async function createHost(options: HostOptions): Promise<Host> {
 
     let http: LoopbackServer | undefined;
     let endpoint: AgentEndpoint | undefined;
-    let host: Host | undefined;
     if (options.listen !== false) {
       http = new LoopbackServer({
         host: options.bindAddress ?? '127.0.0.1',
@@ -412,7 +370,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
         ...(options.listenerLimits === undefined ? {} : { limits: options.listenerLimits }),
         log,
       });
-      endpoint = new AgentEndpoint({ agents, surfaces: (agentId) => host!.surfaceFor(agentId) });
+      endpoint = new AgentEndpoint({ agents, surfaces: (agentId) => agentSurfaces.surfaceFor(agentId) });
       http.route('/mcp', endpoint.handle);
       // Legacy SSE (protocol 2024-11-05) for clients that predate Streamable HTTP.
       http.route('/sse', endpoint.handleLegacyStream);
@@ -422,7 +380,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       store.add(endpoint);
     }
 
-    host = new Host({
+    const host = new Host({
       dataDir,
       store,
       settings,
@@ -441,6 +399,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
       openUrl: options.openUrl,
       signIn,
       redact: (text) => redactor.redactText(text),
+      serverService,
+      agentSurfaces,
     });
     wireEvents(host, events, store);
     if (lock !== undefined && host.endpointUrl !== undefined) await lock.setEndpoint(host.endpointUrl);

@@ -6,7 +6,7 @@
  * card that shows the exact command (security checklist M13), so headless those two are refused.
  */
 
-import type { ConnectionCardRow, ServerView, ToolbridgeApi } from '../api/ui-api.js';
+import type { ConnectionCardRow, ServerView } from '../api/ui-api.js';
 import { calloutSentence, commandCallouts } from '../base/command-review.js';
 import { ToolbridgeError } from '../base/errors.js';
 import type {
@@ -17,9 +17,11 @@ import type {
 } from '../connectors/manage-connections.js';
 import { catalogServerConfig, loadMcpCatalog, type McpCatalogEntry } from '../servers/mcp-catalog.js';
 import type { ServerConfig } from '../servers/types.js';
+import type { ServersService } from './servers-service.js';
 
 export interface HostMcpActionsOptions {
-  api: () => Pick<ToolbridgeApi, 'listServers' | 'addServer' | 'setServerEnabled' | 'authorizeServer'>;
+  /** The servers' one service, the same the UI API calls. */
+  servers: Pick<ServersService, 'listServers' | 'addServer' | 'setServerEnabled' | 'authorizeServer'>;
   dataDir: string;
   cards: ConnectionCardPort | undefined;
   uiPresent: () => boolean;
@@ -50,7 +52,7 @@ export class HostMcpActions implements McpServerActions {
     context: { agentId: string; signal?: AbortSignal },
   ): Promise<McpActionResult> {
     try {
-      const configured = (await this.options.api().listServers()).find((view) => view.id === server);
+      const configured = (await this.options.servers.listServers()).find((view) => view.id === server);
       if (action === 'install') return await this.install(server, configured, context);
       if (configured === undefined) {
         return {
@@ -91,7 +93,7 @@ export class HostMcpActions implements McpServerActions {
     const config = catalogServerConfig(entry, this.options.dataDir);
     const answer = await this.ask(server, config, context);
     if (answer !== 'confirmed') return declined(server, answer);
-    await this.options.api().addServer(config);
+    await this.options.servers.addServer(config);
     return { server, status: 'installed', message: TOOLS_READY };
   }
 
@@ -107,7 +109,7 @@ export class HostMcpActions implements McpServerActions {
       const answer = await this.ask(server, configured.config, context);
       if (answer !== 'confirmed') return declined(server, answer);
     }
-    await this.options.api().setServerEnabled(server, true);
+    await this.options.servers.setServerEnabled(server, true);
     return {
       server,
       status: 'enabled',
@@ -124,7 +126,7 @@ export class HostMcpActions implements McpServerActions {
     const server = configured.id;
     if (configured.status === 'connected')
       return { server, status: 'unchanged', message: 'Already connected.' };
-    const { authorizationUrl } = await this.options.api().authorizeServer(server);
+    const { authorizationUrl } = await this.options.servers.authorizeServer(server);
     const cards = this.options.cards;
     if (cards === undefined || !this.canShowCard()) {
       return {
@@ -147,7 +149,7 @@ export class HostMcpActions implements McpServerActions {
       },
       context,
       async () =>
-        (await this.options.api().listServers()).some((v) => v.id === server && v.status === 'connected'),
+        (await this.options.servers.listServers()).some((v) => v.id === server && v.status === 'connected'),
     );
     return answer === 'settled'
       ? { server, status: 'connected', message: `Signed in. ${TOOLS_READY}` }

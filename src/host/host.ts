@@ -100,7 +100,7 @@ const CHANGE_DEBOUNCE_MS = 25;
 const CLOSE_ANSWER_GRACE_MS = 500;
 
 /** Everything createHost builds, one bag: what the UI API drives, plus the listener and the store. */
-type HostComponents = Omit<HostParts, 'endpointUrl' | 'surfaceFor'> & {
+type HostComponents = Omit<HostParts, 'endpointUrl' | 'surfaceFor' | 'catalogChanged'> & {
   store: DisposableStore;
   http: LoopbackServer | undefined;
   endpoint: AgentEndpoint | undefined;

@@ -47,6 +47,20 @@ function cliticLength(text: string, at: number): number {
 }
 const CLITICS = new Set(['s', 'm', 're', 've', 'll', 'd', 't']);
 
+/** The clitics after an apostrophe, chained ones included (`y'all'd've` drops `'d've`). */
+function cliticsLength(text: string, at: number): number {
+  let total = 0;
+  for (;;) {
+    const length = cliticLength(text, at + total);
+    if (length === 0) return total;
+    total += length;
+    const next = text.charCodeAt(at + total);
+    if ((next !== APOSTROPHE && next !== RIGHT_QUOTE) || cliticLength(text, at + total + 1) === 0)
+      return total;
+    total += 1;
+  }
+}
+
 /** Whether `text[at]` is a plural `s` ending an acronym's run (`URLs`, `IDs`, `APIsFor`). */
 const isPluralS = (text: string, at: number): boolean =>
   text.charCodeAt(at) === 115 && kindOf(text.charCodeAt(at + 1)) !== LOWER;
@@ -129,7 +143,7 @@ export function scanWords(
         if (start !== runStart) spans.push(runStart, i, runHash, 1);
         spans.runCount += 1;
         start = -1;
-        if (code === APOSTROPHE || code === RIGHT_QUOTE) i += cliticLength(text, i + 1);
+        if (code === APOSTROPHE || code === RIGHT_QUOTE) i += cliticsLength(text, i + 1);
       }
     } else {
       if (start < 0) {

@@ -31,6 +31,8 @@ describe('tokenize', () => {
     ]);
     // Not a clitic: the letters after the apostrophe are a word.
     expect(tokenize("O'Reilly rock'n'roll")).toEqual(['o', 'reilly', 'rock', 'n', 'roll']);
+    // Chained clitics all go, as the property below states (fast-check found `a'm'S`).
+    expect(tokenize("y'all'd've a'm'S x'd’t")).toEqual(['y', 'all', 'a', 'x']);
   });
 
   it('issue #15: a plural s stays with its acronym when camelCase is split', () => {

@@ -26,13 +26,16 @@ import { WatchedSecretStore } from '../store/watched-secret-store.js';
 import { AgentSurfaces } from './agent-surfaces.js';
 import { ConnectionCards } from './connection-cards.js';
 import { DataDirLock } from './data-dir-lock.js';
-import { HostApi, type HostParts, settingsView, UiEventHub } from './host-api.js';
+import { createHostApi, type HostApi } from './host-api.js';
 import { HostCatalog } from './host-catalog.js';
 import { HostConnectors } from './host-connectors.js';
+import type { HostParts } from './host-parts.js';
 import { type HostSettings, openReadOnlySettings, openSettings } from './host-settings.js';
 import { HostMcpActions } from './mcp-server-actions.js';
 import { ServerSignIn, type ServerSignInOptions } from './server-sign-in.js';
 import { ServersService, serverView } from './servers-service.js';
+import { settingsView } from './ui-api/settings-slice.js';
+import { UiEventHub } from './ui-event-hub.js';
 import { UiPresence } from './ui-presence.js';
 
 export interface HostOptions {
@@ -158,7 +161,7 @@ export class Host implements AsyncDisposable {
     this.signIn = parts.signIn;
     this.store = parts.store;
     this.agentSurfaces = parts.agentSurfaces;
-    this.api = new HostApi({
+    this.api = createHostApi({
       ...parts,
       endpointUrl: () => this.endpointUrl,
       catalogChanged: () => this.catalogChanged(),

@@ -1,4 +1,5 @@
 import { isPlainObject } from '../base/json.js';
+import { describeValue, type SettingsChecker } from '../base/settings-check.js';
 
 export interface ToolSearchSettings {
   enabled: 'auto' | 'on' | 'off';
@@ -10,10 +11,12 @@ export interface ToolSearchSettings {
 }
 
 /**
- * Tool-search settings (reference §2.5), parsed forgivingly: a bad value falls back to its
- * default or is clamped, never rejected, so a hand-edited file cannot switch tool search off by
- * accident. Keys are read in camelCase (`thresholdPct`, our settings file) or in the
- * reference's snake_case (`threshold_pct`); camelCase wins when both are present.
+ * Tool-search settings (reference §2.5): their defaults, ranges and the two readers of one rule
+ * set. `checkToolSearchSettings` reads settings.json's section and refuses a bad value with what
+ * to send instead. `parseToolSearchConfig` reads the reference's config (`toolbridge --config`)
+ * forgivingly: a bad value falls back to its default or is clamped, never rejected, so a
+ * hand-edited file cannot switch tool search off by accident; keys in camelCase or the
+ * reference's snake_case (`threshold_pct`), camelCase winning when both are present.
  */
 export const DEFAULT_TOOL_SEARCH_SETTINGS: Readonly<ToolSearchSettings> = Object.freeze({
   enabled: 'auto',
@@ -71,8 +74,93 @@ function clamp(value: number, [min, max]: readonly [number, number]): number {
   return Math.min(max, Math.max(min, value));
 }
 
-function pick(raw: Record<string, unknown>, camel: string, snake: string): unknown {
-  return raw[camel] !== undefined ? raw[camel] : raw[snake];
+const TRI_STATE_KEYS = ['enabled', 'listing'] as const;
+const TRI_STATES: readonly TriState[] = ['auto', 'on', 'off'];
+
+type NumericKey = 'thresholdPct' | 'listingMaxTokens' | 'maxSearchLimit' | 'searchDefaultLimit';
+
+/**
+ * The numeric settings, the one set of rules both readers apply: the settings file
+ * (`checkToolSearchSettings`, which refuses a value out of its range) and the reference's
+ * config (`parseToolSearchConfig`, which clamps it). In order: a range may read an earlier value.
+ */
+const NUMERIC_RULES: ReadonlyArray<{
+  key: NumericKey;
+  /** The reference's spelling, read by `parseToolSearchConfig` only. */
+  snake: string;
+  integer: boolean;
+  range: (settings: ToolSearchSettings) => readonly [number, number];
+  unit: string;
+}> = [
+  {
+    key: 'thresholdPct',
+    snake: 'threshold_pct',
+    integer: false,
+    range: () => THRESHOLD_PCT_RANGE,
+    unit: 'percent of the context length',
+  },
+  {
+    key: 'listingMaxTokens',
+    snake: 'listing_max_tokens',
+    integer: true,
+    range: () => LISTING_MAX_TOKENS_RANGE,
+    unit: 'tokens',
+  },
+  {
+    key: 'maxSearchLimit',
+    snake: 'max_search_limit',
+    integer: true,
+    range: () => MAX_SEARCH_LIMIT_RANGE,
+    unit: 'results',
+  },
+  {
+    // Bounded by the (possibly new) maximum, so the default can never exceed it.
+    key: 'searchDefaultLimit',
+    snake: 'search_default_limit',
+    integer: true,
+    range: (settings) => [1, settings.maxSearchLimit],
+    unit: 'results, at most maxSearchLimit',
+  },
+];
+
+/**
+ * settings.json's `toolSearch`: camelCase keys only, and a value the config reader would repair
+ * is refused with what to send instead. A default that a lower maximum leaves out of range
+ * (`searchDefaultLimit` 5 under `maxSearchLimit` 3) is clamped, as the config reader does: the
+ * person did not send it.
+ */
+export function checkToolSearchSettings(
+  c: SettingsChecker,
+  raw: unknown,
+  path = 'toolSearch',
+): ToolSearchSettings {
+  const settings: ToolSearchSettings = { ...DEFAULT_TOOL_SEARCH_SETTINGS };
+  if (!isPlainObject(raw)) {
+    c.issue(path, `must be an object like {"enabled": "auto"}; got ${describeValue(raw)}.`);
+    return settings;
+  }
+  c.knownKeys(raw, path, Object.keys(DEFAULT_TOOL_SEARCH_SETTINGS));
+  for (const key of TRI_STATE_KEYS) {
+    if (raw[key] !== undefined)
+      settings[key] = c.oneOf(raw[key], `${path}.${key}`, TRI_STATES, settings[key]);
+  }
+  for (const rule of NUMERIC_RULES) {
+    const [min, max] = rule.range(settings);
+    const value = raw[rule.key];
+    if (value === undefined) {
+      settings[rule.key] = clamp(settings[rule.key], [min, max]);
+    } else if (rule.integer) {
+      settings[rule.key] = c.integer(value, `${path}.${rule.key}`, min, max, rule.unit);
+    } else if (typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max) {
+      settings[rule.key] = value;
+    } else {
+      c.issue(
+        `${path}.${rule.key}`,
+        `must be a number from ${min} to ${max} (${rule.unit}); got ${describeValue(value)}.`,
+      );
+    }
+  }
+  return settings;
 }
 
 /**
@@ -90,24 +178,15 @@ export function parseToolSearchConfig(
     if (raw === false) settings.enabled = 'off';
     return result;
   }
-  const enabled = raw.enabled;
-  if (enabled !== undefined && enabled !== null) settings.enabled = parseTriState(enabled);
-  const listing = raw.listing;
-  if (listing !== undefined && listing !== null) settings.listing = parseTriState(listing);
-
-  const thresholdPct = toFloat(pick(raw, 'thresholdPct', 'threshold_pct'));
-  if (thresholdPct !== undefined) settings.thresholdPct = clamp(thresholdPct, THRESHOLD_PCT_RANGE);
-  const listingMaxTokens = toInt(pick(raw, 'listingMaxTokens', 'listing_max_tokens'));
-  if (listingMaxTokens !== undefined)
-    settings.listingMaxTokens = clamp(listingMaxTokens, LISTING_MAX_TOKENS_RANGE);
-  const maxSearchLimit = toInt(pick(raw, 'maxSearchLimit', 'max_search_limit'));
-  if (maxSearchLimit !== undefined) settings.maxSearchLimit = clamp(maxSearchLimit, MAX_SEARCH_LIMIT_RANGE);
-  const searchDefaultLimit = toInt(pick(raw, 'searchDefaultLimit', 'search_default_limit'));
-  // Clamped against the (possibly new) maximum, so the default can never exceed it.
-  settings.searchDefaultLimit = clamp(searchDefaultLimit ?? settings.searchDefaultLimit, [
-    1,
-    settings.maxSearchLimit,
-  ]);
+  for (const key of TRI_STATE_KEYS) {
+    const value = raw[key];
+    if (value !== undefined && value !== null) settings[key] = parseTriState(value);
+  }
+  for (const rule of NUMERIC_RULES) {
+    const value = raw[rule.key] !== undefined ? raw[rule.key] : raw[rule.snake];
+    const parsed = rule.integer ? toInt(value) : toFloat(value);
+    settings[rule.key] = clamp(parsed ?? settings[rule.key], rule.range(settings));
+  }
 
   const defer = raw.defer;
   if (Array.isArray(defer)) {

@@ -8,12 +8,20 @@ import { DEFAULT_CARD_TIMEOUT_MS } from '../approvals/approval-queue.js';
 import { type PolicyRule, sameRuleAccount } from '../approvals/policy.js';
 import { checkRedactionPatterns } from '../approvals/redaction.js';
 import { POLICIES, type Policy } from '../approvals/types.js';
-import { ToolbridgeError } from '../base/errors.js';
-import { isPlainObject, type JsonObject } from '../base/json.js';
+import { isPlainObject } from '../base/json.js';
 import { isValidServerId, toServerId } from '../base/server-id.js';
+import {
+  SettingsChecker as Checker,
+  describeValue as describe,
+  invalidSettings as invalid,
+  type SettingsIssue,
+} from '../base/settings-check.js';
 import { ACCOUNT_ALIAS, ACCOUNT_ALIAS_RULE } from '../catalog/connector-names.js';
-import type { ToolSearchSettings } from '../catalog/tool-search-config.js';
-import { DEFAULT_TOOL_SEARCH_SETTINGS, MAX_SEARCH_LIMIT_RANGE } from '../catalog/tool-search-config.js';
+import {
+  checkToolSearchSettings,
+  DEFAULT_TOOL_SEARCH_SETTINGS,
+  type ToolSearchSettings,
+} from '../catalog/tool-search-config.js';
 import type { OAuthClientConfig, ServerConfig } from '../servers/types.js';
 
 /** 2 added `policies.rules` and `connectors`. */
@@ -100,11 +108,7 @@ export function defaultSettings(): Settings {
   };
 }
 
-export interface SettingsIssue {
-  /** Where, e.g. `servers[2].url`. */
-  path: string;
-  message: string;
-}
+export type { SettingsIssue };
 
 /** Upgrades a raw document from version `n` to `n + 1`; index `n - 1` holds the step from `n`. */
 export type SettingsMigration = (raw: Record<string, unknown>) => Record<string, unknown>;
@@ -175,7 +179,7 @@ export function validateSettings(raw: unknown): Settings {
     servers: raw.servers === undefined ? base.servers : checkServers(c, raw.servers),
     tools: raw.tools === undefined ? base.tools : checkTools(c, raw.tools),
     policies: raw.policies === undefined ? base.policies : checkPolicies(c, raw.policies),
-    toolSearch: raw.toolSearch === undefined ? base.toolSearch : checkToolSearch(c, raw.toolSearch),
+    toolSearch: raw.toolSearch === undefined ? base.toolSearch : checkToolSearchSettings(c, raw.toolSearch),
     agents: raw.agents === undefined ? base.agents : checkAgents(c, raw.agents),
     connectors: raw.connectors === undefined ? base.connectors : checkConnectors(c, raw.connectors),
     redactionPatterns:
@@ -422,7 +426,7 @@ function checkPolicies(c: Checker, raw: unknown): PolicySettings {
   }
   c.knownKeys(raw, 'policies', ['default', 'servers', 'tools', 'rules']);
   if (raw.rules !== undefined) policies.rules = checkRules(c, raw.rules);
-  if (raw.default !== undefined) policies.default = c.policy(raw.default, 'policies.default');
+  if (raw.default !== undefined) policies.default = c.oneOf(raw.default, 'policies.default', POLICIES, 'ask');
   for (const key of ['servers', 'tools'] as const) {
     const map = raw[key];
     if (map === undefined) continue;
@@ -434,7 +438,7 @@ function checkPolicies(c: Checker, raw: unknown): PolicySettings {
       continue;
     }
     for (const [name, value] of Object.entries(map)) {
-      policies[key][name] = c.policy(value, `policies.${key}[${JSON.stringify(name)}]`);
+      policies[key][name] = c.oneOf(value, `policies.${key}[${JSON.stringify(name)}]`, POLICIES, 'ask');
     }
   }
   return policies;
@@ -459,7 +463,10 @@ function checkRules(c: Checker, raw: unknown): PolicyRule[] {
       'the server or connector id, e.g. "github"',
     );
     const policyValid = POLICIES.includes(item.policy as Policy);
-    const rule: PolicyRule = { serverId: serverId ?? '', policy: c.policy(item.policy, `${path}.policy`) };
+    const rule: PolicyRule = {
+      serverId: serverId ?? '',
+      policy: c.oneOf(item.policy, `${path}.policy`, POLICIES, 'ask'),
+    };
     if (item.toolName !== undefined) {
       const toolName = c.trimmedString(
         item.toolName,
@@ -626,58 +633,6 @@ function checkGatewayUrl(c: Checker, raw: unknown): string | undefined {
   return text;
 }
 
-function checkToolSearch(c: Checker, raw: unknown): ToolSearchSettings {
-  const result: ToolSearchSettings = { ...DEFAULT_TOOL_SEARCH };
-  if (!isPlainObject(raw)) {
-    c.issue('toolSearch', `must be an object like {"enabled": "auto"}; got ${describe(raw)}.`);
-    return result;
-  }
-  c.knownKeys(raw, 'toolSearch', Object.keys(DEFAULT_TOOL_SEARCH));
-  for (const key of ['enabled', 'listing'] as const) {
-    const value = raw[key];
-    if (value === undefined) continue;
-    if (value === 'auto' || value === 'on' || value === 'off') result[key] = value;
-    else c.issue(`toolSearch.${key}`, `must be "auto", "on" or "off"; got ${describe(value)}.`);
-  }
-  if (raw.thresholdPct !== undefined) {
-    const value = raw.thresholdPct;
-    if (typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 100)
-      result.thresholdPct = value;
-    else
-      c.issue(
-        'toolSearch.thresholdPct',
-        `must be a number from 0 to 100 (percent of the context length); got ${describe(value)}.`,
-      );
-  }
-  if (raw.listingMaxTokens !== undefined) {
-    result.listingMaxTokens = c.integer(
-      raw.listingMaxTokens,
-      'toolSearch.listingMaxTokens',
-      200,
-      60_000,
-      'tokens',
-    );
-  }
-  if (raw.maxSearchLimit !== undefined) {
-    result.maxSearchLimit = c.integer(
-      raw.maxSearchLimit,
-      'toolSearch.maxSearchLimit',
-      ...MAX_SEARCH_LIMIT_RANGE,
-      'results',
-    );
-  }
-  if (raw.searchDefaultLimit !== undefined) {
-    result.searchDefaultLimit = c.integer(
-      raw.searchDefaultLimit,
-      'toolSearch.searchDefaultLimit',
-      1,
-      result.maxSearchLimit,
-      'results, at most maxSearchLimit',
-    );
-  }
-  return result;
-}
-
 function checkAgents(c: Checker, raw: unknown): AgentSettings[] {
   if (!Array.isArray(raw)) {
     c.issue('agents', `must be a list of agent objects; got ${describe(raw)}.`);
@@ -760,98 +715,5 @@ export function isHttpUrl(value: string): boolean {
     return url.protocol === 'http:' || url.protocol === 'https:';
   } catch {
     return false;
-  }
-}
-
-function describe(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
-  return `${typeof value} ${String(value)}`;
-}
-
-function invalid(issues: SettingsIssue[]): ToolbridgeError {
-  const lines = issues.map((issue) => `${issue.path} ${issue.message}`);
-  const data: JsonObject = { issues: issues.map((issue) => ({ path: issue.path, message: issue.message })) };
-  return new ToolbridgeError('INVALID_ARGUMENT', `Invalid settings: ${lines.join(' ')}`, { data });
-}
-
-/** Collects issues while reading a value, returning a usable fallback for each bad field. */
-class Checker {
-  private readonly issues: SettingsIssue[] = [];
-
-  issue(path: string, message: string): void {
-    this.issues.push({ path, message });
-  }
-
-  throwIfAny(): void {
-    if (this.issues.length > 0) throw invalid(this.issues);
-  }
-
-  knownKeys(value: Record<string, unknown>, path: string, allowed: readonly string[]): void {
-    for (const key of Object.keys(value)) {
-      if (!allowed.includes(key)) {
-        this.issue(
-          path === '' ? key : `${path}.${key}`,
-          `is not a known field; allowed here: ${allowed.join(', ')}.`,
-        );
-      }
-    }
-  }
-
-  string(value: unknown, path: string, what?: string): string | undefined {
-    if (typeof value === 'string' && value.trim() !== '') return value;
-    this.issue(path, `must be a non-empty string${what ? ` (${what})` : ''}; got ${describe(value)}.`);
-    return undefined;
-  }
-
-  /** A non-empty string without spaces at either end (they would make a name never match). */
-  trimmedString(value: unknown, path: string, what: string): string | undefined {
-    const text = this.string(value, path, what);
-    if (text === undefined || text.trim() === text) return text;
-    this.issue(path, `must not start or end with spaces; send ${JSON.stringify(text.trim())}.`);
-    return undefined;
-  }
-
-  boolean(value: unknown, path: string): boolean {
-    if (typeof value === 'boolean') return value;
-    this.issue(path, `must be true or false; got ${describe(value)}.`);
-    return false;
-  }
-
-  integer(value: unknown, path: string, min: number, max: number, unit: string): number {
-    if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return value;
-    this.issue(path, `must be a whole number from ${min} to ${max} (${unit}); got ${describe(value)}.`);
-    return min;
-  }
-
-  policy(value: unknown, path: string): Policy {
-    if (POLICIES.includes(value as Policy)) return value as Policy;
-    this.issue(path, `must be "allow", "ask" or "deny"; got ${describe(value)}.`);
-    return 'ask';
-  }
-
-  stringList(value: unknown, path: string): string[] {
-    if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value as string[];
-    this.issue(path, `must be a list of strings like ["--port", "8080"]; got ${describe(value)}.`);
-    return [];
-  }
-
-  stringMap(value: unknown, path: string): Record<string, string> {
-    if (isPlainObject(value) && Object.values(value).every((item) => typeof item === 'string')) {
-      return { ...(value as Record<string, string>) };
-    }
-    const bad = isPlainObject(value)
-      ? Object.entries(value).find(([, item]) => typeof item !== 'string')
-      : undefined;
-    this.issue(
-      bad ? `${path}.${bad[0]}` : path,
-      bad
-        ? `must be a string (quote numbers and booleans, e.g. "8080"); got ${describe(bad[1])}.`
-        : `must be an object of string values like {"NAME": "value"}; got ${describe(value)}.`,
-    );
-    return {};
   }
 }

@@ -18,27 +18,16 @@ const DECISION_BADGE: Record<ActivityEntry['decision'], string> = {
 const DECISIONS = Object.keys(DECISION_BADGE) as Array<ActivityEntry['decision']>;
 
 export function ActivityView() {
-  const {
-    activity,
-    loaded,
-    cursor,
-    filter,
-    loadActivity,
-    loadMore,
-    exportActivity,
-    selectActivity,
-    selectedId,
-  } = useAppStoreShallow((s) => ({
-    activity: s.activity,
-    loaded: s.activityLoaded,
-    cursor: s.activityCursor,
-    filter: s.activityFilter,
-    loadActivity: s.loadActivity,
-    loadMore: s.loadMoreActivity,
-    exportActivity: s.exportActivity,
-    selectActivity: s.selectActivity,
-    selectedId: s.selectedActivityId,
-  }));
+  const { activity, loaded, filter, loadActivity, exportActivity, selectActivity } = useAppStoreShallow(
+    (s) => ({
+      activity: s.activity,
+      loaded: s.activityLoaded,
+      filter: s.activityFilter,
+      loadActivity: s.loadActivity,
+      exportActivity: s.exportActivity,
+      selectActivity: s.selectActivity,
+    }),
+  );
   const [error, setError] = useState<string>();
   const filtered = Object.keys(filter).length > 0;
 
@@ -92,60 +81,73 @@ export function ActivityView() {
           </EmptyState>
         </div>
       ) : (
-        <section className="panel mt-m">
-          <table className="data" data-testid="activity-table">
-            <thead>
-              <tr>
-                <th>Time</th>
-                <th>Agent</th>
-                <th>Tool</th>
-                <th>Decision</th>
-                <th className="num">Duration</th>
-                <th className="num">Result</th>
-              </tr>
-            </thead>
-            <tbody>
-              {activity.map((entry) => (
-                <tr
-                  key={entry.id}
-                  data-testid="activity-row"
-                  aria-selected={entry.id === selectedId}
-                  tabIndex={0}
-                  onClick={() => selectActivity(entry.id)}
-                  onKeyDown={(e) => {
-                    if (e.key === 'Enter') selectActivity(entry.id);
-                  }}
-                >
-                  <td className="small">{formatTime(entry.time)}</td>
-                  <td>{entry.agentId}</td>
-                  <td className="mono">{entry.toolName}</td>
-                  <td>
-                    <span className={`badge ${DECISION_BADGE[entry.decision]}`}>{entry.decision}</span>{' '}
-                    <span className="faint small">by {entry.decidedBy}</span>
-                  </td>
-                  <td className="num">{formatDuration(entry.durationMs)}</td>
-                  <td className="num">
-                    {entry.isError ? (
-                      <span className="badge bad plain">error</span>
-                    ) : (
-                      formatBytes(entry.resultBytes)
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {cursor !== undefined && (
-            <div className="panel-body">
-              <button type="button" onClick={() => void loadMore()} data-testid="activity-more">
-                Load older calls
-              </button>
-            </div>
-          )}
-        </section>
+        <ActivityTable />
       )}
       <Drawer onClose={() => selectActivity(undefined)} />
     </div>
+  );
+}
+
+function ActivityTable() {
+  const { activity, cursor, loadMore, selectActivity, selectedId } = useAppStoreShallow((s) => ({
+    activity: s.activity,
+    cursor: s.activityCursor,
+    loadMore: s.loadMoreActivity,
+    selectActivity: s.selectActivity,
+    selectedId: s.selectedActivityId,
+  }));
+  return (
+    <section className="panel mt-m">
+      <table className="data" data-testid="activity-table">
+        <thead>
+          <tr>
+            <th>Time</th>
+            <th>Agent</th>
+            <th>Tool</th>
+            <th>Decision</th>
+            <th className="num">Duration</th>
+            <th className="num">Result</th>
+          </tr>
+        </thead>
+        <tbody>
+          {activity.map((entry) => (
+            <tr
+              key={entry.id}
+              data-testid="activity-row"
+              aria-selected={entry.id === selectedId}
+              tabIndex={0}
+              onClick={() => selectActivity(entry.id)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') selectActivity(entry.id);
+              }}
+            >
+              <td className="small">{formatTime(entry.time)}</td>
+              <td>{entry.agentId}</td>
+              <td className="mono">{entry.toolName}</td>
+              <td>
+                <span className={`badge ${DECISION_BADGE[entry.decision]}`}>{entry.decision}</span>{' '}
+                <span className="faint small">by {entry.decidedBy}</span>
+              </td>
+              <td className="num">{formatDuration(entry.durationMs)}</td>
+              <td className="num">
+                {entry.isError ? (
+                  <span className="badge bad plain">error</span>
+                ) : (
+                  formatBytes(entry.resultBytes)
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {cursor !== undefined && (
+        <div className="panel-body">
+          <button type="button" onClick={() => void loadMore()} data-testid="activity-more">
+            Load older calls
+          </button>
+        </div>
+      )}
+    </section>
   );
 }
 

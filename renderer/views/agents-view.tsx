@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
-import type { AgentView } from '../../src/api/ui-api.js';
+import type { AgentConnectionInfo, AgentView } from '../../src/api/ui-api.js';
 import { CopyButton, EmptyState, ErrorText, ViewHeader } from '../components/common.js';
+import { type AgentDraft, TOKEN_MASK, useAgentDraft, visibleConfig } from '../drafts/agent-draft.js';
 import { formatNumber, formatTime } from '../lib/format.js';
 import { useAppStore, useAppStoreShallow } from '../store/store-context.js';
 
@@ -22,9 +23,6 @@ const CLIENTS: Array<{ id: string; label: string; where: string }> = [
     where: 'Run "MCP: Open User Configuration" and merge into mcp.json (the "servers" key).',
   },
 ];
-
-/** What stands in for the token on screen until "Show" is pressed; copying always copies the real one. */
-const MASK = '•'.repeat(24);
 
 export function AgentsView() {
   const { agents, loaded } = useAppStoreShallow((s) => ({ agents: s.agents, loaded: s.agentsLoaded }));
@@ -114,21 +112,13 @@ function AgentItem(props: { agent: AgentView }) {
     updateAgent: s.updateAgent,
     revokeAgent: s.revokeAgent,
   }));
-  const [client, setClient] = useState('claude-desktop');
-  const [showToken, setShowToken] = useState(false);
-  const [context, setContext] = useState(String(agent.contextLengthTokens));
-  const [confirmRevoke, setConfirmRevoke] = useState(false);
-  const [error, setError] = useState<string>();
-
+  const draft = useAgentDraft(agent, { updateAgent, revokeAgent });
+  const { setError } = draft;
   useEffect(() => {
     if (connection === undefined) {
       void loadConnection(agent.id).then((o) => setError(o.ok ? undefined : o.error.message));
     }
-  }, [agent.id, connection, loadConnection]);
-  useEffect(() => setContext(String(agent.contextLengthTokens)), [agent.contextLengthTokens]);
-
-  const config = connection?.configs[client];
-  const clientInfo = CLIENTS.find((c) => c.id === client);
+  }, [agent.id, connection, loadConnection, setError]);
   return (
     <section className="panel" data-testid={`agent-${agent.id}`}>
       <div className="panel-head">
@@ -138,123 +128,140 @@ function AgentItem(props: { agent: AgentView }) {
             {agent.id} · created {formatTime(agent.createdAt)}
           </span>
         </div>
-        <div className="actions">
-          {confirmRevoke ? (
-            <>
-              <span className="small muted">The agent loses access at once.</span>
-              <button
-                type="button"
-                className="small danger solid"
-                data-testid={`agent-revoke-confirm-${agent.id}`}
-                onClick={async () => {
-                  const outcome = await revokeAgent(agent.id);
-                  if (!outcome.ok) setError(outcome.error.message);
-                }}
-              >
-                Revoke
-              </button>
-              <button type="button" className="small" onClick={() => setConfirmRevoke(false)}>
-                Keep
-              </button>
-            </>
-          ) : (
-            <button type="button" className="small danger" onClick={() => setConfirmRevoke(true)}>
-              Revoke token
-            </button>
-          )}
-        </div>
+        <RevokeControls agent={agent} draft={draft} />
       </div>
       <div className="panel-body">
-        <dl className="kv">
-          <dt>Endpoint</dt>
-          <dd className="row">
-            <span className="mono" data-testid="agent-endpoint">
-              {connection?.endpointUrl ?? '…'}
-            </span>
-            {connection !== undefined && <CopyButton text={connection.endpointUrl} />}
-          </dd>
-          <dt>Token</dt>
-          <dd className="row">
-            <span className="mono wrap-anywhere" data-testid="agent-token">
-              {connection === undefined ? '…' : showToken ? connection.token : MASK}
-            </span>
-            {connection !== undefined && (
-              <>
-                <button type="button" className="small ghost" onClick={() => setShowToken(!showToken)}>
-                  {showToken ? 'Hide' : 'Show'}
-                </button>
-                <CopyButton text={connection.token} />
-              </>
-            )}
-          </dd>
-          <dt>Context length</dt>
-          <dd>
-            <form
-              className="row"
-              onSubmit={async (event) => {
-                event.preventDefault();
-                const tokens = Number.parseInt(context, 10);
-                if (Number.isNaN(tokens) || tokens <= 0) {
-                  setError('Context length must be a positive number of tokens.');
-                  return;
-                }
-                const outcome = await updateAgent(agent.id, { contextLengthTokens: tokens });
-                setError(outcome.ok ? undefined : outcome.error.message);
-              }}
-            >
-              <input
-                type="number"
-                min={1000}
-                className="w-number"
-                aria-label="Context length in tokens"
-                data-testid={`agent-context-${agent.id}`}
-                value={context}
-                onChange={(e) => setContext(e.target.value)}
-              />
-              <button
-                type="submit"
-                className="small"
-                disabled={context === String(agent.contextLengthTokens)}
-              >
-                Save
-              </button>
-              <span className="faint small">
-                sizes the tool listing this agent receives (now {formatNumber(agent.contextLengthTokens)})
-              </span>
-            </form>
-          </dd>
-        </dl>
-        <h3 className="section-title">Connect a client</h3>
-        <div className="tabs" role="tablist">
-          {CLIENTS.map((c) => (
-            <button
-              key={c.id}
-              type="button"
-              role="tab"
-              aria-selected={client === c.id}
-              data-testid={`agent-config-tab-${c.id}`}
-              onClick={() => setClient(c.id)}
-            >
-              {c.label}
-            </button>
-          ))}
-        </div>
-        {clientInfo !== undefined && <p className="muted small mt-m">{clientInfo.where}</p>}
-        {config !== undefined ? (
-          <div className="mt-s">
-            <pre className="code" data-testid="agent-config">
-              {showToken || connection === undefined ? config : config.replaceAll(connection.token, MASK)}
-            </pre>
-            <div className="form-actions">
-              <CopyButton text={config} label="Copy config" />
-              <span className="faint small">It holds this agent's token: keep it private.</span>
-            </div>
-          </div>
-        ) : (
-          connection !== undefined && <p className="muted mt-s">No ready-made config for this client.</p>
-        )}
-        {error !== undefined && <ErrorText>{error}</ErrorText>}
+        <AgentAccess agent={agent} connection={connection} draft={draft} />
+        <ClientConfig connection={connection} draft={draft} />
+        {draft.error !== undefined && <ErrorText>{draft.error}</ErrorText>}
       </div>
     </section>
+  );
+}
+
+function RevokeControls(props: { agent: AgentView; draft: AgentDraft }) {
+  const { draft } = props;
+  return (
+    <div className="actions">
+      {draft.confirmRevoke ? (
+        <>
+          <span className="small muted">The agent loses access at once.</span>
+          <button
+            type="button"
+            className="small danger solid"
+            data-testid={`agent-revoke-confirm-${props.agent.id}`}
+            onClick={() => void draft.revoke()}
+          >
+            Revoke
+          </button>
+          <button type="button" className="small" onClick={() => draft.setConfirmRevoke(false)}>
+            Keep
+          </button>
+        </>
+      ) : (
+        <button type="button" className="small danger" onClick={() => draft.setConfirmRevoke(true)}>
+          Revoke token
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** Endpoint, token and context length. */
+function AgentAccess(props: {
+  agent: AgentView;
+  connection: AgentConnectionInfo | undefined;
+  draft: AgentDraft;
+}) {
+  const { agent, connection, draft } = props;
+  return (
+    <dl className="kv">
+      <dt>Endpoint</dt>
+      <dd className="row">
+        <span className="mono" data-testid="agent-endpoint">
+          {connection?.endpointUrl ?? '…'}
+        </span>
+        {connection !== undefined && <CopyButton text={connection.endpointUrl} />}
+      </dd>
+      <dt>Token</dt>
+      <dd className="row">
+        <span className="mono wrap-anywhere" data-testid="agent-token">
+          {connection === undefined ? '…' : draft.showToken ? connection.token : TOKEN_MASK}
+        </span>
+        {connection !== undefined && (
+          <>
+            <button type="button" className="small ghost" onClick={draft.toggleToken}>
+              {draft.showToken ? 'Hide' : 'Show'}
+            </button>
+            <CopyButton text={connection.token} />
+          </>
+        )}
+      </dd>
+      <dt>Context length</dt>
+      <dd>
+        <form
+          className="row"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void draft.saveContext();
+          }}
+        >
+          <input
+            type="number"
+            min={1000}
+            className="w-number"
+            aria-label="Context length in tokens"
+            data-testid={`agent-context-${agent.id}`}
+            value={draft.context}
+            onChange={(e) => draft.setContext(e.target.value)}
+          />
+          <button type="submit" className="small" disabled={!draft.contextChanged}>
+            Save
+          </button>
+          <span className="faint small">
+            sizes the tool listing this agent receives (now {formatNumber(agent.contextLengthTokens)})
+          </span>
+        </form>
+      </dd>
+    </dl>
+  );
+}
+
+function ClientConfig(props: { connection: AgentConnectionInfo | undefined; draft: AgentDraft }) {
+  const { connection, draft } = props;
+  const config = connection?.configs[draft.client];
+  const clientInfo = CLIENTS.find((c) => c.id === draft.client);
+  return (
+    <>
+      <h3 className="section-title">Connect a client</h3>
+      <div className="tabs" role="tablist">
+        {CLIENTS.map((c) => (
+          <button
+            key={c.id}
+            type="button"
+            role="tab"
+            aria-selected={draft.client === c.id}
+            data-testid={`agent-config-tab-${c.id}`}
+            onClick={() => draft.setClient(c.id)}
+          >
+            {c.label}
+          </button>
+        ))}
+      </div>
+      {clientInfo !== undefined && <p className="muted small mt-m">{clientInfo.where}</p>}
+      {config !== undefined ? (
+        <div className="mt-s">
+          <pre className="code" data-testid="agent-config">
+            {visibleConfig(config, connection?.token, draft.showToken)}
+          </pre>
+          <div className="form-actions">
+            <CopyButton text={config} label="Copy config" />
+            <span className="faint small">It holds this agent's token: keep it private.</span>
+          </div>
+        </div>
+      ) : (
+        connection !== undefined && <p className="muted mt-s">No ready-made config for this client.</p>
+      )}
+    </>
   );
 }

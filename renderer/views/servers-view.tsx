@@ -11,6 +11,13 @@ import {
   ViewHeader,
 } from '../components/common.js';
 import { EffectivePolicy, PolicySelect } from '../components/policy-controls.js';
+import {
+  canSignIn,
+  describeTransport,
+  type ServerDraft,
+  serverAdvice,
+  useServerDraft,
+} from '../drafts/server-draft.js';
 import { formatTime, prettyJson } from '../lib/format.js';
 import { buildOAuthClient, type OAuthClientFormValues, oauthFormValues } from '../lib/server-form.js';
 import { selectServerList, selectToolsOf } from '../store/selectors.js';
@@ -63,46 +70,13 @@ export function ServersView() {
   );
 }
 
-function describeTransport(server: ServerView): string {
-  const config = server.config;
-  if (config.transport === 'stdio') return [config.command, ...(config.args ?? [])].join(' ');
-  return `${config.transport === 'sse' ? 'SSE' : 'HTTP'} · ${config.url}`;
-}
-
 function ServerItem(props: { server: ServerView }) {
   const { server } = props;
-  const { setServerEnabled, restartServer, authorizeServer, removeServer, setServerPolicy, notify } =
-    useAppStoreShallow((s) => ({
-      setServerEnabled: s.setServerEnabled,
-      restartServer: s.restartServer,
-      authorizeServer: s.authorizeServer,
-      removeServer: s.removeServer,
-      setServerPolicy: s.setServerPolicy,
-      notify: s.notify,
-    }));
-  const defaultPolicy = useAppStore((s) => s.settings?.defaultPolicy);
-  const [open, setOpen] = useState(false);
-  const [confirmRemove, setConfirmRemove] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const run = async (label: string, action: () => Promise<{ ok: boolean; error?: { message: string } }>) => {
-    setBusy(true);
-    const outcome = await action();
-    setBusy(false);
-    if (!outcome.ok) notify('error', `${label} "${server.name}": ${outcome.error?.message ?? 'failed'}`);
-  };
-  const [signInUrl, setSignInUrl] = useState<string>();
-  const signIn = async () => {
-    setBusy(true);
-    const outcome = await authorizeServer(server.id);
-    setBusy(false);
-    if (!outcome.ok) {
-      notify('error', `Could not start signing in to "${server.name}": ${outcome.error.message}`);
-      return;
-    }
-    setSignInUrl(outcome.value.authorizationUrl);
-    // A new tab in web mode; the desktop app hands it to the system browser. The link below stays as a fallback.
-    window.open(outcome.value.authorizationUrl, '_blank', 'noopener,noreferrer');
-  };
+  const { authorizeServer, notify } = useAppStoreShallow((s) => ({
+    authorizeServer: s.authorizeServer,
+    notify: s.notify,
+  }));
+  const draft = useServerDraft(server, { authorizeServer, notify });
   const id = server.id;
   return (
     <section className="panel" data-testid={`server-${id}`}>
@@ -117,90 +91,120 @@ function ServerItem(props: { server: ServerView }) {
             {describeTransport(server)}
           </span>
         </div>
-        <span className="badge plain" data-testid={`server-tool-count-${id}`}>
-          {server.toolCount} {server.toolCount === 1 ? 'tool' : 'tools'}
-        </span>
-        <PolicySelect
-          label="Approval"
-          value={server.policy}
-          inheritLabel={defaultPolicy === undefined ? 'Default' : `Default (${defaultPolicy})`}
-          disabled={busy}
-          testId={`server-policy-${id}`}
-          onChange={(policy) => void run('Could not change the policy of', () => setServerPolicy(id, policy))}
-        />
-        <Toggle
-          label="Enabled"
-          checked={server.enabled}
-          disabled={busy}
-          testId={`server-enabled-${id}`}
-          onChange={(enabled) => void run('Could not change', () => setServerEnabled(id, enabled))}
-        />
-        {server.status === 'needs-auth' && server.config.transport !== 'stdio' && (
-          <button
-            type="button"
-            className="small primary"
-            disabled={busy}
-            data-testid={`server-sign-in-${id}`}
-            onClick={() => void signIn()}
-          >
-            Sign in
-          </button>
-        )}
+        <ServerControls server={server} draft={draft} />
+      </div>
+      <ServerNotices server={server} draft={draft} />
+      {draft.open && <ServerDetail server={server} />}
+    </section>
+  );
+}
+
+function ServerControls(props: { server: ServerView; draft: ServerDraft }) {
+  const { server, draft } = props;
+  const { setServerEnabled, restartServer, removeServer, setServerPolicy } = useAppStoreShallow((s) => ({
+    setServerEnabled: s.setServerEnabled,
+    restartServer: s.restartServer,
+    removeServer: s.removeServer,
+    setServerPolicy: s.setServerPolicy,
+  }));
+  const defaultPolicy = useAppStore((s) => s.settings?.defaultPolicy);
+  const { busy, run } = draft;
+  const id = server.id;
+  return (
+    <>
+      <span className="badge plain" data-testid={`server-tool-count-${id}`}>
+        {server.toolCount} {server.toolCount === 1 ? 'tool' : 'tools'}
+      </span>
+      <PolicySelect
+        label="Approval"
+        value={server.policy}
+        inheritLabel={defaultPolicy === undefined ? 'Default' : `Default (${defaultPolicy})`}
+        disabled={busy}
+        testId={`server-policy-${id}`}
+        onChange={(policy) => void run('Could not change the policy of', () => setServerPolicy(id, policy))}
+      />
+      <Toggle
+        label="Enabled"
+        checked={server.enabled}
+        disabled={busy}
+        testId={`server-enabled-${id}`}
+        onChange={(enabled) => void run('Could not change', () => setServerEnabled(id, enabled))}
+      />
+      {canSignIn(server) && (
         <button
           type="button"
-          className="small"
-          disabled={busy || !server.enabled}
-          data-testid={`server-restart-${id}`}
-          onClick={() => void run('Could not restart', () => restartServer(id))}
+          className="small primary"
+          disabled={busy}
+          data-testid={`server-sign-in-${id}`}
+          onClick={() => void draft.signIn()}
         >
-          Restart
+          Sign in
         </button>
-        {confirmRemove ? (
-          <>
-            <button
-              type="button"
-              className="small danger solid"
-              data-testid={`server-remove-confirm-${id}`}
-              onClick={() => void run('Could not remove', () => removeServer(id))}
-            >
-              Remove
-            </button>
-            <button type="button" className="small" onClick={() => setConfirmRemove(false)}>
-              Keep
-            </button>
-          </>
-        ) : (
+      )}
+      <button
+        type="button"
+        className="small"
+        disabled={busy || !server.enabled}
+        data-testid={`server-restart-${id}`}
+        onClick={() => void run('Could not restart', () => restartServer(id))}
+      >
+        Restart
+      </button>
+      {draft.confirmRemove ? (
+        <>
           <button
             type="button"
-            className="small ghost"
-            data-testid={`server-remove-${id}`}
-            onClick={() => setConfirmRemove(true)}
+            className="small danger solid"
+            data-testid={`server-remove-confirm-${id}`}
+            onClick={() => void run('Could not remove', () => removeServer(id))}
           >
             Remove
           </button>
-        )}
+          <button type="button" className="small" onClick={() => draft.setConfirmRemove(false)}>
+            Keep
+          </button>
+        </>
+      ) : (
         <button
           type="button"
-          className="small"
-          aria-expanded={open}
-          data-testid={`server-expand-${id}`}
-          onClick={() => setOpen(!open)}
+          className="small ghost"
+          data-testid={`server-remove-${id}`}
+          onClick={() => draft.setConfirmRemove(true)}
         >
-          {open ? 'Hide' : 'Tools & log'}
+          Remove
         </button>
-      </div>
+      )}
+      <button
+        type="button"
+        className="small"
+        aria-expanded={draft.open}
+        data-testid={`server-expand-${id}`}
+        onClick={draft.toggleOpen}
+      >
+        {draft.open ? 'Hide' : 'Tools & log'}
+      </button>
+    </>
+  );
+}
+
+/** The error with what to do about it, reconnects, and a name problem. */
+function ServerNotices(props: { server: ServerView; draft: ServerDraft }) {
+  const { server, draft } = props;
+  const id = server.id;
+  const advice = serverAdvice(server, draft.signInUrl);
+  return (
+    <>
       {server.lastError !== undefined && server.status !== 'connected' && (
         <div className="callout bad server-error" data-testid={`server-error-${id}`}>
           <ServerText text={server.lastError} className="wrap-anywhere" />
           <p className="small mt-s">
-            {server.status !== 'needs-auth' ? (
-              'Check the command or URL and the log below, then press Restart.'
-            ) : signInUrl === undefined ? (
-              'Press Sign in to sign in to this server in your browser.'
-            ) : (
+            {advice === 'check-and-restart' &&
+              'Check the command or URL and the log below, then press Restart.'}
+            {advice === 'press-sign-in' && 'Press Sign in to sign in to this server in your browser.'}
+            {advice === 'open-sign-in-page' && draft.signInUrl !== undefined && (
               <>
-                <ExternalLink href={signInUrl}>Open the sign-in page</ExternalLink> if it did not open. The
-                server connects once you have signed in there.
+                <ExternalLink href={draft.signInUrl}>Open the sign-in page</ExternalLink> if it did not open.
+                The server connects once you have signed in there.
               </>
             )}
           </p>
@@ -218,8 +222,7 @@ function ServerItem(props: { server: ServerView }) {
           {server.nameProblem}
         </div>
       )}
-      {open && <ServerDetail server={server} />}
-    </section>
+    </>
   );
 }
 

@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import { parseContextLength, TOKEN_MASK, visibleConfig } from '../../../renderer/drafts/agent-draft.js';
+import { statusOf } from '../../../renderer/drafts/form-status.js';
+import {
+  canSignIn as canSignInGateway,
+  gatewayPatch,
+  toGatewayDraft,
+} from '../../../renderer/drafts/gateway-draft.js';
+import { canSignIn, describeTransport, serverAdvice } from '../../../renderer/drafts/server-draft.js';
+import { settingsPatchFromDraft, toSettingsDraft } from '../../../renderer/drafts/settings-draft.js';
+import type { ServerView, SettingsView } from '../../../src/api/ui-api.js';
+
+const settings: SettingsView = {
+  toolSearch: {
+    enabled: 'auto',
+    listing: 'auto',
+    thresholdPct: 10,
+    listingMaxTokens: 4000,
+    maxSearchLimit: 50,
+    searchDefaultLimit: 5,
+  },
+  defaultPolicy: 'ask',
+  cardTimeoutMs: 120_000,
+  callTimeoutMs: 60_500,
+  maxResultBytes: 256 * 1024,
+  redactionPatterns: ['sk-[a-z]+', 'ghp_\\w+'],
+  dataDir: '/data',
+  secretStoreKind: 'memory',
+  connectors: { enabled: true, gatewayUrl: 'https://gw.example', signedIn: false },
+};
+
+const server = (patch: Partial<ServerView> = {}): ServerView => ({
+  id: 'files',
+  name: 'files',
+  status: 'connected',
+  enabled: true,
+  trusted: false,
+  config: {
+    id: 'files',
+    transport: 'stdio',
+    command: 'npx',
+    args: ['-y', 'server-filesystem', '/tmp'],
+    enabled: true,
+  },
+  toolCount: 1,
+  stderrTail: [],
+  ...patch,
+});
+
+describe('settings draft', () => {
+  it('round-trips the saved settings unchanged', () => {
+    const draft = toSettingsDraft(settings);
+    expect(draft).toMatchObject({
+      cardTimeoutSeconds: '120',
+      callTimeoutSeconds: '60.5',
+      maxResultKib: '256',
+    });
+    expect(settingsPatchFromDraft(draft)).toEqual({
+      ok: true,
+      value: {
+        toolSearch: settings.toolSearch,
+        defaultPolicy: 'ask',
+        cardTimeoutMs: 120_000,
+        callTimeoutMs: 60_500,
+        maxResultBytes: 256 * 1024,
+        redactionPatterns: ['sk-[a-z]+', 'ghp_\\w+'],
+      },
+    });
+  });
+
+  it('drops blank and padded redaction lines', () => {
+    const draft = { ...toSettingsDraft(settings), redactionPatterns: '  a+ \n\n   \nb' };
+    const patch = settingsPatchFromDraft(draft);
+    expect(patch.ok && patch.value.redactionPatterns).toEqual(['a+', 'b']);
+  });
+
+  it.each([
+    [{ cardTimeoutSeconds: '0' }, 'Timeouts must be positive numbers of seconds.'],
+    [{ callTimeoutSeconds: '' }, 'Timeouts must be positive numbers of seconds.'],
+    [{ cardTimeoutSeconds: 'soon' }, 'Timeouts must be positive numbers of seconds.'],
+    [{ maxResultKib: '-1' }, 'The result size limit must be a positive number of KiB.'],
+  ])('refuses %o with a message saying what to fix', (patch, message) => {
+    expect(settingsPatchFromDraft({ ...toSettingsDraft(settings), ...patch })).toEqual({
+      ok: false,
+      message,
+    });
+  });
+});
+
+describe('statusOf', () => {
+  it('turns a host outcome or a draft check into the line under a form', () => {
+    expect(statusOf({ ok: true, value: 1 })).toEqual({ error: undefined, saved: true });
+    expect(statusOf({ ok: false, error: { code: 'INVALID_ARGUMENT', message: 'bad url' } })).toEqual({
+      error: 'bad url',
+      saved: false,
+    });
+    expect(statusOf({ ok: false, message: 'fix this' })).toEqual({ error: 'fix this', saved: false });
+  });
+});
+
+describe('gateway draft', () => {
+  it('starts from the saved gateway with an empty token', () => {
+    expect(toGatewayDraft(settings.connectors)).toEqual({
+      url: 'https://gw.example',
+      enabled: true,
+      token: '',
+    });
+  });
+
+  it('sends a trimmed URL, and null for an empty one', () => {
+    expect(gatewayPatch({ url: ' https://x.example ', enabled: false, token: 't' })).toEqual({
+      connectors: { gatewayUrl: 'https://x.example', enabled: false },
+    });
+    expect(gatewayPatch({ url: '   ', enabled: true, token: '' })).toEqual({
+      connectors: { gatewayUrl: null, enabled: true },
+    });
+  });
+
+  it('signs in only with a token', () => {
+    expect(canSignInGateway({ url: '', enabled: true, token: '  ' })).toBe(false);
+    expect(canSignInGateway({ url: '', enabled: true, token: 'tok' })).toBe(true);
+  });
+});
+
+describe('agent draft', () => {
+  it.each([
+    ['200000', { ok: true, value: 200_000 }],
+    ['128k', { ok: true, value: 128 }],
+    ['0', { ok: false, message: 'Context length must be a positive number of tokens.' }],
+    ['', { ok: false, message: 'Context length must be a positive number of tokens.' }],
+  ])('parses the context length %s', (text, expected) => {
+    expect(parseContextLength(text)).toEqual(expected);
+  });
+
+  it('masks every copy of the token in the shown config until Show', () => {
+    const config = '{"token":"abc","again":"abc"}';
+    expect(visibleConfig(config, 'abc', false)).toBe(`{"token":"${TOKEN_MASK}","again":"${TOKEN_MASK}"}`);
+    expect(visibleConfig(config, 'abc', true)).toBe(config);
+    expect(visibleConfig(config, undefined, false)).toBe(config);
+  });
+});
+
+describe('server draft', () => {
+  it('describes the command or URL on one line', () => {
+    expect(describeTransport(server())).toBe('npx -y server-filesystem /tmp');
+    expect(
+      describeTransport(
+        server({ config: { id: 'r', transport: 'sse', url: 'https://r.example/sse', enabled: true } }),
+      ),
+    ).toBe('SSE · https://r.example/sse');
+  });
+
+  it('offers Sign in only to a remote server that needs it', () => {
+    const remote = { id: 'r', transport: 'http', url: 'https://r.example/mcp', enabled: true } as const;
+    expect(canSignIn(server({ status: 'needs-auth', config: remote }))).toBe(true);
+    expect(canSignIn(server({ status: 'needs-auth' }))).toBe(false);
+    expect(canSignIn(server({ status: 'error', config: remote }))).toBe(false);
+  });
+
+  it('advises what to do next from the status and the sign-in link', () => {
+    expect(serverAdvice(server({ status: 'error' }), undefined)).toBe('check-and-restart');
+    expect(serverAdvice(server({ status: 'needs-auth' }), undefined)).toBe('press-sign-in');
+    expect(serverAdvice(server({ status: 'needs-auth' }), 'https://as.example/authorize')).toBe(
+      'open-sign-in-page',
+    );
+  });
+});

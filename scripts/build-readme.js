@@ -7,6 +7,7 @@ const PARTS = [
   '00-intro',
   'app',
   'host',
+  'gateway',
   'engine',
   'catalog-cli',
   'bridge',

@@ -58,7 +58,8 @@ export interface ServerView {
   lastError?: string;
   /**
    * Why its tools (or some) have no name agents can call: an id holding `__` (kept from older
-   * settings; rename the server), or a name another server's tool would share.
+   * settings; rename the server), a name another server's tool would share, or tools left out
+   * because they run only as MCP tasks.
    */
   nameProblem?: string;
   /** Last lines the server wrote to stderr (bounded). */

@@ -48,6 +48,8 @@ export interface AgentSurfaceOptions {
   unavailableNames?: readonly string[];
   /** Real names held until the person reviews their changed definition (see BridgeCatalog). */
   heldNames?: readonly string[];
+  /** Real names Toolbridge cannot run, with why (see BridgeCatalog). */
+  unsupported?: ReadonlyMap<string, string>;
   /**
    * A search index over `plan.deferred`, to share one between agents with the same catalog.
    * Without it the surface builds its own on the first search.
@@ -95,6 +97,7 @@ export function createAgentSurface(options: AgentSurfaceOptions): BridgeSurface 
       unavailableServers: options.unavailableServers ?? [],
       unavailableNames: options.unavailableNames ?? [],
       heldNames: options.heldNames ?? [],
+      ...(options.unsupported === undefined ? {} : { unsupported: options.unsupported }),
     },
     executor: options.executor,
     validator: options.validator ?? sharedValidator,
@@ -142,7 +145,9 @@ export function createAgentSurface(options: AgentSurfaceOptions): BridgeSurface 
       const direct = pinned(name);
       if (direct !== undefined)
         return capped(await callCatalogTool(direct.entry, args, 'direct', scope, context));
-      const message = scope.isHeld(name) ? heldToolMessage(name) : unlistedMessage(name, plan);
+      const message = scope.isHeld(name)
+        ? heldToolMessage(name)
+        : (scope.unsupportedReason(name) ?? unlistedMessage(name, plan));
       throw new McpError(ErrorCode.InvalidParams, message);
     },
 

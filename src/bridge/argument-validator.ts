@@ -40,9 +40,16 @@ export interface ArgumentValidator {
    * `args` is the coerced copy to dispatch.
    */
   check(toolName: string, schema: unknown, args: Record<string, unknown>, route: CallRoute): ArgumentCheck;
+  /**
+   * Checks a result's `structuredContent` against the tool's `outputSchema` (MCP: clients should).
+   * A schema that cannot be validated passes, as for arguments; a mismatch says where and why.
+   */
+  checkOutput(toolName: string, schema: unknown, structuredContent: unknown): OutputCheck;
   /** Distinct schemas compiled and kept (for diagnostics and tests). */
   readonly cachedSchemas: number;
 }
+
+export type OutputCheck = { ok: true } | { ok: false; message: string };
 
 export interface ArgumentValidatorOptions {
   /**
@@ -184,6 +191,24 @@ export function createArgumentValidator(options: ArgumentValidatorOptions = {}):
         return { ok: true, args: coerced };
       }
     },
+    checkOutput(toolName, schema, structuredContent) {
+      if (!isPlainObject(schema)) return { ok: true };
+      if (structuredContent === undefined) {
+        return {
+          ok: false,
+          message: `Tool '${toolName}' declares an outputSchema but its result has no structuredContent.`,
+        };
+      }
+      const { validate } = lookup(schema);
+      if (validate === undefined || validate(structuredContent)) return { ok: true };
+      const best = bestError(validate.errors ?? []);
+      if (best === undefined) return { ok: true };
+      const path = formatPath(best.instancePath, structuredContent, 'structuredContent');
+      return {
+        ok: false,
+        message: `Tool '${toolName}' returned structuredContent that does not match its outputSchema at ${path} (${best.keyword}): ${clip(describeError(best, structuredContent))}.`,
+      };
+    },
   };
 }
 
@@ -242,9 +267,9 @@ function pointerSegments(pointer: string): string[] {
     .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
-/** `arguments.options.count`, `arguments.items[0]`, `arguments["odd key"]`. */
-export function formatPath(pointer: string, data: unknown): string {
-  let path = 'arguments';
+/** `arguments.options.count`, `arguments.items[0]`, `arguments["odd key"]` (or under another root). */
+export function formatPath(pointer: string, data: unknown, root = 'arguments'): string {
+  let path = root;
   let node = data;
   for (const segment of pointerSegments(pointer)) {
     if (Array.isArray(node)) {

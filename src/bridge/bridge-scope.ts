@@ -51,6 +51,8 @@ export interface BridgeScope {
   isUnavailable(name: string): boolean;
   /** The tool changed since the person reviewed it and is held until they do. */
   isHeld(name: string): boolean;
+  /** Why Toolbridge cannot run this tool at all (see BridgeCatalog.unsupported), or undefined. */
+  unsupportedReason(name: string): string | undefined;
   /** Every callable tool's real name, for "did you mean" suggestions. */
   knownNames(): readonly string[];
 }
@@ -138,6 +140,9 @@ export function createBridgeScope(options: BridgeScopeOptions): BridgeScope {
     isHeld(name) {
       held ??= new Set(catalog.heldNames ?? []);
       return held.has(name);
+    },
+    unsupportedReason(name) {
+      return catalog.unsupported?.get(name);
     },
     knownNames() {
       known ??= [

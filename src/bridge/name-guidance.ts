@@ -7,6 +7,7 @@ export type NonDeferredName =
   | { kind: 'direct'; message: string }
   | { kind: 'unavailable'; message: string }
   | { kind: 'held'; message: string }
+  | { kind: 'unsupported'; message: string }
   | { kind: 'unknown'; message: string };
 
 /**
@@ -28,6 +29,8 @@ export function explainNonDeferred(
     return { kind: 'direct', message: `'${name}' is a directly-listed tool, not a deferred one. ${detail}` };
   }
   if (scope.isHeld(name)) return { kind: 'held', message: heldToolMessage(name) };
+  const unsupported = scope.unsupportedReason(name);
+  if (unsupported !== undefined) return { kind: 'unsupported', message: unsupported };
   if (scope.isUnavailable(name)) {
     return {
       kind: 'unavailable',

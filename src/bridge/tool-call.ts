@@ -60,8 +60,9 @@ export async function callCatalogTool(
   const check = scope.validator.check(entry.name, entry.inputSchema, args, route);
   if (!check.ok) return jsonResult(check.error, true);
   const notEnforced = check.notEnforced?.map((skipped) => skipped.pattern);
+  let result: CallToolResult;
   try {
-    return await scope.executor.callTool(
+    result = await scope.executor.callTool(
       entry,
       check.args,
       notEnforced === undefined ? context : { ...context, notEnforced },
@@ -70,6 +71,21 @@ export async function callCatalogTool(
     if (ToolbridgeError.is(error)) return errorResult(error.message, { code: error.code });
     throw error;
   }
+  return checkedOutput(entry, result, scope);
+}
+
+/**
+ * A successful result of a tool with an `outputSchema` must carry matching `structuredContent`
+ * (MCP 2025-06-18). One that does not becomes an error result that says so, keeping the server's
+ * content blocks for the model and dropping the structured part no client could trust.
+ */
+function checkedOutput(entry: CatalogEntry, result: CallToolResult, scope: BridgeScope): CallToolResult {
+  if (entry.outputSchema === undefined || result.isError === true) return result;
+  const check = scope.validator.checkOutput(entry.name, entry.outputSchema, result.structuredContent);
+  if (check.ok) return result;
+  const { structuredContent: _dropped, ...rest } = result;
+  const note = `${check.message} The server broke its own declared contract, so the structured result was withheld; the content below is as it sent it.`;
+  return { ...rest, isError: true, content: [{ type: 'text', text: note }, ...(result.content ?? [])] };
 }
 
 /** The reference's rejection of a multi-entry batch with a local tool, echoing a retry that works. */

@@ -1,15 +1,22 @@
 import { defineMember } from '../base/json.js';
 import { isConnectorName, misnamedMessage } from '../catalog/connector-names.js';
+import type { CatalogEntry } from '../catalog/types.js';
 import type { BridgeScope } from './bridge-scope.js';
 import { MAX_NAMES_PER_DESCRIBE } from './bridge-tools.js';
 import { explainNonDeferred } from './name-guidance.js';
-import type { ConnectorsStatus } from './types.js';
+import type { ConnectorDescription, ConnectorsStatus } from './types.js';
 
 const NOT_FOUND_HINT = 'Names in not_found are not currently available. Re-run tool_search to refresh.';
 
 export interface ToolDescription {
+  /** The server's display title, when it gave one. */
+  title?: string;
   description: string;
   parameters: Record<string, unknown>;
+  /** What `structuredContent` the tool returns (Toolbridge checks each result against it). */
+  outputSchema?: Record<string, unknown>;
+  /** The server's hints (readOnlyHint, destructiveHint, …): claims of the server, not guarantees. */
+  annotations?: Record<string, unknown>;
 }
 
 export interface ToolDescribePayload {
@@ -50,10 +57,7 @@ export async function toolDescribePayload(
   for (const name of names.list) {
     const entry = deferred.get(name) ?? remote.get(name);
     if (entry !== undefined) {
-      defineMember(payload.tools, name, {
-        description: entry.description,
-        parameters: entry.inputSchema ?? {},
-      });
+      defineMember(payload.tools, name, describeEntry(entry));
       continue;
     }
     if (unanswered.has(name)) continue;
@@ -64,7 +68,8 @@ export async function toolDescribePayload(
     }
     // A connector miss is never an error: the tool may simply be gone from the gateway.
     const reason = isConnectorName(name) ? undefined : explainNonDeferred(name, scope, 'describe');
-    if (reason?.kind === 'direct' || reason?.kind === 'held') defineMember(errors, name, reason.message);
+    if (reason?.kind === 'direct' || reason?.kind === 'held' || reason?.kind === 'unsupported')
+      defineMember(errors, name, reason.message);
     else notFound.push(name);
   }
   if (notFound.length > 0) {
@@ -74,6 +79,18 @@ export async function toolDescribePayload(
   if (Object.keys(errors).length > 0) payload.errors = errors;
   if (leg?.status !== undefined) payload.connectors = leg.status;
   return payload;
+}
+
+/** Title, description, parameters, then outputSchema and annotations when the tool has them. */
+function describeEntry(entry: CatalogEntry | ConnectorDescription): ToolDescription {
+  const local = 'toolName' in entry ? entry : undefined;
+  return {
+    ...(local?.title === undefined ? {} : { title: local.title }),
+    description: entry.description,
+    parameters: entry.inputSchema ?? {},
+    ...(local?.outputSchema === undefined ? {} : { outputSchema: local.outputSchema }),
+    ...(local?.annotations === undefined ? {} : { annotations: { ...local.annotations } }),
+  };
 }
 
 function parseNames(value: unknown): { list: string[] } | { error: string } {

@@ -70,6 +70,11 @@ export interface BridgeCatalog {
   unavailableNames?: readonly string[];
   /** Real names held until the person reviews their changed definition: told so when asked for. */
   heldNames?: readonly string[];
+  /**
+   * Real names Toolbridge cannot run (a tool that requires MCP tasks), each with the sentence
+   * that says why; they are out of search, listing and pins, and a call or describe is told so.
+   */
+  unsupported?: ReadonlyMap<string, string>;
 }
 
 /** A tool the agent calls directly that is neither pinned nor a bridge tool (`manage_connections`). */

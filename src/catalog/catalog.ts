@@ -1,5 +1,5 @@
 import { mcpToolName } from './naming.js';
-import type { CatalogEntry, ServerTools } from './types.js';
+import type { CatalogEntry, ServerTools, ToolPresentation } from './types.js';
 
 /**
  * Catalog entries from the servers' live tool definitions, in server order then tool order (the
@@ -24,11 +24,20 @@ export function entriesFromServers(servers: readonly ServerTools[]): CatalogEntr
         description: tool.description ?? '',
         inputSchema: tool.inputSchema,
       };
-      if (tool.annotations) entry.annotations = tool.annotations;
+      copyPresentation(tool, entry);
       entries.push(entry);
     }
   }
   return entries;
+}
+
+/** Copies the presentation fields `from` has (title, outputSchema, annotations, icons, _meta) onto `to`. */
+export function copyPresentation(from: ToolPresentation, to: ToolPresentation): void {
+  if (from.title !== undefined) to.title = from.title;
+  if (from.outputSchema !== undefined) to.outputSchema = from.outputSchema;
+  if (from.annotations !== undefined) to.annotations = from.annotations;
+  if (from.icons !== undefined) to.icons = from.icons;
+  if (from._meta !== undefined) to._meta = from._meta;
 }
 
 /** One tool a colliding name would stand for. */

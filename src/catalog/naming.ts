@@ -15,6 +15,14 @@ export function heldToolMessage(name: string): string {
   return `'${name}' changed (its description, schema or annotations) since the user last reviewed it, so it is held and was not run. The user can review the change in Toolbridge (Servers, the tool's details); do not retry it until then.`;
 }
 
+/**
+ * What an agent is told about a tool that only runs as an MCP task (`execution.taskSupport:
+ * "required"`): Toolbridge does not run tasks yet, so the tool is left out rather than listed to fail.
+ */
+export function needsTasksMessage(name: string): string {
+  return `'${name}' runs only as an MCP task (its server marks it execution.taskSupport "required"), which Toolbridge does not support yet, so it is not offered and was not run. Use another tool, or connect that server to a client that supports tasks.`;
+}
+
 /** The bridge's own tools, listed to the agent whenever at least one tool defers. */
 export const TOOL_SEARCH_NAME = 'tool_search';
 export const TOOL_DESCRIBE_NAME = 'tool_describe';

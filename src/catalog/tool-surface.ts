@@ -1,10 +1,10 @@
 import type { JsonObject } from '../base/json.js';
-import type { ClassifiedCatalog } from './catalog.js';
+import { type ClassifiedCatalog, copyPresentation } from './catalog.js';
 import { assignDirectNames, type DirectNames } from './direct-names.js';
 import { buildListing, type Listing, type ListingAlgorithm, type UnavailableServer } from './listing.js';
 import { estimateToolTokens } from './tokens.js';
 import type { ToolSearchSettings } from './tool-search-config.js';
-import type { CatalogEntry, ListingForm, ToolAnnotations } from './types.js';
+import type { CatalogEntry, ListingForm, ToolPresentation } from './types.js';
 
 /** The percentage leg of the budget when the agent's context length is unknown (reference §2.3). */
 export const UNKNOWN_CONTEXT_BUDGET_TOKENS = 10_000;
@@ -26,16 +26,17 @@ export function listingBudget(
 }
 
 /** A tool definition as the agent receives it (the MCP `Tool` shape, without SDK types). */
-export interface ToolDefinitionShape {
+export interface ToolDefinitionShape extends Omit<ToolPresentation, 'outputSchema'> {
   name: string;
   description: string;
   inputSchema: JsonObject & { type: 'object' };
-  annotations?: ToolAnnotations;
+  outputSchema?: JsonObject & { type: 'object' };
 }
 
 /**
- * The definition of a catalog tool under a given name. MCP requires an object input schema, so
- * a missing one becomes `{ type: 'object' }`.
+ * The definition of a catalog tool under a given name, with every field its server listed
+ * (title, outputSchema, annotations, icons, _meta). MCP requires an object input schema, so a
+ * missing one becomes `{ type: 'object' }`.
  */
 export function toolDefinition(entry: CatalogEntry, name: string = entry.name): ToolDefinitionShape {
   const definition: ToolDefinitionShape = {
@@ -43,7 +44,10 @@ export function toolDefinition(entry: CatalogEntry, name: string = entry.name): 
     description: entry.description,
     inputSchema: { ...entry.inputSchema, type: 'object' },
   };
-  if (entry.annotations) definition.annotations = entry.annotations;
+  const { outputSchema, ...presentation } = entry;
+  copyPresentation(presentation, definition);
+  // Servers' listings are checked on arrival: an output schema is an object schema.
+  if (outputSchema !== undefined) definition.outputSchema = { ...outputSchema, type: 'object' };
   return definition;
 }
 

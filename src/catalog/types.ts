@@ -11,20 +11,42 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
-/** A tool definition as a server lists it (an MCP `tools/list` item). */
-export interface ToolDefinition {
-  name: string;
+/** How a tool may run as an MCP task (`execution.taskSupport`); absent means `forbidden`. */
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
+
+/** An MCP icon, as listed. */
+export interface ToolIcon {
+  src: string;
+  mimeType?: string;
+  sizes?: string[];
+  theme?: 'light' | 'dark';
+}
+
+/**
+ * The fields of a tool definition an agent receives as the server listed them, besides name,
+ * description and input schema: a pinned tool keeps every one.
+ */
+export interface ToolPresentation {
   title?: string;
-  description?: string;
-  inputSchema?: JsonObject;
   outputSchema?: JsonObject;
   annotations?: ToolAnnotations;
+  icons?: ToolIcon[];
+  /** MCP `_meta`, as listed. */
+  _meta?: JsonObject;
+}
+
+/** A tool definition as a server lists it (an MCP `tools/list` item). */
+export interface ToolDefinition extends ToolPresentation {
+  name: string;
+  description?: string;
+  inputSchema?: JsonObject;
+  execution?: { taskSupport?: TaskSupport };
 }
 
 export type ToolSource = 'mcp' | 'connectors' | 'plugin' | 'other';
 
 /** One tool in the catalog, under the name the agent sees. */
-export interface CatalogEntry {
+export interface CatalogEntry extends ToolPresentation {
   /** Agent-facing name, e.g. `mcp__github__create_issue`. Never truncated or sanitised. */
   name: string;
   /** Server (or connector) id, also the group label in listings. */
@@ -34,7 +56,6 @@ export interface CatalogEntry {
   source: ToolSource;
   description: string;
   inputSchema: JsonObject | undefined;
-  annotations?: ToolAnnotations;
 }
 
 /** The tools one server currently offers. */

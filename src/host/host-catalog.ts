@@ -11,7 +11,7 @@ import {
 } from '../catalog/catalog.js';
 import { toIndexEntry } from '../catalog/index-entry.js';
 import type { UnavailableServer } from '../catalog/listing.js';
-import { mcpToolName } from '../catalog/naming.js';
+import { mcpToolName, needsTasksMessage } from '../catalog/naming.js';
 import { planToolSurface, type ToolSurfacePlan } from '../catalog/tool-surface.js';
 import type { CatalogEntry, ServerTools, ToolDefinition } from '../catalog/types.js';
 import { createToolIndex } from '../search/index.js';
@@ -131,6 +131,7 @@ export class HostCatalog {
         unavailableServers: built.unavailable,
         unavailableNames: built.disabled,
         heldNames: [...built.held.keys()],
+        unsupported: built.unsupported,
         // The deferred set does not depend on the context length, so one index serves all.
         index: plan.activated ? this.index() : undefined,
       });
@@ -162,10 +163,12 @@ export class HostCatalog {
     const definitions = new Map<string, ToolDefinition>();
     const hashes = new Map<string, string>();
     const held = new Map<string, ReviewedDefinition>();
+    const unsupported = new Map<string, string>();
     for (const server of servers) {
       for (const tool of server.tools) {
         const name = mcpToolName(server.id, tool.name);
         definitions.set(name, tool);
+        if (tool.execution?.taskSupport === 'required') unsupported.set(name, needsTasksMessage(name));
         if (reviews === undefined) continue;
         const hash = definitionHash(tool);
         hashes.set(name, hash);
@@ -174,16 +177,18 @@ export class HostCatalog {
       }
     }
     this.cache = {
-      nameProblems: nameProblems(tools),
+      nameProblems: withTasksNotes(nameProblems(tools), tools),
       settings,
       connectors,
       all,
       byName: new Map(all.map((entry) => [entry.name, entry])),
       classified: classifyEntries(
         all.filter((entry) => live.has(entry.serverId)),
-        // A held tool is out of search, describe, the listing and the pins until reviewed.
-        { pinned, disabled: [...disabled, ...held.keys()] },
+        // A held tool is out of search, describe, the listing and the pins until reviewed; one
+        // that needs tasks for good.
+        { pinned, disabled: [...disabled, ...held.keys(), ...unsupported.keys()] },
       ),
+      unsupported,
       disabled: disabled.filter((name) => definitions.has(name)),
       held,
       unavailable: unavailableServers(servers),
@@ -210,6 +215,8 @@ interface Built {
   classified: ClassifiedCatalog;
   disabled: string[];
   held: Map<string, ReviewedDefinition>;
+  /** Tools Toolbridge cannot run (they require MCP tasks), with what the agent is told. */
+  unsupported: Map<string, string>;
   unavailable: UnavailableServer[];
   definitions: Map<string, ToolDefinition>;
   hashes: Map<string, string>;
@@ -235,6 +242,19 @@ function unavailableServers(servers: readonly ServerSnapshot[]): UnavailableServ
     result.push({ serverId: server.id, toolCount: server.tools.length, reason });
   }
   return result;
+}
+
+/** Adds, per server, which of its tools agents do not see because they require MCP tasks. */
+function withTasksNotes(problems: Map<string, string>, servers: readonly ServerTools[]): Map<string, string> {
+  for (const server of servers) {
+    const needTasks = server.tools.filter((tool) => tool.execution?.taskSupport === 'required');
+    if (needTasks.length === 0) continue;
+    const names = needTasks.map((tool) => `"${tool.name}"`).join(', ');
+    const note = `Agents do not see ${names}: ${needTasks.length === 1 ? 'it runs' : 'they run'} only as MCP tasks (execution.taskSupport "required"), which Toolbridge does not support yet.`;
+    const before = problems.get(server.serverId);
+    problems.set(server.serverId, before === undefined ? note : `${before} ${note}`);
+  }
+  return problems;
 }
 
 /**

@@ -852,6 +852,9 @@ function toToolDefinition(tool: Tool): ToolDefinition {
   definition.inputSchema = tool.inputSchema as JsonObject;
   if (tool.outputSchema !== undefined) definition.outputSchema = tool.outputSchema as JsonObject;
   if (tool.annotations !== undefined) definition.annotations = { ...tool.annotations };
+  if (tool.icons !== undefined) definition.icons = tool.icons.map((icon) => ({ ...icon }));
+  if (tool._meta !== undefined) definition._meta = tool._meta as JsonObject;
+  if (tool.execution !== undefined) definition.execution = { ...tool.execution };
   return definition;
 }
 

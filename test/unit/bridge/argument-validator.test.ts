@@ -200,3 +200,36 @@ describe('formatPath', () => {
     expect(formatPath('/options/list/0/a~1b', data)).toBe('arguments.options.list[0]["a/b"]');
   });
 });
+
+describe('checkOutput', () => {
+  const schema = {
+    type: 'object',
+    properties: { items: { type: 'array', items: { type: 'integer' } } },
+    required: ['items'],
+  };
+
+  it('issue #14: passes structuredContent that matches, and anything when there is no schema', () => {
+    const validator = createArgumentValidator();
+    expect(validator.checkOutput('t', schema, { items: [1, 2] })).toEqual({ ok: true });
+    expect(validator.checkOutput('t', undefined, { anything: true })).toEqual({ ok: true });
+  });
+
+  it('issue #14: names the path and keyword of a mismatch under structuredContent', () => {
+    const check = createArgumentValidator().checkOutput('mcp__s__t', schema, { items: [1, 'two'] });
+    expect(check).toEqual({
+      ok: false,
+      message:
+        'Tool \'mcp__s__t\' returned structuredContent that does not match its outputSchema at structuredContent.items[1] (type): "two" is not of type "integer".',
+    });
+  });
+
+  it('issue #14: a declared outputSchema with no structuredContent is a mismatch', () => {
+    const check = createArgumentValidator().checkOutput('t', schema, undefined);
+    expect(check.ok).toBe(false);
+  });
+
+  it('issue #14: a schema that cannot be compiled lets the result through', () => {
+    const broken = { type: 'object', properties: { a: { $ref: 'https://example.com/x.json' } } };
+    expect(createArgumentValidator().checkOutput('t', broken, { a: 1 })).toEqual({ ok: true });
+  });
+});

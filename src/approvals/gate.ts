@@ -22,8 +22,6 @@ import { createRedactor, type Redactor } from './redaction.js';
 import { MCP_NAME_PREFIX, nameMatchesKey, type ToolKey } from './tool-key.js';
 import type { ActivityEntry, ApprovalCardView, CallAccount } from './types.js';
 
-/** The words every entry stopped before it started carries (reference §3.5). */
-
 /** One real tool call, right before `tools/call` goes to its server (or the connector gateway). */
 export interface GateRequest {
   agentId: string;
@@ -85,6 +83,67 @@ export interface ApprovalGateOptions {
 }
 
 type Decision = Pick<ActivityEntry, 'decision' | 'decidedBy'>;
+
+/** A stage's "no": the code and message the agent gets, and the decision the audit line records. */
+export interface Refusal {
+  code: ErrorCode;
+  message: string;
+  decision: Decision;
+  /** What the audit line says instead of `message` (the user's own words on a denied card). */
+  auditMessage?: string;
+}
+
+/** One call as it passes the gate's stages; each stage reads what the earlier ones settled. */
+interface GateCall {
+  readonly request: GateRequest;
+  readonly key: ToolKey;
+  /** The caller's arguments, copied (so later changes to its object change nothing), then as hooks rewrote them. */
+  args: JsonObject;
+  /** What the audit line records for a call that ran. */
+  decision: Decision;
+  /** The policy said ask: a card decides. */
+  asks: boolean;
+  /** The policy says the server must receive redacted arguments. */
+  redactOutbound: boolean;
+  approval?: Approval;
+}
+
+function gateCall(request: GateRequest): GateCall {
+  return {
+    request,
+    key: { serverId: request.serverId, toolName: request.toolName },
+    args: isPlainObject(request.arguments) ? structuredClone(request.arguments) : {},
+    decision: { decision: 'allow', decidedBy: 'policy' },
+    asks: false,
+    redactOutbound: false,
+  };
+}
+
+/** What the hooks see of a call, with a copy of its arguments as they stand. */
+function hookCallOf(call: GateCall): HookCall {
+  const { request } = call;
+  return {
+    agentId: request.agentId,
+    name: request.name,
+    serverId: request.serverId,
+    toolName: request.toolName,
+    arguments: structuredClone(call.args),
+    redactOutbound: call.redactOutbound,
+    ...(request.annotations === undefined ? {} : { annotations: request.annotations }),
+  };
+}
+
+/** A refusal the system makes (not the person, not a policy): decision `deny`. */
+function systemDenial(code: ErrorCode, message: string): Refusal {
+  return { code, message, decision: { decision: 'deny', decidedBy: 'system' } };
+}
+
+/** An entry the user's Stop ended: INTERRUPTED, decided by the user (reference §3.5). */
+const STOPPED: Refusal = {
+  code: 'INTERRUPTED',
+  message: STOPPED_MESSAGE,
+  decision: { decision: 'interrupted', decidedBy: 'user' },
+};
 
 /** An `isError` result whose text is `{"code","message"}` JSON, as agents receive every refusal. */
 export function toolErrorResult(code: ErrorCode, message: string): CallToolResult {
@@ -159,176 +218,179 @@ export class ApprovalGate {
     return decidePolicy({ ...config, rules: [...(config.rules ?? []), ...this.sessionRules] }, subject);
   }
 
+  /**
+   * The stages, in order; each one either lets the call continue or refuses it with a code. A
+   * refused call is audited and answered with that code; nothing after the refusing stage runs.
+   */
   async call(request: GateRequest, run: RunTool): Promise<CallToolResult> {
+    const call = gateCall(request);
+    const refusal =
+      this.precheck(call) ??
+      this.decidePolicy(call) ??
+      (await this.runBeforeHooks(call)) ??
+      (await this.ask(call)) ??
+      this.recheck(call);
+    if (refusal !== undefined) return this.refuse(request, call.args, refusal);
+    const started = this.clock.now();
+    const result = await this.run(call, run);
+    await this.audit(request, call.args, call.decision, result, this.clock.now() - started);
+    return result;
+  }
+
+  /** Precheck: object arguments, a name the catalog resolved, no Stop or cancel yet, no held change. */
+  private precheck(call: GateCall): Refusal | undefined {
+    const { request, key } = call;
     const { name } = request;
     if (!isPlainObject(request.arguments)) {
-      return this.refuse(request, {}, 'INVALID_ARGUMENT', `The arguments for '${name}' must be an object.`, {
-        decision: 'deny',
-        decidedBy: 'system',
-      });
+      return systemDenial('INVALID_ARGUMENT', `The arguments for '${name}' must be an object.`);
     }
-    let args: JsonObject = structuredClone(request.arguments);
-    const key = { serverId: request.serverId, toolName: request.toolName };
     if (!nameMatchesKey(name, key)) {
       // Only a name the catalog resolved may reach here; anything else is never dispatched.
-      return this.refuse(
-        request,
-        args,
+      return systemDenial(
         'NOT_FOUND',
         `'${name}' is not a known tool; it was not run. Use tool_search to find the exact name.`,
-        { decision: 'deny', decidedBy: 'system' },
       );
     }
     const early = this.interruption(request);
-    if (early !== undefined) return this.refuse(request, args, ...early);
+    if (early !== undefined) return early;
     if (name.startsWith(MCP_NAME_PREFIX) && this.options.reviews?.heldAgainst(key, request.definitionHash)) {
-      return this.refuse(request, args, 'TOOL_CHANGED', heldToolMessage(name), {
-        decision: 'deny',
-        decidedBy: 'system',
-      });
+      return systemDenial('TOOL_CHANGED', heldToolMessage(name));
     }
+    return undefined;
+  }
 
-    const policy = this.decide({
-      ...key,
+  /** Decide: the policy (settings' rules plus this session's "always"); deny stops here. */
+  private decidePolicy(call: GateCall): Refusal | undefined {
+    const { request } = call;
+    const { policy, redactOutbound } = this.decide({
+      ...call.key,
       definitionHash: request.definitionHash,
       annotations: request.annotations,
       ...(request.account === undefined ? {} : { account: request.account }),
     });
-    if (policy.policy === 'deny') {
-      return this.refuse(
-        request,
-        args,
-        'DENIED',
-        `The user's policy does not allow '${name}', so it was not run. Do not retry it; if it is needed, ask the user to change the policy in Toolbridge.`,
-        { decision: 'deny', decidedBy: 'policy' },
-      );
-    }
-
-    const hookCall: HookCall = {
-      agentId: request.agentId,
-      name,
-      serverId: request.serverId,
-      toolName: request.toolName,
-      arguments: args,
-      redactOutbound: policy.redactOutbound,
+    call.asks = policy === 'ask';
+    call.redactOutbound = redactOutbound;
+    if (policy !== 'deny') return undefined;
+    return {
+      code: 'DENIED',
+      message: `The user's policy does not allow '${request.name}', so it was not run. Do not retry it; if it is needed, ask the user to change the policy in Toolbridge.`,
+      decision: { decision: 'deny', decidedBy: 'policy' },
     };
-    if (request.annotations !== undefined) hookCall.annotations = request.annotations;
-    const before = await this.hooks.runBefore(hookCall, [this.redactionHook]);
-    if ('blockedBy' in before) {
-      return this.refuse(
-        request,
-        args,
-        'DENIED',
-        `The hook "${before.blockedBy}" blocked '${name}': ${before.reason}. It was not run.`,
-        { decision: 'deny', decidedBy: 'hook' },
-      );
-    }
-    args = before.arguments;
+  }
 
-    let decision: Decision = { decision: 'allow', decidedBy: 'policy' };
-    let approval: Approval | undefined;
-    if (policy.policy === 'ask') {
-      const outcome = await this.options.queue.request(
-        {
-          agentId: request.agentId,
-          name,
-          ...key,
-          arguments: args,
-          secrets: this.redactor().findSecrets(args),
-          definitionHash: request.definitionHash,
-          validation: request.validation ?? { ok: true },
-          ...(request.account === undefined ? {} : { account: request.account }),
-        },
-        { signal: request.signal, stop: request.stop },
-      );
-      switch (outcome.kind) {
-        case 'approved':
-          approval = outcome.approval;
-          decision = { decision: 'allow', decidedBy: 'user' };
-          if (approval.always) await this.rememberAlways(key, request.definitionHash, request.account);
-          break;
-        case 'denied':
-          return this.refuse(
-            request,
-            args,
-            'DENIED',
+  /** Hooks: the user's pre-call hooks, then outbound redaction, may rewrite the arguments or block. */
+  private async runBeforeHooks(call: GateCall): Promise<Refusal | undefined> {
+    const { request } = call;
+    const before = await this.hooks.runBefore(hookCallOf(call), [this.redactionHook]);
+    if ('blockedBy' in before) {
+      return {
+        code: 'DENIED',
+        message: `The hook "${before.blockedBy}" blocked '${request.name}': ${before.reason}. It was not run.`,
+        decision: { decision: 'deny', decidedBy: 'hook' },
+      };
+    }
+    call.args = before.arguments;
+    return undefined;
+  }
+
+  /** Ask: under `ask`, a card with the final arguments; only an approval continues. */
+  private async ask(call: GateCall): Promise<Refusal | undefined> {
+    if (!call.asks) return undefined;
+    const { request, key, args } = call;
+    const { name } = request;
+    const outcome = await this.options.queue.request(
+      {
+        agentId: request.agentId,
+        name,
+        ...key,
+        arguments: args,
+        secrets: this.redactor().findSecrets(args),
+        definitionHash: request.definitionHash,
+        validation: request.validation ?? { ok: true },
+        ...(request.account === undefined ? {} : { account: request.account }),
+      },
+      { signal: request.signal, stop: request.stop },
+    );
+    switch (outcome.kind) {
+      case 'approved':
+        call.approval = outcome.approval;
+        call.decision = { decision: 'allow', decidedBy: 'user' };
+        if (outcome.approval.always) await this.rememberAlways(key, request.definitionHash, request.account);
+        return undefined;
+      case 'denied':
+        return {
+          code: 'DENIED',
+          message:
             outcome.message === undefined
               ? `The user denied '${name}'; it was not run.`
               : `The user denied '${name}'; it was not run. The user said: ${outcome.message}`,
-            { decision: 'deny', decidedBy: 'user' },
-            outcome.message,
-          );
-        case 'stopped':
-          return this.refuse(request, args, 'INTERRUPTED', STOPPED_MESSAGE, {
-            decision: 'interrupted',
-            decidedBy: 'user',
-          });
-        case 'timeout':
-          return this.refuse(
-            request,
-            args,
-            'APPROVAL_TIMEOUT',
-            `No one answered the approval card for '${name}' in time, so it was not run. Ask the user to watch Toolbridge for the card, then retry.`,
-            { decision: 'timeout', decidedBy: 'system' },
-          );
-        case 'cancelled':
-          return this.refuse(
-            request,
-            args,
-            'CANCELLED',
-            `The request was cancelled before '${name}' was approved; it was not run.`,
-            { decision: 'interrupted', decidedBy: 'system' },
-          );
-        case 'closed':
-          return this.refuse(
-            request,
-            args,
-            'INTERRUPTED',
-            `Toolbridge is shutting down; '${name}' was not run.`,
-            { decision: 'interrupted', decidedBy: 'system' },
-          );
-      }
+          decision: { decision: 'deny', decidedBy: 'user' },
+          ...(outcome.message === undefined ? {} : { auditMessage: outcome.message }),
+        };
+      case 'stopped':
+        return {
+          code: 'INTERRUPTED',
+          message: STOPPED_MESSAGE,
+          decision: { decision: 'interrupted', decidedBy: 'user' },
+        };
+      case 'timeout':
+        return {
+          code: 'APPROVAL_TIMEOUT',
+          message: `No one answered the approval card for '${name}' in time, so it was not run. Ask the user to watch Toolbridge for the card, then retry.`,
+          decision: { decision: 'timeout', decidedBy: 'system' },
+        };
+      case 'cancelled':
+        return {
+          code: 'CANCELLED',
+          message: `The request was cancelled before '${name}' was approved; it was not run.`,
+          decision: { decision: 'interrupted', decidedBy: 'system' },
+        };
+      case 'closed':
+        return {
+          code: 'INTERRUPTED',
+          message: `Toolbridge is shutting down; '${name}' was not run.`,
+          decision: { decision: 'interrupted', decidedBy: 'system' },
+        };
     }
+  }
 
-    // Between the decision and now the agent may have gone, or the user pressed Stop on a sibling.
+  /**
+   * Recheck, right before the call goes out: between the decision and now the agent may have gone,
+   * the user may have pressed Stop on a sibling, the approval may not match, or the tool changed.
+   */
+  private recheck(call: GateCall): Refusal | undefined {
+    const { request, key, approval } = call;
     const late = this.interruption(request);
-    if (late !== undefined) return this.refuse(request, args, ...late);
+    if (late !== undefined) return late;
     if (
       approval !== undefined &&
       !this.options.queue.redeem(approval, {
         agentId: request.agentId,
         ...key,
         definitionHash: request.definitionHash,
-        arguments: args,
+        arguments: call.args,
         ...(request.account === undefined ? {} : { account: request.account }),
       })
     ) {
-      return this.refuse(
-        request,
-        args,
+      return systemDenial(
         'DENIED',
-        `The approval does not match this call to '${name}' any more; it was not run.`,
-        { decision: 'deny', decidedBy: 'system' },
+        `The approval does not match this call to '${request.name}' any more; it was not run.`,
       );
     }
-
     const drift = definitionDrift(request);
-    if (drift !== undefined) {
-      return this.refuse(request, args, 'TOOL_CHANGED', drift, { decision: 'deny', decidedBy: 'system' });
-    }
+    return drift === undefined ? undefined : systemDenial('TOOL_CHANGED', drift);
+  }
 
-    const started = this.clock.now();
-    let result: CallToolResult;
+  /** Run: the server (or gateway) gets a copy of the settled arguments; post-call hooks shape the result. */
+  private async run(call: GateCall, run: RunTool): Promise<CallToolResult> {
     try {
-      result = await run(structuredClone(args));
-      result = await this.hooks.runAfter({ ...hookCall, arguments: structuredClone(args) }, result);
+      const result = await run(structuredClone(call.args));
+      return await this.hooks.runAfter(hookCallOf(call), result);
     } catch (error) {
-      result = ToolbridgeError.is(error)
+      return ToolbridgeError.is(error)
         ? toolErrorResult(error.code, error.message)
-        : toolErrorResult('INTERNAL', `'${name}' failed: ${errorMessage(error)}`);
+        : toolErrorResult('INTERNAL', `'${call.request.name}' failed: ${errorMessage(error)}`);
     }
-    await this.audit(request, args, decision, result, this.clock.now() - started);
-    return result;
   }
 
   /**
@@ -338,25 +400,19 @@ export class ApprovalGate {
    */
   async recordInterrupted(request: GateRequest): Promise<void> {
     const args = isPlainObject(request.arguments) ? structuredClone(request.arguments) : {};
-    const [code, message, decision] = this.interruption(request) ?? [
-      'INTERRUPTED',
-      STOPPED_MESSAGE,
-      { decision: 'interrupted', decidedBy: 'user' },
-    ];
-    await this.refuse(request, args, code, message, decision);
+    await this.refuse(request, args, this.interruption(request) ?? STOPPED);
   }
 
-  private interruption(request: GateRequest): [ErrorCode, string, Decision] | undefined {
+  /** The agent's cancel or the user's Stop, if either has happened. */
+  private interruption(request: GateRequest): Refusal | undefined {
     if (request.signal?.aborted) {
-      return [
-        'CANCELLED',
-        `The request was cancelled; '${request.name}' was not run.`,
-        { decision: 'interrupted', decidedBy: 'system' },
-      ];
+      return {
+        code: 'CANCELLED',
+        message: `The request was cancelled; '${request.name}' was not run.`,
+        decision: { decision: 'interrupted', decidedBy: 'system' },
+      };
     }
-    if (request.stop?.signal.aborted)
-      return ['INTERRUPTED', STOPPED_MESSAGE, { decision: 'interrupted', decidedBy: 'user' }];
-    return undefined;
+    return request.stop?.signal.aborted ? STOPPED : undefined;
   }
 
   private async rememberAlways(
@@ -385,16 +441,9 @@ export class ApprovalGate {
     }
   }
 
-  private async refuse(
-    request: GateRequest,
-    args: JsonObject,
-    code: ErrorCode,
-    message: string,
-    decision: Decision,
-    auditMessage: string = message,
-  ): Promise<CallToolResult> {
-    const result = toolErrorResult(code, message);
-    await this.audit(request, args, decision, result, 0, auditMessage);
+  private async refuse(request: GateRequest, args: JsonObject, refusal: Refusal): Promise<CallToolResult> {
+    const result = toolErrorResult(refusal.code, refusal.message);
+    await this.audit(request, args, refusal.decision, result, 0, refusal.auditMessage ?? refusal.message);
     return result;
   }
 

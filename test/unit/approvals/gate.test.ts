@@ -801,3 +801,90 @@ describe('ApprovalGate.call: batches and stop', () => {
     expect(server.calls).toEqual([]);
   });
 });
+
+describe('ApprovalGate.call: stages (issue #13)', () => {
+  it('precheck: arguments that are not an object are refused before any policy, audited with {}', async () => {
+    const { gate, server, audit, cards } = setup(policies);
+    const result = await gate.call(
+      request('write_file', {}, { arguments: ['not', 'an', 'object'] as unknown as JsonObject }),
+      server.run,
+    );
+    expect(errorOf(result)?.code).toBe('INVALID_ARGUMENT');
+    expect(cards).toEqual([]);
+    expect(server.calls).toEqual([]);
+    expect(audit).toMatchObject([{ arguments: {}, decision: 'deny', decidedBy: 'system' }]);
+  });
+
+  it('precheck: a tool held for review is TOOL_CHANGED, unasked, whatever its policy', async () => {
+    const queue = new ApprovalQueue({ clock });
+    open.push(queue);
+    const audit: AuditRecord[] = [];
+    const held: string[] = [];
+    const gate = new ApprovalGate({
+      policy: () => policies,
+      queue,
+      clock,
+      audit: { append: async (record) => void audit.push(record) },
+      reviews: {
+        heldAgainst: (key, hash) => {
+          held.push(`${key.serverId}/${key.toolName}@${hash}`);
+          return {
+            ...key,
+            hash: 'hash-before-the-change',
+            definition: { name: key.toolName },
+            reviewedAt: '2026-08-01T00:00:00.000Z',
+            reviewedBy: 'first-use',
+          };
+        },
+      },
+    });
+    const server = new FakeServer();
+    const result = await gate.call(request('write_file', { path: '/a' }), server.run);
+    expect(errorOf(result)?.code).toBe('TOOL_CHANGED');
+    expect(held).toEqual(['files/write_file@hash-of-write_file']);
+    expect(queue.list()).toEqual([]);
+    expect(server.calls).toEqual([]);
+    expect(audit).toMatchObject([{ decision: 'deny', decidedBy: 'system' }]);
+  });
+
+  it('recheck: a tool that changed or went away while its card waited is not run', async () => {
+    const { gate, server, queue, audit, nextCard } = setup(policies);
+    let current: string | undefined = 'hash-of-write_file';
+    const call = () =>
+      gate.call(request('write_file', { path: '/a' }, { currentDefinitionHash: () => current }), server.run);
+
+    const changed = call();
+    current = 'hash-after-an-update';
+    queue.resolve((await nextCard()).id, { action: 'approve' });
+    expect(errorOf(await changed)).toMatchObject({
+      code: 'TOOL_CHANGED',
+      message: expect.stringContaining('changed'),
+    });
+
+    const vanished = call();
+    current = undefined;
+    queue.resolve((await nextCard()).id, { action: 'approve' });
+    expect(errorOf(await vanished)).toMatchObject({
+      code: 'TOOL_CHANGED',
+      message: expect.stringContaining('no longer offered'),
+    });
+
+    expect(server.calls).toEqual([]);
+    expect(audit).toMatchObject([
+      { decision: 'deny', decidedBy: 'system' },
+      { decision: 'deny', decidedBy: 'system' },
+    ]);
+  });
+
+  it('recheck: an unchanged tool runs once approved, audited as the user decided', async () => {
+    const { gate, server, queue, audit, nextCard } = setup(policies);
+    const pending = gate.call(
+      request('write_file', { path: '/a' }, { currentDefinitionHash: () => 'hash-of-write_file' }),
+      server.run,
+    );
+    queue.resolve((await nextCard()).id, { action: 'approve' });
+    expect(errorOf(await pending)).toBeUndefined();
+    expect(server.calls).toEqual([{ path: '/a' }]);
+    expect(audit).toMatchObject([{ decision: 'allow', decidedBy: 'user' }]);
+  });
+});

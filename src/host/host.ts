@@ -263,10 +263,13 @@ export async function createHost(options: HostOptions): Promise<Host> {
     );
     const leases = await openServerLeases(dataDir, options.readOnlySettings === true, jsonFile, log);
     store.add(leases);
+    // Filled in once the agent endpoint listens: the OAuth client never fetches it.
+    const ownPorts: number[] = [];
     const signIn = store.add(
       new ServerSignIn({
         secrets,
         dataDir,
+        ownPorts: () => ownPorts,
         reconnect: async (id) => {
           if (servers.has(id)) await servers.restart(id);
         },
@@ -278,6 +281,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       new ServerManager({
         leases: leases.leases,
         fetchFor: (config) => signIn.fetchFor(config),
+        scopeNeeded: (config) => signIn.scopeNeeded(config),
         ...options.serverOptions,
         callTimeoutMs: current.callTimeoutMs,
         resolveConfig: (config) => resolveServerSecrets(config, secrets),
@@ -379,6 +383,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       http.route('/sse', endpoint.handleLegacyStream);
       http.route(LEGACY_MESSAGES_PATH, endpoint.handleLegacyMessage);
       await http.listen();
+      ownPorts.push(http.port);
       store.add(http);
       store.add(endpoint);
     }

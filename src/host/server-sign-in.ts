@@ -18,7 +18,7 @@ import { withFileLock } from '../store/file-lock.js';
 /** Tuning for tests and embedders; production uses the defaults. */
 export type ServerSignInOptions = Pick<
   McpOAuthOptions,
-  'clock' | 'refreshSkewMs' | 'signInTimeoutMs' | 'resolveHost' | 'clientName'
+  'clock' | 'refreshSkewMs' | 'signInTimeoutMs' | 'resolveHost' | 'clientName' | 'clientMetadataUrl'
 >;
 
 type RemoteServerConfig = Exclude<ServerConfig, { transport: 'stdio' }>;
@@ -46,6 +46,8 @@ export class ServerSignIn implements AsyncDisposable {
       /** Reconnects a server after it was signed in. */
       reconnect: (id: string) => Promise<void>;
       log: (line: string) => void;
+      /** Toolbridge's own listening ports, never fetched on a server's say-so. */
+      ownPorts?: () => readonly number[];
       options?: ServerSignInOptions;
     },
   ) {}
@@ -59,6 +61,12 @@ export class ServerSignIn implements AsyncDisposable {
     const headers = Object.keys(config.headers ?? {}).map((name) => name.toLowerCase());
     if (headers.includes('authorization')) return undefined;
     return this.entryFor(config).client.fetch;
+  }
+
+  /** The scopes a step-up sign-in would ask for after the server answered 403 `insufficient_scope`. */
+  scopeNeeded(config: ServerConfig): string | undefined {
+    if (this.fetchFor(config) === undefined) return undefined;
+    return this.entries.get(config.id)?.client.scopeNeeded();
   }
 
   /**
@@ -136,6 +144,7 @@ export class ServerSignIn implements AsyncDisposable {
       key,
       client: new McpOAuthClient({
         ...this.parts.options,
+        ...(this.parts.ownPorts === undefined ? {} : { ownPorts: this.parts.ownPorts }),
         serverId: id,
         serverUrl: url,
         store: secrets,

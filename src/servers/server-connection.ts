@@ -72,6 +72,11 @@ export interface ServerConnectionOptions {
    * fetched without the SSRF guard. A 401 sets `needs-auth` either way.
    */
   fetchFor?: (config: ServerConfig) => FetchLike | undefined;
+  /**
+   * After an HTTP 403, the scopes a new sign-in would ask for when the server said
+   * `insufficient_scope` (a step-up); the server then goes to `needs-auth` saying so.
+   */
+  scopeNeeded?: (config: ServerConfig) => string | undefined;
   /** Replaces the built-in transports (tests, future transports). */
   createTransport?: (
     config: ServerConfig,
@@ -400,6 +405,11 @@ export class ServerConnection implements AsyncDisposable {
         this.needsAuth();
         return;
       }
+      const scope = this.stepUpScope(error);
+      if (scope !== undefined) {
+        this.needsAuth(scope);
+        return;
+      }
       this.scheduleRetry(`Could not connect to server "${this.id}": ${this.describeFailure(error, session)}`);
     }
   }
@@ -630,6 +640,18 @@ export class ServerConnection implements AsyncDisposable {
       }
       return this.unavailable(name);
     }
+    const scope = this.stepUpScope(error);
+    if (scope !== undefined) {
+      if (session === this.session) {
+        void this.abandon(session);
+        this.needsAuth(scope);
+      }
+      return new ToolbridgeError(
+        'UNAUTHORIZED',
+        `Tool "${name}" on server "${this.id}" needs more access than the sign-in granted (the server asks for the scopes ${scope}). The user must sign in to it again to allow that (Sign in in Servers, or manage_connections authorize); then try again.`,
+        { data: { ...data, scope } },
+      );
+    }
     const httpStatus = this._config.transport === 'stdio' ? undefined : httpStatusOf(error);
     if (httpStatus !== undefined) {
       return new ToolbridgeError('SERVER_UNAVAILABLE', this.httpErrorMessage(httpStatus, name, retried), {
@@ -736,11 +758,21 @@ export class ServerConnection implements AsyncDisposable {
     );
   }
 
-  private needsAuth(): void {
+  /** A 403 `insufficient_scope` a new sign-in can fix: the scopes it would ask for. */
+  private stepUpScope(error: unknown): string | undefined {
+    if (this._config.transport === 'stdio' || httpStatusOf(error) !== 403) return undefined;
+    return this.options.scopeNeeded?.(this._config);
+  }
+
+  /** `scope`: a step-up, the scopes the next sign-in asks for. */
+  private needsAuth(scope?: string): void {
     const name = this._config.name ?? this.id;
-    const lastError = this.options.fetchFor?.(this._config)
-      ? `Sign in to ${name}: click Sign in in Servers. (The server answered 401 Unauthorized.)`
-      : `Server "${this.id}" answered 401 Unauthorized: it needs you to sign in or a valid Authorization header. Add the credentials in Servers, then restart it.`;
+    const lastError =
+      scope !== undefined
+        ? `Sign in to ${name} again to allow more access (scopes ${scope}): click Sign in in Servers. (The server answered 403 insufficient_scope.)`
+        : this.options.fetchFor?.(this._config)
+          ? `Sign in to ${name}: click Sign in in Servers. (The server answered 401 Unauthorized.)`
+          : `Server "${this.id}" answered 401 Unauthorized: it needs you to sign in or a valid Authorization header. Add the credentials in Servers, then restart it.`;
     this.cancelRetry();
     this.connectedAt = undefined;
     this.setState({

@@ -1,16 +1,21 @@
 /**
  * Signs Toolbridge in to one remote MCP server with OAuth 2.1 (MCP authorization spec), built
- * on the SDK's client auth functions: RFC 9728 discovery, RFC 8414 metadata, dynamic client
- * registration or a pre-registered client, PKCE S256, the RFC 8707 `resource` on authorize,
- * token and refresh requests, and the RFC 9207 `iss` check. The browser comes back to a
- * loopback listener. Tokens live only in the secret store, are refreshed shortly before they
- * expire (one refresh at a time, shared by every caller and, through `refreshLock`, by every
- * process on the data folder), and are sent only to the server's own origin. Nothing here logs.
+ * on the SDK's client auth functions: RFC 9728 discovery (with the 2025-03-26 fallbacks: metadata
+ * at the server's origin, then the default /authorize, /token and /register), RFC 8414 metadata,
+ * a pre-registered client, a Client ID Metadata Document or dynamic client registration, PKCE
+ * S256, the RFC 8707 `resource` on authorize, token and refresh requests, and the RFC 9207 `iss`
+ * check. Scopes come from the server's challenge, else its protected resource metadata; a 403
+ * `insufficient_scope` asks for a step-up (the union of old and new scopes) at the next sign-in.
+ * The browser comes back to a loopback listener. Tokens live only in the secret store, are
+ * refreshed shortly before they expire (one refresh at a time, shared by every caller and,
+ * through `refreshLock`, by every process on the data folder), and are sent only to the server's
+ * own origin. Nothing here logs.
  */
 import {
   discoverOAuthServerInfo,
   exchangeAuthorization,
   extractWWWAuthenticateParams,
+  isHttpsUrl,
   refreshAuthorization,
   registerClient,
   startAuthorization,
@@ -32,7 +37,14 @@ import {
 import { errorMessage, ToolbridgeError } from '../../base/errors.js';
 import { isPlainObject } from '../../base/json.js';
 import { RedirectListener } from './redirect-listener.js';
-import { checkFetchUrl, type FetchLike, guardedFetch, type ResolveHost } from './url-guard.js';
+import {
+  checkFetchUrl,
+  type FetchLike,
+  guardedFetch,
+  isLoopbackUrl,
+  type ResolveHost,
+  type UrlGuardOptions,
+} from './url-guard.js';
 
 /** The part of the secret store this module needs (the host's `SecretStore` fits). */
 export interface OAuthSecretStore {
@@ -62,6 +74,14 @@ export interface McpOAuthOptions {
   client?: PreRegisteredClient;
   /** Shown to the user on the consent page of servers that register clients. @defaultValue 'Toolbridge' */
   clientName?: string;
+  /**
+   * An https URL of a Client ID Metadata Document describing Toolbridge: used as the client ID
+   * with authorization servers that advertise `client_id_metadata_document_supported`, instead of
+   * registering. @defaultValue none: dynamic registration
+   */
+  clientMetadataUrl?: string;
+  /** Toolbridge's own listening ports: never fetched, even for a server on loopback. */
+  ownPorts?: () => readonly number[];
   /** Refresh this long before the access token expires. @defaultValue 60_000 */
   refreshSkewMs?: number;
   /** How long the user has to finish signing in. @defaultValue 600_000 */
@@ -81,7 +101,10 @@ export interface McpOAuthOptions {
 export type OAuthStatus = 'signed_out' | 'signed_in' | 'expired';
 
 export interface SignInOptions {
-  /** Scopes to ask for; by default the server's challenge, else its advertised scopes. */
+  /**
+   * Scopes to ask for; by default a pending step-up's, else the server's challenge, else the
+   * protected resource's `scopes_supported`, else none (the parameter is left out).
+   */
   scope?: string;
   /** Ask again even though the user declined these scopes before. */
   force?: boolean;
@@ -94,6 +117,8 @@ interface ServerInfo {
   metadata: AuthorizationServerMetadata;
   /** The RFC 8707 resource indicator, sent verbatim. */
   resource: string;
+  /** The protected resource metadata's `scopes_supported`, space-separated. */
+  scopesSupported?: string;
 }
 
 interface StoredTokens {
@@ -117,15 +142,28 @@ export class McpOAuthClient {
   private refreshing: Promise<StoredTokens | undefined> | undefined;
   /** Scope sets the user declined in this process: never asked again without `force` (no consent loops). */
   private readonly declined = new Set<string>();
+  /** The scopes a 403 `insufficient_scope` asked for, with those already granted: the next sign-in's. */
+  private stepUp: string | undefined;
 
   constructor(private readonly options: McpOAuthOptions) {
     this.serverUrl = new URL(options.serverUrl);
     this.clock = options.clock ?? Date.now;
     this.refreshSkewMs = options.refreshSkewMs ?? 60_000;
-    this.fetchGuarded = guardedFetch({
-      trustedOrigins: [this.serverUrl.origin],
-      ...(options.resolveHost === undefined ? {} : { resolveHost: options.resolveHost }),
-    });
+    if (options.clientMetadataUrl !== undefined && !isHttpsUrl(options.clientMetadataUrl)) {
+      throw new ToolbridgeError(
+        'INVALID_ARGUMENT',
+        `The client metadata document URL "${options.clientMetadataUrl}" is not an https URL with a path; give the https address where Toolbridge's client metadata document is published, or none to register dynamically.`,
+      );
+    }
+    this.fetchGuarded = guardedFetch(this.guardOptions());
+  }
+
+  /**
+   * The scopes a step-up sign-in would ask for, after the server refused the token with 403
+   * `insufficient_scope` for scopes not yet granted; undefined when no step-up can help.
+   */
+  scopeNeeded(): string | undefined {
+    return this.stepUp;
   }
 
   /**
@@ -136,9 +174,10 @@ export class McpOAuthClient {
     const challenge = await this.probe();
     const info = await this.discover(challenge.resourceMetadataUrl);
     const previous = await this.readTokens();
+    // The scope selection of the MCP spec: the challenge, else the protected resource's scopes.
     const scope = unionScopes(
       previous?.issuer === info.authorizationServerUrl ? previous.scope : undefined,
-      options.scope ?? challenge.scope ?? info.metadata.scopes_supported?.join(' '),
+      options.scope ?? this.stepUp ?? challenge.scope ?? info.scopesSupported,
     );
     const scopeKey = scope ?? '';
     if (this.declined.has(scopeKey) && options.force !== true) {
@@ -185,6 +224,7 @@ export class McpOAuthClient {
         }),
       );
       await this.saveTokens(tokens, info, scope);
+      this.stepUp = undefined;
     } finally {
       await listener.close();
     }
@@ -226,6 +266,7 @@ export class McpOAuthClient {
     if (target.origin !== this.serverUrl.origin) return fetch(input, init);
     const token = await this.accessToken();
     const response = await fetch(input, withBearer(init, token));
+    if (response.status === 403 && token !== undefined) await this.noteStepUp(response);
     if (response.status !== 401 || token === undefined) return response;
     const tokens = await this.readTokens();
     if (tokens?.refresh_token === undefined) return response;
@@ -234,6 +275,21 @@ export class McpOAuthClient {
     await response.body?.cancel();
     return fetch(input, withBearer(init, fresh.access_token));
   };
+
+  /**
+   * A 403 whose challenge says `insufficient_scope`: remembers the union of the granted and the
+   * challenged scopes for the next sign-in, unless every challenged scope was granted already
+   * (signing in again would change nothing, so no loop).
+   */
+  private async noteStepUp(response: Response): Promise<void> {
+    const { error, scope } = extractWWWAuthenticateParams(response);
+    if (error !== 'insufficient_scope' || scope === undefined) return;
+    const granted = (await this.readTokens())?.scope;
+    const wanted = unionScopes(granted, scope);
+    const grantedSet = new Set(granted?.split(' '));
+    const missing = wanted?.split(' ').some((item) => !grantedSet.has(item)) === true;
+    if (missing) this.stepUp = unionScopes(this.stepUp, wanted);
+  }
 
   /**
    * One refresh at a time: callers that arrive while one runs share it, and other processes wait
@@ -256,11 +312,10 @@ export class McpOAuthClient {
     if (tokens.access_token !== seen) return tokens;
     if (tokens.refresh_token === undefined) return undefined;
     const info = await this.readServerInfo();
-    const preset = this.options.client;
     const client =
-      info !== undefined && preset !== undefined
-        ? await this.presetClient(preset, info.authorizationServerUrl)
-        : await this.readClient();
+      info === undefined
+        ? undefined
+        : ((await this.fixedClient(info.authorizationServerUrl, info)) ?? (await this.readClient()));
     if (info === undefined || client === undefined || info.authorizationServerUrl !== tokens.issuer) {
       await this.signOut();
       return undefined;
@@ -332,8 +387,8 @@ export class McpOAuthClient {
         ...(resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl }),
       }),
     );
-    const metadata = found.authorizationServerMetadata;
     const name = `Server "${this.options.serverId}"`;
+    const metadata = found.authorizationServerMetadata ?? this.defaultEndpoints(found);
     if (metadata === undefined) {
       throw new ToolbridgeError(
         'DENIED',
@@ -367,13 +422,38 @@ export class McpOAuthClient {
     ) {
       throw new ToolbridgeError('DENIED', `${name} names a resource (${advertised}) that is not itself.`);
     }
+    const scopesSupported = found.resourceMetadata?.scopes_supported?.join(' ');
     const info: ServerInfo = {
       authorizationServerUrl: found.authorizationServerUrl,
       metadata,
       resource: advertised ?? resourceUrlFromServerUrl(this.serverUrl).href,
+      ...(scopesSupported ? { scopesSupported } : {}),
     };
     await this.options.store.set(this.key('server'), JSON.stringify(info));
     return info;
+  }
+
+  /**
+   * The 2025-03-26 fallback for a server that publishes no metadata at all (no protected resource
+   * metadata, none at its origin): the default endpoints /authorize, /token and /register at its
+   * origin. PKCE S256 is still sent; with no metadata there is no declaration to check, so this
+   * applies only when neither document exists (a document that omits S256 is still refused).
+   */
+  private defaultEndpoints(found: {
+    authorizationServerUrl: string;
+    resourceMetadata?: unknown;
+  }): AuthorizationServerMetadata | undefined {
+    if (found.resourceMetadata !== undefined) return undefined;
+    const origin = this.serverUrl.origin;
+    if (trimSlash(found.authorizationServerUrl) !== origin) return undefined;
+    return {
+      issuer: found.authorizationServerUrl,
+      authorization_endpoint: `${origin}/authorize`,
+      token_endpoint: `${origin}/token`,
+      registration_endpoint: `${origin}/register`,
+      response_types_supported: ['code'],
+      code_challenge_methods_supported: ['S256'],
+    };
   }
 
   /** The registered client for this authorization server and redirect URI, registering one if needed. */
@@ -383,8 +463,8 @@ export class McpOAuthClient {
     scope: string | undefined,
   ): Promise<StoredClient> {
     const issuer = info.authorizationServerUrl;
-    // The user's own client wins; it lives in settings and the secret store, so it is not copied.
-    if (this.options.client !== undefined) return this.presetClient(this.options.client, issuer);
+    const fixed = await this.fixedClient(issuer, info);
+    if (fixed !== undefined) return fixed;
     const stored = await this.readClient();
     const uris = stored !== undefined && 'redirect_uris' in stored ? stored.redirect_uris : [];
     // The loopback port changes per sign-in, and servers match redirect URIs exactly.
@@ -415,6 +495,20 @@ export class McpOAuthClient {
     const client: StoredClient = { ...registered, issuer };
     await this.options.store.set(this.key('client'), JSON.stringify(client));
     return client;
+  }
+
+  /**
+   * A client that needs no registration: the user's own (it lives in settings and the secret
+   * store, so it is not copied), else the Client ID Metadata Document where the authorization
+   * server accepts one.
+   */
+  private async fixedClient(issuer: string, info: ServerInfo): Promise<StoredClient | undefined> {
+    if (this.options.client !== undefined) return this.presetClient(this.options.client, issuer);
+    const documentUrl = this.options.clientMetadataUrl;
+    if (documentUrl !== undefined && info.metadata.client_id_metadata_document_supported === true) {
+      return { client_id: documentUrl, issuer };
+    }
+    return undefined;
   }
 
   /** The pre-registered client, its secret read now (so a changed secret applies at once). */
@@ -496,10 +590,14 @@ export class McpOAuthClient {
     return `${this.options.serverId}:oauth.${field}`;
   }
 
-  private guardOptions() {
+  private guardOptions(): UrlGuardOptions {
+    const { resolveHost, ownPorts } = this.options;
     return {
       trustedOrigins: [this.serverUrl.origin],
-      ...(this.options.resolveHost === undefined ? {} : { resolveHost: this.options.resolveHost }),
+      // A server the user runs on this computer may use an authorization server on another local port.
+      loopbackResource: isLoopbackUrl(this.serverUrl),
+      ...(resolveHost === undefined ? {} : { resolveHost }),
+      ...(ownPorts === undefined ? {} : { ownPorts }),
     };
   }
 

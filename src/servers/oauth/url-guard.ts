@@ -3,9 +3,10 @@
  * authorization-server metadata, registration and token endpoints). Those URLs come from a
  * possibly hostile server, so they must be https and resolve only to public addresses, checked
  * after DNS and on every redirect hop, and the request then connects to exactly the addresses
- * that were checked (no second lookup a rebinding DNS server could answer differently). The one
- * exception is the origin the user typed: a local server the user chose may live on loopback
- * over http.
+ * that were checked (no second lookup a rebinding DNS server could answer differently). Two
+ * exceptions: the origin the user typed (a local server the user chose may live on loopback over
+ * http), and, for such a loopback server only, an authorization server on another loopback port
+ * (a local development setup); a server anywhere else can never send us to loopback.
  */
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
@@ -24,6 +25,14 @@ export interface UrlGuardOptions {
   resolveHost?: ResolveHost;
   /** Redirect hops followed at most. @defaultValue 5 */
   maxRedirects?: number;
+  /**
+   * The server the user typed is itself on loopback: URLs on loopback (any port, http or https)
+   * may then be fetched too, except `ownPorts`. Private, link-local and other non-public
+   * addresses stay refused. @defaultValue false
+   */
+  loopbackResource?: boolean;
+  /** Toolbridge's own listening ports (UI, agent endpoint): never fetched, even for a loopback server. */
+  ownPorts?: () => readonly number[];
 }
 
 const blocked = new BlockList();
@@ -52,6 +61,26 @@ for (const [network, prefix] of [
   ['ff00::', 8],
 ] as const) {
   blocked.addSubnet(network, prefix, 'ipv6');
+}
+
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+/** True for 127.0.0.0/8 (its IPv4-mapped form included) and ::1. */
+export function isLoopbackAddress(address: string): boolean {
+  const family = isIP(address);
+  return family !== 0 && loopback.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** True when a URL's host is a loopback address or `localhost` (RFC 6761: always loopback). */
+export function isLoopbackUrl(url: URL): boolean {
+  const host = bareHost(url);
+  return host === 'localhost' || host.endsWith('.localhost') || isLoopbackAddress(host);
+}
+
+function bareHost(url: URL): string {
+  return url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
 }
 
 /** True for loopback, private, link-local, ULA, CGNAT, multicast and unspecified addresses (IPv4-mapped included). */
@@ -90,9 +119,16 @@ async function checkTarget(
   const shown = `${url.protocol}//${url.host}${url.pathname}`;
   if (url.username !== '' || url.password !== '') throw refuse(shown, 'it carries a user name or password');
   if (options.trustedOrigins?.includes(url.origin)) return { url };
-  if (url.protocol !== 'https:') throw refuse(shown, 'only https is allowed for URLs a server supplies');
+  const toLoopback = options.loopbackResource === true && isLoopbackUrl(url);
+  if (url.protocol !== 'https:' && !(toLoopback && url.protocol === 'http:')) {
+    throw refuse(shown, 'only https is allowed for URLs a server supplies');
+  }
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  if (toLoopback && options.ownPorts?.().includes(port)) {
+    throw refuse(shown, "it is one of Toolbridge's own ports");
+  }
   // The WHATWG parser has already normalised 2130706433, 0x7f.1 and friends to dotted form.
-  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  const host = bareHost(url);
   let addresses: string[];
   if (isIP(host) !== 0) {
     addresses = [host];
@@ -104,8 +140,15 @@ async function checkTarget(
     }
   }
   if (addresses.length === 0) throw refuse(shown, 'its host has no address');
-  const bad = addresses.find(isNonPublicAddress);
-  if (bad !== undefined) throw refuse(shown, `its host resolves to the non-public address ${bad}`);
+  // A loopback name must resolve to loopback only (never to a private network).
+  const allowed = toLoopback ? isLoopbackAddress : (address: string) => !isNonPublicAddress(address);
+  const bad = addresses.find((address) => !allowed(address));
+  if (bad !== undefined) {
+    throw refuse(
+      shown,
+      `its host resolves to the ${toLoopback ? 'non-loopback' : 'non-public'} address ${bad}`,
+    );
+  }
   return { url, addresses };
 }
 

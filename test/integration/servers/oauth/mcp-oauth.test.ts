@@ -220,7 +220,7 @@ describe('McpOAuthClient.signIn', () => {
     ['cloud metadata', { authorizationServers: ['https://169.254.169.254/'] }],
     ['a private address', { authorizationServers: ['https://10.0.0.1/'] }],
     ['plain http elsewhere', { authorizationServers: ['http://public.example/'] }],
-    ['a token endpoint on another loopback port', { tokenEndpoint: 'http://127.0.0.1:1/token' }],
+    ['a token endpoint on a private network', { tokenEndpoint: 'http://10.0.0.1/token' }],
   ] as Array<[string, OAuthFixtureOptions]>)(
     'refuses an authorization server pointing at %s',
     async (_label, options) => {
@@ -231,6 +231,167 @@ describe('McpOAuthClient.signIn', () => {
       expect(fixture.tokenRequests).toEqual([]);
     },
   );
+});
+
+describe('issue #14: McpOAuthClient scopes', () => {
+  const askedScope = () => fixture.authorizeRequests.at(-1)?.get('scope') ?? null;
+
+  it('issue #14: asks for the protected resource’s scopes_supported, not the authorization server’s', async () => {
+    await startFixture({ challengeScope: null, resourceScopes: ['mcp:tools', 'mcp:read'] });
+    await oauth().signIn();
+    expect(askedScope()).toBe('mcp:tools mcp:read');
+  });
+
+  it('issue #14: the scope in the challenge wins over scopes_supported', async () => {
+    await startFixture({ challengeScope: 'mcp:read', resourceScopes: ['mcp:tools', 'mcp:read'] });
+    await oauth().signIn();
+    expect(askedScope()).toBe('mcp:read');
+  });
+
+  it('issue #14: leaves scope out when neither the challenge nor the resource names any', async () => {
+    // The authorization server's metadata lists mcp:tools and mcp:admin: not a reason to ask for them.
+    await startFixture({ challengeScope: null, resourceScopes: null });
+    const client = oauth();
+    await client.signIn();
+    expect(fixture.authorizeRequests).toHaveLength(1);
+    expect(askedScope()).toBeNull();
+    expect(fixture.registrations[0]).not.toHaveProperty('scope');
+    expect(await whoami(client)).toBe('signed in as client-1 with no scope');
+  });
+
+  it('issue #14: a 403 insufficient_scope makes the next sign-in ask for the union, and the call then works', async () => {
+    await startFixture({ stepUpScope: 'mcp:write' });
+    const client = oauth();
+    await client.signIn();
+    expect(client.scopeNeeded()).toBeUndefined();
+    await expect(whoami(client)).rejects.toMatchObject({ code: 403 });
+    expect(client.scopeNeeded()).toBe('mcp:tools mcp:write');
+
+    await client.signIn();
+    expect(fixture.authorizeRequests).toHaveLength(2);
+    expect(askedScope()).toBe('mcp:tools mcp:write');
+    expect(client.scopeNeeded()).toBeUndefined();
+    // A new loopback port means a new registration: client-2.
+    expect(await whoami(client)).toBe('signed in as client-2 with mcp:tools mcp:write');
+    expect(fixture.stepUpRefusals).toBe(1);
+  });
+
+  it('issue #14: no step-up loop: a 403 naming only scopes already granted asks for nothing', async () => {
+    await startFixture({ alwaysInsufficient: true });
+    const client = oauth();
+    await client.signIn();
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await expect(whoami(client)).rejects.toMatchObject({ code: 403 });
+      expect(client.scopeNeeded()).toBeUndefined();
+    }
+    expect(opened).toHaveLength(1);
+  });
+
+  it('issue #14: a 403 whose challenge does not say insufficient_scope is no step-up', async () => {
+    await startFixture({ stepUpScope: 'mcp:write', stepUpError: null });
+    const client = oauth();
+    await client.signIn();
+    await expect(whoami(client)).rejects.toThrow(/insufficient_scope/);
+    expect(fixture.stepUpRefusals).toBe(1);
+    expect(client.scopeNeeded()).toBeUndefined();
+  });
+});
+
+describe('issue #14: McpOAuthClient registration', () => {
+  const documentUrl = 'https://toolbridge.example/oauth/client-metadata.json';
+
+  it('issue #14: uses the Client ID Metadata Document URL as client_id where supported, registering nothing', async () => {
+    await startFixture({ clientMetadataDocuments: [documentUrl] });
+    const client = oauth({ clientMetadataUrl: documentUrl });
+    await client.signIn();
+    expect(fixture.registrations).toEqual([]);
+    expect(fixture.authorizeRequests[0]?.get('client_id')).toBe(documentUrl);
+    expect(fixture.tokenRequests[0]?.get('client_id')).toBe(documentUrl);
+    expect(await whoami(client)).toBe(`signed in as ${documentUrl} with mcp:tools`);
+    // Refreshing uses the same client ID, with nothing stored for it.
+    now += 3_600_000;
+    expect(await whoami(client)).toBe(`signed in as ${documentUrl} with mcp:tools`);
+    expect(refreshRequests().map((form) => form.get('client_id'))).toEqual([documentUrl]);
+    expect(await store.get('remote:oauth.client')).toBeUndefined();
+  });
+
+  it('issue #14: falls back to dynamic registration where the server does not take metadata documents', async () => {
+    const client = oauth({ clientMetadataUrl: documentUrl });
+    await client.signIn();
+    expect(fixture.registrations).toHaveLength(1);
+    expect(fixture.authorizeRequests[0]?.get('client_id')).toBe('client-1');
+  });
+
+  it.each(['http://toolbridge.example/client.json', 'https://toolbridge.example/', 'not a url'])(
+    'issue #14: refuses %s as a client metadata document URL, saying what to give',
+    (url) => {
+      expect(() => oauth({ clientMetadataUrl: url })).toThrow(/not an https URL with a path/);
+    },
+  );
+});
+
+describe('issue #14: McpOAuthClient with 2025-03-26 servers', () => {
+  it('issue #14: without resource metadata, finds the authorization server metadata at the server’s origin', async () => {
+    await startFixture({ legacy: 'origin-metadata' });
+    const client = oauth();
+    await client.signIn();
+    expect(fixture.registrations).toHaveLength(1);
+    expect(await whoami(client)).toBe('signed in as client-1 with mcp:tools');
+  });
+
+  it('issue #14: without any metadata, uses /authorize, /token and /register at the server’s origin, with PKCE', async () => {
+    await startFixture({ legacy: 'no-metadata' });
+    const client = oauth();
+    await client.signIn();
+    expect(opened[0]?.href.startsWith(`${fixture.origin}/authorize?`)).toBe(true);
+    expect(fixture.authorizeRequests[0]?.get('code_challenge_method')).toBe('S256');
+    expect(fixture.registrations).toHaveLength(1);
+    expect(fixture.tokenRequests).toHaveLength(1);
+    expect(await whoami(client)).toBe('signed in as client-1 with mcp:tools');
+  });
+
+  it('issue #14: resource metadata naming an authorization server with no metadata is still refused', async () => {
+    const empty = createServer((_req, res) => res.writeHead(404).end());
+    await new Promise<void>((resolve) => empty.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (empty.address() as AddressInfo).port;
+      await startFixture({ authorizationServers: [`http://127.0.0.1:${port}/`] });
+      await expect(oauth().signIn()).rejects.toMatchObject({ code: 'DENIED' });
+      expect(opened).toEqual([]);
+    } finally {
+      await new Promise<void>((resolve) => empty.close(() => resolve()));
+    }
+  });
+});
+
+describe('issue #14: McpOAuthClient with an authorization server on another loopback port', () => {
+  let authServer: OAuthFixture;
+  beforeEach(async () => {
+    authServer = await startOAuthMcpServer();
+  });
+  afterEach(async () => {
+    await authServer.close();
+  });
+
+  it('issue #14: signs in there when the MCP server itself is on loopback', async () => {
+    await startFixture({ authorizationServers: [authServer.issuer] });
+    const client = oauth();
+    await client.signIn();
+    expect(opened[0]?.origin).toBe(authServer.origin);
+    expect(authServer.registrations).toHaveLength(1);
+    expect(authServer.tokenRequests).toHaveLength(1);
+    expect(authServer.tokenRequests[0]?.get('resource')).toBe(fixture.url);
+    expect(fixture.tokenRequests).toEqual([]);
+    expect(await client.status()).toBe('signed_in');
+  });
+
+  it('issue #14: never on one of Toolbridge’s own ports', async () => {
+    await startFixture({ authorizationServers: [authServer.issuer] });
+    const ownPort = Number(new URL(authServer.origin).port);
+    await expect(oauth({ ownPorts: () => [ownPort] }).signIn()).rejects.toMatchObject({ code: 'DENIED' });
+    expect(opened).toEqual([]);
+    expect(authServer.registrations).toEqual([]);
+  });
 });
 
 describe('McpOAuthClient tokens', () => {

@@ -6,8 +6,10 @@ import type { PinnedFetch } from '../../../../src/servers/oauth/pinned-fetch.js'
 import {
   checkFetchUrl,
   guardedFetch,
+  isLoopbackUrl,
   isNonPublicAddress,
   type ResolveHost,
+  type UrlGuardOptions,
 } from '../../../../src/servers/oauth/url-guard.js';
 
 /** Stands in for DNS: nothing here may reach the network. */
@@ -17,6 +19,8 @@ const dns: Record<string, string[]> = {
   'metadata.example': ['169.254.169.254'],
   'six.example': ['2606:4700::1111'],
   'mapped.example': ['::ffff:127.0.0.1'],
+  localhost: ['127.0.0.1', '::1'],
+  'lan.localhost': ['10.0.0.7'],
 };
 const resolveHost: ResolveHost = async (host) => {
   const found = dns[host];
@@ -101,6 +105,84 @@ describe('checkFetchUrl', () => {
     expect(await refused('http://127.0.0.1:8124/token', typed)).toBe(true);
     expect(await refused('http://localhost:8123/token', typed)).toBe(true);
     expect(await refused('https://127.0.0.1:8123/token', typed)).toBe(true);
+  });
+});
+
+describe('issue #14: an authorization server on another loopback port', () => {
+  const typed = 'http://127.0.0.1:8123';
+  async function refusedFor(url: string, options: UrlGuardOptions): Promise<boolean> {
+    return checkFetchUrl(url, { resolveHost, trustedOrigins: [typed], ...options }).then(
+      () => false,
+      (error: unknown) => {
+        expect(ToolbridgeError.is(error, 'DENIED')).toBe(true);
+        return true;
+      },
+    );
+  }
+
+  it('issue #14: is allowed for a loopback server, over http or https, by address or as localhost', async () => {
+    for (const url of [
+      'http://127.0.0.1:9000/.well-known/oauth-authorization-server',
+      'https://127.0.0.1:9000/token',
+      'http://127.5.6.7:9000/token',
+      'http://localhost:9000/authorize',
+      'http://[::1]:9000/register',
+      // The IPv4-mapped form reaches 127.0.0.1 as well.
+      'http://[::ffff:127.0.0.1]:9000/register',
+    ]) {
+      expect(await refusedFor(url, { loopbackResource: true }), url).toBe(false);
+    }
+  });
+
+  it('issue #14: a non-loopback server still cannot point at loopback', async () => {
+    for (const url of [
+      'http://127.0.0.1:9000/token',
+      'https://127.0.0.1:9000/token',
+      'https://localhost:9000/token',
+      'https://[::1]:9000/token',
+      'https://mapped.example/token',
+    ]) {
+      expect(await refusedFor(url, {}), url).toBe(true);
+      expect(await refusedFor(url, { loopbackResource: false }), url).toBe(true);
+    }
+  });
+
+  it('issue #14: a loopback server still cannot point at private, link-local or mapped addresses', async () => {
+    for (const url of [
+      'http://10.0.0.1/token',
+      'https://169.254.169.254/latest/meta-data/',
+      'http://lan.localhost:9000/token',
+      'http://public.example/token',
+    ]) {
+      expect(await refusedFor(url, { loopbackResource: true }), url).toBe(true);
+    }
+  });
+
+  it('issue #14: nor at one of Toolbridge’s own ports', async () => {
+    const ownPorts = () => [9000];
+    expect(await refusedFor('http://127.0.0.1:9000/token', { loopbackResource: true, ownPorts })).toBe(true);
+    expect(await refusedFor('http://localhost:9000/token', { loopbackResource: true, ownPorts })).toBe(true);
+    expect(await refusedFor('http://127.0.0.1:9001/token', { loopbackResource: true, ownPorts })).toBe(false);
+  });
+
+  it('issue #14: isLoopbackUrl tells a loopback server from any other', () => {
+    for (const url of [
+      'http://127.0.0.1:1/mcp',
+      'http://localhost/mcp',
+      'http://[::1]:2/mcp',
+      'http://[::ffff:127.0.0.1]/mcp',
+      'http://a.localhost/',
+    ]) {
+      expect(isLoopbackUrl(new URL(url)), url).toBe(true);
+    }
+    for (const url of [
+      'https://mcp.example.com/mcp',
+      'http://10.0.0.1/mcp',
+      'http://[::ffff:a00:1]/mcp',
+      'http://localhost.example.com/mcp',
+    ]) {
+      expect(isLoopbackUrl(new URL(url)), url).toBe(false);
+    }
   });
 });
 

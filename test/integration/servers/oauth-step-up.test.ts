@@ -1,0 +1,97 @@
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Host } from '../../../src/host/host.js';
+import {
+  consentInBrowser,
+  type OAuthFixture,
+  startOAuthMcpServer,
+} from '../../fixtures/oauth/oauth-mcp-server.js';
+import { connectDefaultAgent, startHost } from '../../helpers/host-kit.js';
+
+let fixture: OAuthFixture;
+let dataDir: string;
+let host: Host;
+let agent: Client;
+
+async function waitUntil(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const status = () => host.servers.snapshotOf('remote').status;
+
+async function callWhoami(): Promise<CallToolResult> {
+  return (await agent.callTool({
+    name: 'tool_call',
+    arguments: { calls: [{ name: 'mcp__remote__whoami', arguments: {} }] },
+  })) as CallToolResult;
+}
+
+async function signIn(): Promise<URL> {
+  const { authorizationUrl } = await host.api.authorizeServer('remote');
+  const url = new URL(authorizationUrl);
+  await consentInBrowser(url);
+  await waitUntil(() => status() === 'connected', 'the server to connect');
+  await waitUntil(() => host.catalog.entries.some((entry) => entry.serverId === 'remote'), 'its tools');
+  return url;
+}
+
+beforeAll(async () => {
+  // Listing tools needs mcp:tools (the 401's scope); calling one needs mcp:write as well.
+  fixture = await startOAuthMcpServer({ stepUpScope: 'mcp:write' });
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-oauth-step-up-'));
+  host = await startHost(
+    dataDir,
+    {
+      version: 1,
+      servers: [{ id: 'remote', name: 'Remote', transport: 'http', url: fixture.url, enabled: true }],
+    },
+    { policyOverride: 'allow' },
+  );
+  agent = await connectDefaultAgent(host, 'step-up-agent');
+});
+
+afterAll(async () => {
+  await agent?.close();
+  await host?.close();
+  await fixture?.close();
+  await fs.rm(dataDir, { recursive: true, force: true });
+});
+
+describe('issue #14: step-up sign-in on 403 insufficient_scope', () => {
+  it('issue #14: the first sign-in asks for the scope of the 401 only', async () => {
+    const url = await signIn();
+    expect(url.searchParams.get('scope')).toBe('mcp:tools');
+  });
+
+  it('issue #14: a call refused with insufficient_scope tells the agent and the person which scopes to allow', async () => {
+    const result = await callWhoami();
+    const text = JSON.stringify(result.content);
+    expect(text).toContain('needs more access than the sign-in granted');
+    expect(text).toContain('mcp:tools mcp:write');
+    expect(text).not.toContain('not a valid MCP tool result');
+    await waitUntil(() => status() === 'needs-auth', 'needs-auth');
+    const [view] = await host.api.listServers();
+    expect(view?.lastError).toContain(
+      'Sign in to Remote again to allow more access (scopes mcp:tools mcp:write)',
+    );
+    expect(fixture.stepUpRefusals).toBe(1);
+  });
+
+  it('issue #14: signing in again asks for the union of the scopes, and the call then works', async () => {
+    const url = await signIn();
+    expect(url.searchParams.get('scope')).toBe('mcp:tools mcp:write');
+    const result = await callWhoami();
+    expect(result.isError, JSON.stringify(result)).not.toBe(true);
+    expect(JSON.stringify(result.content)).toContain('with mcp:tools mcp:write');
+    expect(fixture.stepUpRefusals).toBe(1);
+    expect(fixture.authorizeRequests).toHaveLength(2);
+  });
+});

@@ -15,6 +15,7 @@ const PARTS = [
   'approvals',
   'security',
   'connectors',
+  'compatibility',
   '99-rule-map',
 ];
 const root = new URL('../', import.meta.url);

@@ -145,7 +145,7 @@ export class HostMcpActions implements McpServerActions {
         kind: 'mcp',
         state: 'initiated',
         connectUrl: authorizationUrl,
-        message: `Sign in to ${configured.name}${configured.config.transport === 'stdio' ? '' : ` at ${configured.config.url}`}.`,
+        message: `Sign in to ${configured.name}${configured.config.transport === 'stdio' ? '' : ` at ${configured.config.url}`}${scopesAsked(authorizationUrl)}.`,
       },
       context,
       async () =>
@@ -249,4 +249,10 @@ function declined(server: string, answer: CardAnswer): McpActionResult {
         message: 'The user did not answer in time; ask whether to try again.',
       }
     : { server, status: 'skipped', message: 'The user declined; do not ask again or work around it.' };
+}
+
+/** The scopes a sign-in asks for, as the card says them (M12: the person sees what is asked). */
+function scopesAsked(authorizationUrl: string): string {
+  const scope = new URL(authorizationUrl).searchParams.get('scope');
+  return scope === null || scope === '' ? '' : `, allowing the scopes ${scope}`;
 }

@@ -10,7 +10,7 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { errorMessage, ToolbridgeError } from '../base/errors.js';
 import type { AsyncDisposable } from '../base/lifecycle.js';
 import type { SecretStore } from '../base/secret-store.js';
-import { McpOAuthClient, type McpOAuthOptions } from '../servers/oauth/mcp-oauth.js';
+import { checkClientMetadataUrl, McpOAuthClient, type McpOAuthOptions } from '../servers/oauth/mcp-oauth.js';
 import { readSecretValue } from '../servers/server-secrets.js';
 import type { ServerConfig } from '../servers/types.js';
 import { withFileLock } from '../store/file-lock.js';
@@ -50,7 +50,11 @@ export class ServerSignIn implements AsyncDisposable {
       ownPorts?: () => readonly number[];
       options?: ServerSignInOptions;
     },
-  ) {}
+  ) {
+    // Refused at start, not at the first sign-in.
+    const documentUrl = parts.options?.clientMetadataUrl;
+    if (documentUrl !== undefined) checkClientMetadataUrl(documentUrl);
+  }
 
   /**
    * The fetch for this server's transport, or undefined for stdio servers and servers that carry

@@ -149,12 +149,7 @@ export class McpOAuthClient {
     this.serverUrl = new URL(options.serverUrl);
     this.clock = options.clock ?? Date.now;
     this.refreshSkewMs = options.refreshSkewMs ?? 60_000;
-    if (options.clientMetadataUrl !== undefined && !isHttpsUrl(options.clientMetadataUrl)) {
-      throw new ToolbridgeError(
-        'INVALID_ARGUMENT',
-        `The client metadata document URL "${options.clientMetadataUrl}" is not an https URL with a path; give the https address where Toolbridge's client metadata document is published, or none to register dynamically.`,
-      );
-    }
+    if (options.clientMetadataUrl !== undefined) checkClientMetadataUrl(options.clientMetadataUrl);
     this.fetchGuarded = guardedFetch(this.guardOptions());
   }
 
@@ -402,7 +397,10 @@ export class McpOAuthClient {
         `${name}'s authorization server does not declare PKCE (S256) support; Toolbridge will not sign in to it.`,
       );
     }
-    if (trimSlash(metadata.issuer) !== trimSlash(found.authorizationServerUrl)) {
+    if (
+      trimSlash(metadata.issuer) !== trimSlash(found.authorizationServerUrl) &&
+      !this.ownLegacyIssuer(found, metadata.issuer)
+    ) {
       throw new ToolbridgeError(
         'DENIED',
         `${name}'s authorization server metadata names issuer ${metadata.issuer}, not ${found.authorizationServerUrl}.`,
@@ -431,6 +429,21 @@ export class McpOAuthClient {
     };
     await this.options.store.set(this.key('server'), JSON.stringify(info));
     return info;
+  }
+
+  /**
+   * A 2025-03-26 server (no protected resource metadata) is its own authorization server: its
+   * metadata, read at its origin, may name an issuer elsewhere on that origin (`/oauth`), as that
+   * spec did not require the RFC 8414 match. Any other origin is still refused, and the redirect's
+   * `iss` must still equal this issuer exactly.
+   */
+  private ownLegacyIssuer(found: { resourceMetadata?: unknown }, issuer: string): boolean {
+    if (found.resourceMetadata !== undefined) return false;
+    try {
+      return new URL(issuer).origin === this.serverUrl.origin;
+    } catch {
+      return false;
+    }
   }
 
   /**
@@ -613,6 +626,16 @@ export class McpOAuthClient {
         { cause: error },
       );
     }
+  }
+}
+
+/** A Client ID Metadata Document's URL must be https with a path (it is the client ID). */
+export function checkClientMetadataUrl(url: string): void {
+  if (!isHttpsUrl(url)) {
+    throw new ToolbridgeError(
+      'INVALID_ARGUMENT',
+      `The client metadata document URL "${url}" is not an https URL with a path; give the https address where Toolbridge's client metadata document is published, or none to register dynamically.`,
+    );
   }
 }
 

@@ -98,7 +98,8 @@ describe('manage_connections authorize', () => {
     expect(card.agentId).toBe('default');
     const [row] = card.targets;
     expect(row).toMatchObject({ name: 'remote', kind: 'mcp', state: 'initiated' });
-    expect(row!.message).toBe(`Sign in to Remote at ${fixture.url}.`);
+    // issue #14 (M12): the card names the scopes the sign-in asks for.
+    expect(row!.message).toBe(`Sign in to Remote at ${fixture.url}, allowing the scopes mcp:tools.`);
     expect(new URL(row!.connectUrl!).origin).toBe(fixture.origin);
 
     // The person presses Connect: the host opens the sign-in page, where they allow access.

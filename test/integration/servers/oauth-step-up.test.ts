@@ -1,3 +1,7 @@
+/**
+ * Step-up sign-in (issue #14) end to end: a real host, the fixture OAuth MCP server whose
+ * tools/call needs one scope more than its 401 asks for, and the SDK's real client as the agent.
+ */
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,20 +14,12 @@ import {
   type OAuthFixture,
   startOAuthMcpServer,
 } from '../../fixtures/oauth/oauth-mcp-server.js';
-import { connectDefaultAgent, startHost } from '../../helpers/host-kit.js';
+import { connectDefaultAgent, startHost, until } from '../../helpers/host-kit.js';
 
 let fixture: OAuthFixture;
 let dataDir: string;
 let host: Host;
 let agent: Client;
-
-async function waitUntil(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const status = () => host.servers.snapshotOf('remote').status;
 
@@ -38,8 +34,8 @@ async function signIn(): Promise<URL> {
   const { authorizationUrl } = await host.api.authorizeServer('remote');
   const url = new URL(authorizationUrl);
   await consentInBrowser(url);
-  await waitUntil(() => status() === 'connected', 'the server to connect');
-  await waitUntil(() => host.catalog.entries.some((entry) => entry.serverId === 'remote'), 'its tools');
+  await until(() => status() === 'connected', 'the server to connect');
+  await until(() => host.catalog.entries.some((entry) => entry.serverId === 'remote'), 'its tools');
   return url;
 }
 
@@ -77,7 +73,7 @@ describe('issue #14: step-up sign-in on 403 insufficient_scope', () => {
     expect(text).toContain('needs more access than the sign-in granted');
     expect(text).toContain('mcp:tools mcp:write');
     expect(text).not.toContain('not a valid MCP tool result');
-    await waitUntil(() => status() === 'needs-auth', 'needs-auth');
+    await until(() => status() === 'needs-auth', 'needs-auth');
     const [view] = await host.api.listServers();
     expect(view?.lastError).toContain(
       'Sign in to Remote again to allow more access (scopes mcp:tools mcp:write)',
@@ -93,5 +89,42 @@ describe('issue #14: step-up sign-in on 403 insufficient_scope', () => {
     expect(JSON.stringify(result.content)).toContain('with mcp:tools mcp:write');
     expect(fixture.stepUpRefusals).toBe(1);
     expect(fixture.authorizeRequests).toHaveLength(2);
+  });
+});
+
+describe('issue #14: step-up while connecting', () => {
+  let listing: OAuthFixture;
+  let listingHost: Host;
+  let listingDir: string;
+
+  afterAll(async () => {
+    await listingHost?.close();
+    await listing?.close();
+    if (listingDir !== undefined) await fs.rm(listingDir, { recursive: true, force: true });
+  });
+
+  it('issue #14: a tools/list refused with insufficient_scope leaves the server in needs-auth naming the scopes; Sign in again connects it', async () => {
+    listing = await startOAuthMcpServer({ stepUpScope: 'mcp:list', stepUpMethod: 'tools/list' });
+    listingDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-oauth-step-up-list-'));
+    listingHost = await startHost(
+      listingDir,
+      {
+        version: 1,
+        servers: [{ id: 'lister', name: 'Lister', transport: 'http', url: listing.url, enabled: true }],
+      },
+      { policyOverride: 'allow' },
+    );
+    const listerStatus = () => listingHost.servers.snapshotOf('lister');
+    const first = new URL((await listingHost.api.authorizeServer('lister')).authorizationUrl);
+    expect(first.searchParams.get('scope')).toBe('mcp:tools');
+    await consentInBrowser(first);
+    await until(() => listing.stepUpRefusals === 1 && listerStatus().status === 'needs-auth', 'the step-up');
+    expect(listerStatus().lastError).toContain('allow more access (scopes mcp:tools mcp:list)');
+
+    const second = new URL((await listingHost.api.authorizeServer('lister')).authorizationUrl);
+    expect(second.searchParams.get('scope')).toBe('mcp:tools mcp:list');
+    await consentInBrowser(second);
+    await until(() => listerStatus().status === 'connected', 'the server to connect');
+    expect(listerStatus().tools.map((tool) => tool.name)).toEqual(['whoami']);
   });
 });

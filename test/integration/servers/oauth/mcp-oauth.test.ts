@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ToolbridgeError } from '../../../../src/base/errors.js';
 import { InMemorySecretStore } from '../../../../src/base/secret-store.js';
+import { ServerSignIn } from '../../../../src/host/server-sign-in.js';
 import { McpOAuthClient, type McpOAuthOptions } from '../../../../src/servers/oauth/mcp-oauth.js';
 import {
   consentInBrowser,
@@ -326,6 +327,11 @@ describe('issue #14: McpOAuthClient registration', () => {
     'issue #14: refuses %s as a client metadata document URL, saying what to give',
     (url) => {
       expect(() => oauth({ clientMetadataUrl: url })).toThrow(/not an https URL with a path/);
+      // The host refuses it when it starts, not at the first sign-in.
+      const parts = { secrets: store, dataDir: '/nonexistent', reconnect: async () => {}, log: () => {} };
+      expect(() => new ServerSignIn({ ...parts, options: { clientMetadataUrl: url } })).toThrow(
+        /not an https URL with a path/,
+      );
     },
   );
 });
@@ -337,6 +343,35 @@ describe('issue #14: McpOAuthClient with 2025-03-26 servers', () => {
     await client.signIn();
     expect(fixture.registrations).toHaveLength(1);
     expect(await whoami(client)).toBe('signed in as client-1 with mcp:tools');
+  });
+
+  it('issue #14: accepts an issuer elsewhere on the server’s own origin there, and checks iss against it', async () => {
+    await startFixture({ legacy: 'origin-metadata', issuer: (origin) => `${origin}/oauth` });
+    const client = oauth();
+    await client.signIn();
+    expect(await whoami(client)).toBe('signed in as client-1 with mcp:tools');
+    await startFixture({
+      legacy: 'origin-metadata',
+      issuer: (origin) => `${origin}/oauth`,
+      issParameter: 'wrong',
+    });
+    await expect(oauth().signIn()).rejects.toMatchObject({ code: 'DENIED' });
+  });
+
+  it.each([
+    ['a 2025-03-26 server names an issuer on another origin', 'origin-metadata'],
+    ['a server with resource metadata names an issuer that is not its authorization server', undefined],
+  ] as const)('issue #14: refuses the metadata when %s', async (_label, legacy) => {
+    await startFixture({
+      ...(legacy === undefined ? {} : { legacy }),
+      issuer: (origin) => (legacy === undefined ? `${origin}/oauth` : 'https://other.example/'),
+    });
+    const error = await oauth()
+      .signIn()
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'DENIED' });
+    expect(String((error as Error).message)).toContain('names issuer');
+    expect(opened).toEqual([]);
   });
 
   it('issue #14: without any metadata, uses /authorize, /token and /register at the server’s origin, with PKCE', async () => {

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_AGENT_ID } from '../../agents/agent-registry.js';
 import type { Policy } from '../../api/ui-api.js';
 import { createHost, DEFAULT_HOST_PORT, type Host } from '../../host/host.js';
+import { checkClientMetadataUrl } from '../../servers/oauth/mcp-oauth.js';
 import { resolveDataDir } from '../../store/settings-file.js';
 import { WebUi } from '../../web/web-ui.js';
 import { type CliCommand, type CliIo, integerFlag, parseArgs, usageError } from '../command.js';
@@ -16,6 +17,7 @@ const FLAGS = {
   policy: 'string',
   bind: 'string',
   'unsafe-allow-non-loopback': 'boolean',
+  'oauth-client-metadata-url': 'string',
 } as const;
 
 const RENDERER_DIR = fileURLToPath(new URL('../../../out/renderer', import.meta.url));
@@ -68,6 +70,10 @@ Options:
   --unsafe-allow-non-loopback
                       allow --bind to a non-loopback address: anyone on that network
                       could then reach the endpoint. Do not use it without a reason.
+  --oauth-client-metadata-url URL
+                      the https URL of a Client ID Metadata Document describing this
+                      Toolbridge, used as its client ID with remote servers' authorization
+                      servers that accept one (else it registers dynamically)
 `,
     async run(args, io) {
       const { flags, positionals } = parseArgs('serve', args, FLAGS);
@@ -76,6 +82,8 @@ Options:
       const policyOverride = parsePolicy('serve', flags.policy);
       const agentToken = agentTokenFrom(flags['agent-token']);
       const dataDir = resolveDataDir(flags['data-dir'] === undefined ? {} : { dataDir: flags['data-dir'] });
+      const clientMetadataUrl = flags['oauth-client-metadata-url'];
+      if (clientMetadataUrl !== undefined) checkClientMetadataUrl(clientMetadataUrl);
 
       // Signals are caught from the start: dying mid-start-up would orphan the servers' process groups.
       let host: Host | undefined;
@@ -91,6 +99,7 @@ Options:
           ...(flags['unsafe-allow-non-loopback'] ? { unsafeAllowNonLoopback: true } : {}),
           ...(agentToken === undefined ? {} : { agentToken }),
           ...(policyOverride === undefined ? {} : { policyOverride }),
+          ...(clientMetadataUrl === undefined ? {} : { signIn: { clientMetadataUrl } }),
           log: (line) => io.stderr(`${line}\n`),
         });
         const webUi = new WebUi({ api: host.api, rendererDir: RENDERER_DIR });

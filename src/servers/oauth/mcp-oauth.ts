@@ -307,10 +307,13 @@ export class McpOAuthClient {
     if (tokens.access_token !== seen) return tokens;
     if (tokens.refresh_token === undefined) return undefined;
     const info = await this.readServerInfo();
+    const preset = this.options.client;
+    // The client the tokens were issued to: the user's own, else the stored one (registered, or
+    // the metadata document's URL, so a process started without that URL still refreshes).
     const client =
-      info === undefined
-        ? undefined
-        : ((await this.fixedClient(info.authorizationServerUrl, info)) ?? (await this.readClient()));
+      info !== undefined && preset !== undefined
+        ? await this.presetClient(preset, info.authorizationServerUrl)
+        : await this.readClient();
     if (info === undefined || client === undefined || info.authorizationServerUrl !== tokens.issuer) {
       await this.signOut();
       return undefined;
@@ -476,8 +479,13 @@ export class McpOAuthClient {
     scope: string | undefined,
   ): Promise<StoredClient> {
     const issuer = info.authorizationServerUrl;
-    const fixed = await this.fixedClient(issuer, info);
-    if (fixed !== undefined) return fixed;
+    // The user's own client wins; it lives in settings and the secret store, so it is not copied.
+    if (this.options.client !== undefined) return this.presetClient(this.options.client, issuer);
+    // A Client ID Metadata Document, where the authorization server accepts one: nothing to register.
+    const documentUrl = this.options.clientMetadataUrl;
+    if (documentUrl !== undefined && info.metadata.client_id_metadata_document_supported === true) {
+      return this.saveClient({ client_id: documentUrl, issuer });
+    }
     const stored = await this.readClient();
     const uris = stored !== undefined && 'redirect_uris' in stored ? stored.redirect_uris : [];
     // The loopback port changes per sign-in, and servers match redirect URIs exactly.
@@ -505,23 +513,12 @@ export class McpOAuthClient {
         fetchFn: this.fetchGuarded,
       }),
     );
-    const client: StoredClient = { ...registered, issuer };
-    await this.options.store.set(this.key('client'), JSON.stringify(client));
-    return client;
+    return this.saveClient({ ...registered, issuer });
   }
 
-  /**
-   * A client that needs no registration: the user's own (it lives in settings and the secret
-   * store, so it is not copied), else the Client ID Metadata Document where the authorization
-   * server accepts one.
-   */
-  private async fixedClient(issuer: string, info: ServerInfo): Promise<StoredClient | undefined> {
-    if (this.options.client !== undefined) return this.presetClient(this.options.client, issuer);
-    const documentUrl = this.options.clientMetadataUrl;
-    if (documentUrl !== undefined && info.metadata.client_id_metadata_document_supported === true) {
-      return { client_id: documentUrl, issuer };
-    }
-    return undefined;
+  private async saveClient(client: StoredClient): Promise<StoredClient> {
+    await this.options.store.set(this.key('client'), JSON.stringify(client));
+    return client;
   }
 
   /** The pre-registered client, its secret read now (so a changed secret applies at once). */

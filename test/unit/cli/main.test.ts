@@ -91,4 +91,20 @@ describe('run', () => {
     await run(['echo', 'a', '--debug', '--', '--debug', '--help'], collect(), [echo]);
     expect(seen).toEqual(['a', '--', '--debug', '--help']);
   });
+
+  it('issue #14: serve refuses an --oauth-client-metadata-url that is not https with a path, before starting anything', async () => {
+    for (const url of ['http://toolbridge.example/client.json', 'https://toolbridge.example/', 'nope']) {
+      const { code, stdout, stderr } = await runCli(
+        'serve',
+        '--oauth-client-metadata-url',
+        url,
+        '--port',
+        '0',
+      );
+      expect(code, url).not.toBe(0);
+      expect(stderr, url).toContain('is not an https URL with a path');
+      expect(stderr, url).not.toContain('    at ');
+      expect(stdout, url).toBe('');
+    }
+  });
 });

@@ -195,16 +195,22 @@ describe('McpOAuthClient.signIn', () => {
     expect(fixture.tokenRequests).toEqual([]);
   });
 
-  it('refuses a server whose metadata does not declare PKCE S256, before opening anything', async () => {
-    await startFixture({ omitPkceMetadata: true });
-    const error = await oauth()
-      .signIn()
-      .catch((e: unknown) => e);
-    expect(ToolbridgeError.is(error, 'DENIED')).toBe(true);
-    expect(String((error as Error).message)).toContain('PKCE');
-    expect(opened).toEqual([]);
-    expect(fixture.authorizeRequests).toEqual([]);
-  });
+  it.each([
+    ['resource metadata', undefined],
+    ['only metadata at its origin (2025-03-26)', 'origin-metadata'],
+  ] as const)(
+    'refuses a server with %s that does not declare PKCE S256, before opening anything',
+    async (_label, legacy) => {
+      await startFixture({ omitPkceMetadata: true, ...(legacy === undefined ? {} : { legacy }) });
+      const error = await oauth()
+        .signIn()
+        .catch((e: unknown) => e);
+      expect(ToolbridgeError.is(error, 'DENIED')).toBe(true);
+      expect(String((error as Error).message)).toContain('PKCE');
+      expect(opened).toEqual([]);
+      expect(fixture.authorizeRequests).toEqual([]);
+    },
+  );
 
   it.each([
     ['a different issuer', 'wrong'],
@@ -309,11 +315,15 @@ describe('issue #14: McpOAuthClient registration', () => {
     expect(fixture.authorizeRequests[0]?.get('client_id')).toBe(documentUrl);
     expect(fixture.tokenRequests[0]?.get('client_id')).toBe(documentUrl);
     expect(await whoami(client)).toBe(`signed in as ${documentUrl} with mcp:tools`);
-    // Refreshing uses the same client ID, with nothing stored for it.
+    // Refreshing uses the same client ID, also in a process started without the document's URL
+    // (toolbridge mcp on the same data folder).
     now += 3_600_000;
-    expect(await whoami(client)).toBe(`signed in as ${documentUrl} with mcp:tools`);
+    expect(await whoami(oauth())).toBe(`signed in as ${documentUrl} with mcp:tools`);
     expect(refreshRequests().map((form) => form.get('client_id'))).toEqual([documentUrl]);
-    expect(await store.get('remote:oauth.client')).toBeUndefined();
+    expect(JSON.parse((await store.get('remote:oauth.client'))!)).toEqual({
+      client_id: documentUrl,
+      issuer: fixture.issuer,
+    });
   });
 
   it('issue #14: falls back to dynamic registration where the server does not take metadata documents', async () => {

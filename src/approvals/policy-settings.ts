@@ -3,9 +3,8 @@ import { CONNECTOR_NAME_PREFIX, MCP_NAME_PREFIX, type ToolKey } from './tool-key
 import type { Policy } from './types.js';
 
 /**
- * The policy part of the settings file (src/store/settings-schema.ts `policies`), plus `rules`,
- * which that schema should grow to hold "always allow" rules (bound to a definition hash) and
- * per-tool `redactOutbound`.
+ * The policy part of the settings file (`policies` in approvals/settings.ts), with its `rules`:
+ * "always allow" rules bound to a definition hash, and per-tool `redactOutbound`.
  */
 export interface PolicySettingsLike {
   default: Policy;

@@ -12,6 +12,17 @@ export interface SettingsIssue {
   message: string;
 }
 
+/**
+ * One domain's part of the settings document: the top-level fields it owns, their defaults, and
+ * their validation. `check` reads those fields from the whole raw document; an absent field
+ * keeps its default.
+ */
+export interface SettingsSection<T extends object> {
+  /** Fresh defaults (new objects on every call). */
+  defaults(): T;
+  check(c: SettingsChecker, raw: Record<string, unknown>): T;
+}
+
 /** A short, safe rendering of a wrong value for a message (long strings are cut). */
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
@@ -76,6 +87,14 @@ export class SettingsChecker {
     if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return value;
     this.issue(path, `must be a whole number from ${min} to ${max} (${unit}); got ${describeValue(value)}.`);
     return min;
+  }
+
+  /** A time limit at top-level `key`: whole milliseconds from 1 s to 24 h; absent keeps `fallback`. */
+  durationMs(raw: Record<string, unknown>, key: string, fallback: number, example: string): number {
+    const value = raw[key];
+    return value === undefined
+      ? fallback
+      : this.integer(value, key, 1_000, 24 * 3_600_000, `milliseconds, ${example}`);
   }
 
   /** One of `choices`, quoted in the message (`"a", "b" or "c"`). */

@@ -17,8 +17,8 @@ import type { CatalogEntry, ServerTools, ToolDefinition } from '../catalog/types
 import { createToolIndex } from '../search/index.js';
 import type { ToolIndex } from '../search/types.js';
 import type { ServerSnapshot } from '../servers/types.js';
-import type { Settings } from '../store/settings-schema.js';
 import type { ConnectorParts } from './host-connectors.js';
+import type { Settings } from './settings-document.js';
 
 /** What the catalog is built from; read fresh after every invalidate(). */
 export interface CatalogInputs {

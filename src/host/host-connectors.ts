@@ -10,7 +10,8 @@ import {
   type McpServerActions,
   manageConnectionsTool,
 } from '../connectors/manage-connections.js';
-import { connectorGatewayUrl, type Settings } from '../store/settings-schema.js';
+import { connectorGatewayUrl } from '../connectors/settings.js';
+import type { Settings } from './settings-document.js';
 
 /** What an agent session gets for connections. */
 export interface ConnectorParts {

@@ -5,21 +5,37 @@ import { errorMessage, ToolbridgeError } from '../base/errors.js';
 import type { SecretStore } from '../base/secret-store.js';
 import { defaultServerConfigs } from '../servers/default-servers.js';
 import { SETTINGS_FILE_NAME, type SettingsChange, SettingsStore } from '../store/settings-file.js';
-import { defaultSettings, parseSettingsValue, type Settings } from '../store/settings-schema.js';
+import {
+  defaultSettings,
+  parseSettingsValue,
+  SETTINGS_DOCUMENT,
+  type Settings,
+  settingsSecrets,
+} from './settings-document.js';
 
 /** What the host needs of the settings: the SettingsStore, or a read-only view of the same file. */
 export interface HostSettings {
   readonly current: Settings;
-  update(change: SettingsChange): Promise<Settings>;
+  update(change: SettingsChange<Settings>): Promise<Settings>;
   readonly onDidChange: Event<Settings>;
   /** What loading repaired or moved aside, for the log. */
   readonly warnings: readonly string[];
   dispose(): void;
 }
 
+/** settings.json in `dataDir`: every domain's section, server secrets kept in `secrets`. */
+export function openSettingsStore(options: {
+  dataDir: string;
+  secrets: SecretStore;
+  seed?: (settings: Settings) => Settings | Promise<Settings>;
+}): Promise<SettingsStore<Settings>> {
+  const { secrets, ...rest } = options;
+  return SettingsStore.open({ ...rest, document: SETTINGS_DOCUMENT, secrets: settingsSecrets(secrets) });
+}
+
 /** The writable settings of the data folder; a brand-new folder starts with the default servers. */
 export async function openSettings(dataDir: string, secrets: SecretStore): Promise<HostSettings> {
-  return SettingsStore.open({
+  return openSettingsStore({
     dataDir,
     secrets,
     seed: async (settings) => ({ ...settings, servers: await defaultServerConfigs(dataDir) }),

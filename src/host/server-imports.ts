@@ -8,10 +8,14 @@ import { randomBytes } from 'node:crypto';
 import type { ImportedServerReview, ImportReview } from '../api/ui-api.js';
 import { commandCallouts } from '../base/command-review.js';
 import { ToolbridgeError } from '../base/errors.js';
+import {
+  addImportedServers,
+  type ImportFormat,
+  parseServerImport,
+  type ServerListStore,
+} from '../servers/config-import.js';
 import { isSecretName } from '../servers/server-secrets.js';
 import type { ServerConfig } from '../servers/types.js';
-import { addImportedServers, type ImportFormat, parseServerImport } from '../store/config-import.js';
-import type { SettingsStore } from '../store/settings-file.js';
 
 /** How long a review can be confirmed. @defaultValue 10 minutes */
 export const IMPORT_REVIEW_MS = 10 * 60_000;
@@ -26,7 +30,7 @@ export class ServerImports {
   private readonly held = new Map<string, HeldReview>();
 
   constructor(
-    private readonly settings: SettingsStore,
+    private readonly settings: ServerListStore,
     /** Starts one server the settings now hold. */
     private readonly start: (id: string) => Promise<void>,
     private readonly now: () => number = Date.now,

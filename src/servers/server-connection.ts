@@ -34,6 +34,7 @@ import type { ToolDefinition } from '../catalog/types.js';
 import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from './backoff.js';
 import { type ChildExit, ChildProcessTransport, MESSAGE_TOO_LARGE } from './child-process-transport.js';
 import type { ProcessLeases } from './process-leases.js';
+import { DEFAULT_CALL_TIMEOUT_MS } from './settings.js';
 import { StderrBuffer, type StderrBufferOptions } from './stderr-buffer.js';
 import type { ServerConfig, ServerReconnects, ServerState } from './types.js';
 
@@ -92,7 +93,7 @@ export interface ServerConnectionOptions {
 export const DEFAULT_CONNECTION_OPTIONS = Object.freeze({
   connectTimeoutMs: 30_000,
   listTimeoutMs: 30_000,
-  callTimeoutMs: 60_000,
+  callTimeoutMs: DEFAULT_CALL_TIMEOUT_MS,
   stopGraceMs: 2_000,
 });
 

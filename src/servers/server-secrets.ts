@@ -55,6 +55,28 @@ function withSection(config: ServerConfig, section: Section, values: Record<stri
   return { ...config, oauth: { ...config.oauth, ...values } };
 }
 
+/** Every config of `next` with its secret values moved into `store`; `previous`: the configs on disk. */
+export async function moveServerSecretsOut(
+  next: readonly ServerConfig[],
+  previous: readonly ServerConfig[],
+  store: SecretStore,
+): Promise<ServerConfig[]> {
+  const byId = new Map<string, ServerConfig>(previous.map((server) => [server.id, server]));
+  const servers: ServerConfig[] = [];
+  for (const server of next) servers.push(await extractServerSecrets(server, store, byId.get(server.id)));
+  return servers;
+}
+
+/** Drops the secrets of every server `previous` held and `next` no longer does. */
+export async function forgetRemovedServerSecrets(
+  next: readonly ServerConfig[],
+  previous: readonly ServerConfig[],
+  store: SecretStore,
+): Promise<void> {
+  const remaining = new Set(next.map((server) => server.id));
+  for (const server of previous) if (!remaining.has(server.id)) await store.deleteAllForServer(server.id);
+}
+
 /**
  * Returns `config` with every secret value moved into `store` and replaced by a reference.
  * A masked value (`••••`) keeps the secret `previous` had for that name; references made under an

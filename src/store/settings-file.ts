@@ -1,8 +1,9 @@
 /**
  * settings.json on disk: where the data folder is, loading (a corrupt or invalid file is moved
  * aside and reported, never overwritten), and queued atomic updates that either pass validation
- * and land whole, or leave the file untouched. Secret values in server configs go to the secret
- * store on every write, so the file never holds them.
+ * and land whole, or leave the file untouched. It knows no domain: the document (its version,
+ * migrations, defaults and validation) and how secret values leave it come from host/, which
+ * composes the domains' sections (host/settings-document.ts).
  */
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
@@ -10,9 +11,6 @@ import path from 'node:path';
 import { Emitter, type Event } from '../base/emitter.js';
 import { errorMessage, ToolbridgeError } from '../base/errors.js';
 import type { Disposable } from '../base/lifecycle.js';
-import type { SecretStore } from '../base/secret-store.js';
-import { extractServerSecrets } from '../servers/server-secrets.js';
-import type { ServerConfig } from '../servers/types.js';
 import {
   ensurePrivateDir,
   moveAside,
@@ -20,7 +18,7 @@ import {
   repairPrivateFileMode,
   writeFileAtomic,
 } from './atomic-file.js';
-import { defaultSettings, parseSettingsValue, type Settings, validateSettings } from './settings-schema.js';
+import { migrateSettings, type SettingsMigration } from './settings-migration.js';
 
 export const SETTINGS_FILE_NAME = 'settings.json';
 
@@ -41,35 +39,68 @@ export function resolveDataDir(options: DataDirOptions = {}): string {
   return path.join(options.homeDir ?? os.homedir(), '.config', 'toolbridge');
 }
 
-export interface SettingsStoreOptions {
+/** What the file holds: its version and migrations, its defaults and its validation. */
+export interface SettingsDocument<T> {
+  /** The version written; an older file is migrated up to it. */
+  readonly version: number;
+  /** Steps from each older version: index `n - 1` upgrades version `n`. */
+  readonly migrations: readonly SettingsMigration[];
+  /** The document of a folder without a file. */
+  defaults(): T;
+  /** Checks a (migrated) document and fills defaults; throws `INVALID_ARGUMENT` naming every issue. */
+  validate(raw: unknown): T;
+}
+
+/** How secret values leave the document before any write, so the file never holds them. */
+export interface SettingsSecrets<T> {
+  /** Where the values go (the secret store's kind), named in the warning when a file held some. */
+  readonly kind: string;
+  /** `next` with every secret value moved to the secret store; `previous` is what is on disk. */
+  moveOut(next: T, previous: T): Promise<T>;
+  /** After a write: drops the secrets of what `previous` held and `written` no longer does. */
+  forgetRemoved(written: T, previous: T): Promise<void>;
+}
+
+export interface SettingsStoreOptions<T> {
   dataDir: string;
-  /** Receives the secret values found in server configs. */
-  secrets: SecretStore;
+  document: SettingsDocument<T>;
+  secrets?: SettingsSecrets<T>;
   /** Fills a brand-new settings file (no file at all yet), e.g. with the default servers. */
-  seed?: (settings: Settings) => Settings | Promise<Settings>;
+  seed?: (settings: T) => T | Promise<T>;
 }
 
 /** Changes the settings: mutate the draft, or return a new document. */
-export type SettingsChange = (draft: Settings) => Settings | undefined | Promise<Settings | undefined>;
+export type SettingsChange<T> = (draft: T) => T | undefined | Promise<T | undefined>;
 
-export class SettingsStore implements Disposable {
-  private readonly _onDidChange = new Emitter<Settings>();
+/** `migrateSettings` then `document.validate`. */
+export function parseSettingsDocument<T>(
+  document: SettingsDocument<T>,
+  raw: unknown,
+): { settings: T; fromVersion: number } {
+  const { value, fromVersion } = migrateSettings(raw, document.migrations, document.version);
+  return { settings: document.validate(value), fromVersion };
+}
+
+export class SettingsStore<T> implements Disposable {
+  private readonly _onDidChange = new Emitter<T>();
   /** Fires after an update has been written. */
-  readonly onDidChange: Event<Settings> = this._onDidChange.event;
+  readonly onDidChange: Event<T> = this._onDidChange.event;
   private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(
     readonly dataDir: string,
     readonly filePath: string,
-    private readonly secrets: SecretStore,
-    private settings: Settings,
+    private readonly document: SettingsDocument<T>,
+    private readonly secrets: SettingsSecrets<T> | undefined,
+    private settings: T,
     /** What loading had to repair or move aside, for the UI and the log. */
     readonly warnings: readonly string[],
     /** True when no settings file existed before this open. */
     readonly created: boolean,
   ) {}
 
-  static async open(options: SettingsStoreOptions): Promise<SettingsStore> {
+  static async open<T>(options: SettingsStoreOptions<T>): Promise<SettingsStore<T>> {
+    const { document, secrets } = options;
     const dataDir = path.resolve(options.dataDir);
     const filePath = path.join(dataDir, SETTINGS_FILE_NAME);
     const warnings: string[] = [];
@@ -79,27 +110,27 @@ export class SettingsStore implements Disposable {
     const modeWarning = await repairPrivateFileMode(filePath);
     if (modeWarning) warnings.push(modeWarning);
 
-    const loaded = await readSettingsFile(filePath);
+    const loaded = await readSettingsFile(filePath, document);
     warnings.push(...loaded.warnings);
-    let settings = loaded.settings ?? defaultSettings();
+    let settings = loaded.settings ?? document.defaults();
     const created = loaded.status === 'missing';
-    if (created && options.seed) settings = validateSettings(await options.seed(settings));
+    if (created && options.seed) settings = document.validate(await options.seed(settings));
 
-    const extracted = await extractAll(settings, settings, options.secrets);
+    const extracted = secrets ? await secrets.moveOut(settings, settings) : settings;
     const movedSecrets = JSON.stringify(extracted) !== JSON.stringify(settings);
     if (movedSecrets && !created) {
       warnings.push(
-        `${filePath} held secret values; they were moved to the secret store (${options.secrets.kind}).`,
+        `${filePath} held secret values; they were moved to the secret store (${secrets?.kind}).`,
       );
     }
     if (loaded.status !== 'ok' || movedSecrets || loaded.migrated) {
-      await writeSettingsFile(filePath, extracted);
+      await writeSettingsFile(filePath, document, extracted);
     }
-    return new SettingsStore(dataDir, filePath, options.secrets, extracted, warnings, created);
+    return new SettingsStore(dataDir, filePath, document, secrets, extracted, warnings, created);
   }
 
   /** A copy of the current settings (with secret references, never values). */
-  get current(): Settings {
+  get current(): T {
     return structuredClone(this.settings);
   }
 
@@ -107,17 +138,16 @@ export class SettingsStore implements Disposable {
    * Applies `change`, validates, moves secrets to the secret store and writes the file atomically.
    * Updates run one at a time. On any failure the file and `current` stay as they were.
    */
-  update(change: SettingsChange): Promise<Settings> {
-    const run = async (): Promise<Settings> => {
+  update(change: SettingsChange<T>): Promise<T> {
+    const run = async (): Promise<T> => {
       const draft = structuredClone(this.settings);
-      const next = validateSettings((await change(draft)) ?? draft);
-      const extracted = await extractAll(next, this.settings, this.secrets);
-      await writeSettingsFile(this.filePath, extracted);
-      const remaining = new Set(extracted.servers.map((server) => server.id));
-      const removed = this.settings.servers.filter((server) => !remaining.has(server.id));
+      const next = this.document.validate((await change(draft)) ?? draft);
+      const previous = this.settings;
+      const extracted = this.secrets ? await this.secrets.moveOut(next, previous) : next;
+      await writeSettingsFile(this.filePath, this.document, extracted);
       this.settings = extracted;
       // After the write: a failed write must not lose the secrets still referenced on disk.
-      for (const server of removed) await this.secrets.deleteAllForServer(server.id);
+      await this.secrets?.forgetRemoved(extracted, previous);
       this._onDidChange.fire(this.current);
       return this.current;
     };
@@ -131,24 +161,19 @@ export class SettingsStore implements Disposable {
   }
 }
 
-async function extractAll(next: Settings, previous: Settings, secrets: SecretStore): Promise<Settings> {
-  const byId = new Map<string, ServerConfig>(previous.servers.map((server) => [server.id, server]));
-  const servers: ServerConfig[] = [];
-  for (const server of next.servers)
-    servers.push(await extractServerSecrets(server, secrets, byId.get(server.id)));
-  return { ...next, servers };
-}
-
-export interface ReadSettingsResult {
+export interface ReadSettingsResult<T> {
   /** `missing`: no file; `moved-aside`: unreadable or invalid, renamed (see warnings). */
   status: 'ok' | 'missing' | 'moved-aside';
-  settings?: Settings;
+  settings?: T;
   migrated: boolean;
   warnings: string[];
 }
 
 /** Reads and validates a settings file. A file that does not parse or validate is moved aside. */
-export async function readSettingsFile(filePath: string): Promise<ReadSettingsResult> {
+export async function readSettingsFile<T>(
+  filePath: string,
+  document: SettingsDocument<T>,
+): Promise<ReadSettingsResult<T>> {
   let text: string;
   try {
     text = await fs.readFile(filePath, 'utf8');
@@ -161,8 +186,8 @@ export async function readSettingsFile(filePath: string): Promise<ReadSettingsRe
   }
   let problem: string;
   try {
-    const { settings, fromVersion } = parseSettingsValue(JSON.parse(text));
-    return { status: 'ok', settings, migrated: fromVersion !== settings.version, warnings: [] };
+    const { settings, fromVersion } = parseSettingsDocument(document, JSON.parse(text));
+    return { status: 'ok', settings, migrated: fromVersion !== document.version, warnings: [] };
   } catch (error) {
     problem = error instanceof SyntaxError ? `it is not valid JSON (${error.message})` : errorMessage(error);
   }
@@ -177,7 +202,11 @@ export async function readSettingsFile(filePath: string): Promise<ReadSettingsRe
 }
 
 /** Validates and writes atomically (0600). Does not touch secrets: pass settings that hold none. */
-export async function writeSettingsFile(filePath: string, settings: Settings): Promise<void> {
-  const valid = validateSettings(settings);
+export async function writeSettingsFile<T>(
+  filePath: string,
+  document: SettingsDocument<T>,
+  settings: T,
+): Promise<void> {
+  const valid = document.validate(settings);
   await writeFileAtomic(filePath, `${JSON.stringify(valid, null, 2)}\n`);
 }

@@ -10,8 +10,8 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_MAX_RESULT_BYTES } from '../../src/bridge/settings.js';
 import type { Host } from '../../src/host/host.js';
-import { DEFAULT_MAX_RESULT_BYTES } from '../../src/store/settings-schema.js';
 import { connectDefaultAgent, startHost } from '../helpers/host-kit.js';
 import { fixtureConfig } from '../integration/servers/helpers.js';
 

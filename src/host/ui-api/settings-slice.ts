@@ -2,7 +2,7 @@ import type { SettingsPatch, SettingsView } from '../../api/ui-api.js';
 import { ToolbridgeError } from '../../base/errors.js';
 import { isPlainObject } from '../../base/json.js';
 import { CONNECTOR_GATEWAY_TOKEN_KEY } from '../../base/secret-store.js';
-import type { ConnectorSettings } from '../../store/settings-schema.js';
+import type { ConnectorSettings } from '../../connectors/settings.js';
 import type { HostParts, UiApiSlice } from '../host-parts.js';
 
 /** What the settings view is built from. */

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { decidePolicy, type PolicyRule } from '../../../src/approvals/policy.js';
 import { type PolicySettingsLike, policyConfigFromSettings } from '../../../src/approvals/policy-settings.js';
 import { policyRuleId, policyRuleViews, toolPolicyView } from '../../../src/approvals/policy-view.js';
-import { validateSettings, withAlwaysAllowRule } from '../../../src/store/settings-schema.js';
+import { withAlwaysAllowRule } from '../../../src/approvals/settings.js';
+import { validateSettings } from '../../../src/host/settings-document.js';
 
 const ALWAYS: PolicyRule = {
   serverId: 'files',

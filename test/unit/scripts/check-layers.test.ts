@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkLayers, importsOf, layerOf } from '../../../scripts/check-layers.js';
+import { checkLayers, importsOf, KNOWN_BREAKS, layerOf } from '../../../scripts/check-layers.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const SCRIPT = path.join(ROOT, 'scripts/check-layers.js');
@@ -45,6 +45,22 @@ const none = { knownBreaks: [], knownCycles: [] };
 describe('check-layers', () => {
   it('issue #13: the real tree has no layer break and no import cycle', () => {
     expect(checkLayers(ROOT)).toEqual([]);
+  });
+
+  it('issue #13: the real tree needs no allow-listed break', () => {
+    expect(KNOWN_BREAKS).toEqual([]);
+  });
+
+  it('issue #13: store/ knows no domain: the settings file reaching for a section fails', async () => {
+    const root = await tree({
+      ...CLEAN,
+      'src/servers/settings.ts': 'export type ServersSection = { servers: [] };\n',
+      'src/store/settings-file.ts':
+        "import type { ServersSection } from '../servers/settings.js';\nexport type F = ServersSection;\n",
+    });
+    expect(checkLayers(root, none)).toEqual([
+      'layer: src/store/settings-file.ts imports type from src/servers/settings.ts: src/store/ may import only src/base.',
+    ]);
   });
 
   it('issue #13: a clean planted tree passes', async () => {

@@ -2,14 +2,17 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { withAlwaysAllowRule } from '../../../src/approvals/settings.js';
 import { ToolbridgeError } from '../../../src/base/errors.js';
 import { CONNECTOR_GATEWAY_TOKEN_KEY, InMemorySecretStore } from '../../../src/base/secret-store.js';
-import { readSettingsFile, resolveDataDir, SettingsStore } from '../../../src/store/settings-file.js';
+import { openSettingsStore } from '../../../src/host/host-settings.js';
+import { defaultSettings, SETTINGS_DOCUMENT, SETTINGS_VERSION } from '../../../src/host/settings-document.js';
 import {
-  defaultSettings,
-  SETTINGS_VERSION,
-  withAlwaysAllowRule,
-} from '../../../src/store/settings-schema.js';
+  readSettingsFile,
+  resolveDataDir,
+  type SettingsDocument,
+  SettingsStore,
+} from '../../../src/store/settings-file.js';
 import { deadPid } from './dead-pid.js';
 
 let dir: string;
@@ -54,7 +57,7 @@ describe('resolveDataDir', () => {
 describe('SettingsStore.open', () => {
   it('creates the file from the seed on first run, 0600 in a 0700 folder', async () => {
     const data = path.join(dir, 'data');
-    const store = await SettingsStore.open({
+    const store = await openSettingsStore({
       dataDir: data,
       secrets: new InMemorySecretStore(),
       seed: (s) => ({
@@ -74,7 +77,7 @@ describe('SettingsStore.open', () => {
 
   it('does not seed when a file exists', async () => {
     await writePrivate(JSON.stringify({ version: 1, servers: [] }));
-    const store = await SettingsStore.open({
+    const store = await openSettingsStore({
       dataDir: dir,
       secrets: new InMemorySecretStore(),
       seed: () => {
@@ -87,7 +90,7 @@ describe('SettingsStore.open', () => {
 
   it('moves a corrupt file aside, reports it, and starts from defaults', async () => {
     await writePrivate('{"version": 1, "servers": [');
-    const store = await SettingsStore.open({ dataDir: dir, secrets: new InMemorySecretStore() });
+    const store = await openSettingsStore({ dataDir: dir, secrets: new InMemorySecretStore() });
     expect(store.warnings).toEqual([
       expect.stringMatching(/not valid JSON.*moved to .*settings\.json\.corrupt-/),
     ]);
@@ -101,7 +104,7 @@ describe('SettingsStore.open', () => {
     await writePrivate(
       JSON.stringify({ version: 1, servers: [{ id: 'Bad Id', transport: 'stdio', command: 'x' }] }),
     );
-    const store = await SettingsStore.open({ dataDir: dir, secrets: new InMemorySecretStore() });
+    const store = await openSettingsStore({ dataDir: dir, secrets: new InMemorySecretStore() });
     expect(store.warnings[0]).toMatch(/servers\[0\]\.id .*moved to/);
     expect((await fs.readdir(dir)).some((name) => name.startsWith('settings.json.corrupt-'))).toBe(true);
   });
@@ -114,7 +117,7 @@ describe('SettingsStore.open', () => {
       }),
     );
     const secrets = new InMemorySecretStore();
-    const store = await SettingsStore.open({ dataDir: dir, secrets });
+    const store = await openSettingsStore({ dataDir: dir, secrets });
     expect(store.warnings).toEqual([expect.stringContaining('moved to the secret store')]);
     expect(await fs.readFile(file, 'utf8')).not.toContain('ghp_canary');
     expect(await secrets.get('gh:env.GH_TOKEN')).toBe('ghp_canary');
@@ -123,7 +126,7 @@ describe('SettingsStore.open', () => {
   it('migrates a version-1 file and writes it back as the current version', async () => {
     const servers = [{ id: 'a', transport: 'stdio', command: 'x', enabled: true }];
     await writePrivate(JSON.stringify({ version: 1, servers, redactionPatterns: ['p'] }));
-    const store = await SettingsStore.open({ dataDir: dir, secrets: new InMemorySecretStore() });
+    const store = await openSettingsStore({ dataDir: dir, secrets: new InMemorySecretStore() });
     expect(store.warnings).toEqual([]);
     const onDisk = JSON.parse(await fs.readFile(file, 'utf8'));
     expect(onDisk).toEqual({
@@ -138,7 +141,7 @@ describe('SettingsStore.open', () => {
 
   it('never puts a bad redaction pattern (maybe a pasted secret) into the warning', async () => {
     await writePrivate(JSON.stringify({ version: 1, redactionPatterns: ['ghp_CANARY1234567890('] }));
-    const store = await SettingsStore.open({ dataDir: dir, secrets: new InMemorySecretStore() });
+    const store = await openSettingsStore({ dataDir: dir, secrets: new InMemorySecretStore() });
     expect(store.warnings).toEqual([
       expect.stringMatching(/redactionPatterns\[0\] is refused: Redaction pattern 1/),
     ]);
@@ -147,14 +150,14 @@ describe('SettingsStore.open', () => {
 
   it('removes temp files left by a crashed write', async () => {
     await fs.writeFile(path.join(dir, `.settings.json.${deadPid()}.aa.tmp`), 'half');
-    await SettingsStore.open({ dataDir: dir, secrets: new InMemorySecretStore() });
+    await openSettingsStore({ dataDir: dir, secrets: new InMemorySecretStore() });
     expect(await fs.readdir(dir)).toEqual(['settings.json']);
   });
 });
 
 describe('SettingsStore.update', () => {
   it('writes the change atomically and fires onDidChange', async () => {
-    const store = await SettingsStore.open({ dataDir: dir, secrets: new InMemorySecretStore() });
+    const store = await openSettingsStore({ dataDir: dir, secrets: new InMemorySecretStore() });
     const seen: number[] = [];
     store.onDidChange((s) => seen.push(s.callTimeoutMs));
     const next = await store.update((draft) => {
@@ -169,7 +172,7 @@ describe('SettingsStore.update', () => {
   });
 
   it('leaves the file and current untouched when the change fails validation', async () => {
-    const store = await SettingsStore.open({ dataDir: dir, secrets: new InMemorySecretStore() });
+    const store = await openSettingsStore({ dataDir: dir, secrets: new InMemorySecretStore() });
     const before = await fs.readFile(file);
     const error = await store
       .update((draft) => ({ ...draft, policies: { ...draft.policies, default: 'sometimes' as 'ask' } }))
@@ -182,7 +185,7 @@ describe('SettingsStore.update', () => {
 
   it('never writes a secret value to the file (checked on the bytes)', async () => {
     const secrets = new InMemorySecretStore();
-    const store = await SettingsStore.open({ dataDir: dir, secrets });
+    const store = await openSettingsStore({ dataDir: dir, secrets });
     await store.update((draft) => {
       draft.servers.push(
         { id: 'a', transport: 'stdio', command: 'x', enabled: true, env: { OPENAI_API_KEY: 'sk-canary-1' } },
@@ -205,7 +208,7 @@ describe('SettingsStore.update', () => {
 
   it("deletes a removed server's secrets after the write", async () => {
     const secrets = new InMemorySecretStore();
-    const store = await SettingsStore.open({ dataDir: dir, secrets });
+    const store = await openSettingsStore({ dataDir: dir, secrets });
     await store.update((d) => ({
       ...d,
       servers: [{ id: 'a', transport: 'stdio', command: 'x', enabled: true, env: { TOKEN: 't' } }],
@@ -218,7 +221,7 @@ describe('SettingsStore.update', () => {
   it('keeps the connector gateway token when a server named "connectors" is removed', async () => {
     const secrets = new InMemorySecretStore();
     await secrets.set(CONNECTOR_GATEWAY_TOKEN_KEY, 'gw-token');
-    const store = await SettingsStore.open({ dataDir: dir, secrets });
+    const store = await openSettingsStore({ dataDir: dir, secrets });
     await store.update((d) => ({
       ...d,
       servers: [{ id: 'connectors', transport: 'stdio', command: 'x', enabled: true, env: { TOKEN: 't' } }],
@@ -230,7 +233,7 @@ describe('SettingsStore.update', () => {
   });
 
   it('saves "always allow" rules and the gateway URL, and reads them back', async () => {
-    const store = await SettingsStore.open({ dataDir: dir, secrets: new InMemorySecretStore() });
+    const store = await openSettingsStore({ dataDir: dir, secrets: new InMemorySecretStore() });
     for (const definitionHash of ['h1', 'h2']) {
       await store.update((d) => {
         d.policies.rules = withAlwaysAllowRule(d.policies.rules, {
@@ -243,7 +246,7 @@ describe('SettingsStore.update', () => {
         return undefined;
       });
     }
-    const reread = await readSettingsFile(file);
+    const reread = await readSettingsFile(file, SETTINGS_DOCUMENT);
     expect(reread.settings?.policies.rules).toEqual([
       { serverId: 'gh', toolName: 'push', policy: 'allow', definitionHash: 'h2' },
     ]);
@@ -251,7 +254,7 @@ describe('SettingsStore.update', () => {
   });
 
   it('runs updates one after another so none is lost', async () => {
-    const store = await SettingsStore.open({ dataDir: dir, secrets: new InMemorySecretStore() });
+    const store = await openSettingsStore({ dataDir: dir, secrets: new InMemorySecretStore() });
     await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
         store.update(async (draft) => {
@@ -262,12 +265,12 @@ describe('SettingsStore.update', () => {
       ),
     );
     expect(store.current.redactionPatterns).toEqual(Array.from({ length: 10 }, (_, i) => `p${i}`));
-    const reread = await readSettingsFile(file);
+    const reread = await readSettingsFile(file, SETTINGS_DOCUMENT);
     expect(reread.settings?.redactionPatterns).toHaveLength(10);
   });
 
   it('keeps working after a failed update', async () => {
-    const store = await SettingsStore.open({ dataDir: dir, secrets: new InMemorySecretStore() });
+    const store = await openSettingsStore({ dataDir: dir, secrets: new InMemorySecretStore() });
     await expect(
       store.update(() => {
         throw new Error('boom');
@@ -276,5 +279,35 @@ describe('SettingsStore.update', () => {
     await expect(store.update((d) => ({ ...d, cardTimeoutMs: 2_000 }))).resolves.toMatchObject({
       cardTimeoutMs: 2_000,
     });
+  });
+});
+
+describe('issue #13: the store knows no domain', () => {
+  /** A document of one field, with its own version, migration and message. */
+  const counter: SettingsDocument<{ version: 2; count: number }> = {
+    version: 2,
+    migrations: [(raw) => ({ ...raw, count: raw.total })],
+    defaults: () => ({ version: 2, count: 0 }),
+    validate: (raw) => {
+      const { count } = raw as { count: unknown };
+      if (typeof count !== 'number') {
+        throw new ToolbridgeError('INVALID_ARGUMENT', 'Invalid settings: count must be a number.');
+      }
+      return { version: 2, count };
+    },
+  };
+
+  it('loads, migrates, validates and writes whatever document it is given', async () => {
+    await writePrivate(JSON.stringify({ version: 1, total: 4 }));
+    const store = await SettingsStore.open({ dataDir: dir, document: counter });
+    expect(store.current).toEqual({ version: 2, count: 4 });
+    expect(JSON.parse(await fs.readFile(file, 'utf8'))).toEqual({ version: 2, count: 4 });
+    await store.update((draft) => ({ ...draft, count: draft.count + 1 }));
+    expect((await readSettingsFile(file, counter)).settings).toEqual({ version: 2, count: 5 });
+    const before = await fs.readFile(file);
+    await expect(store.update(() => ({ version: 2, count: 'x' as unknown as number }))).rejects.toThrow(
+      'count must be a number',
+    );
+    expect(await fs.readFile(file)).toEqual(before);
   });
 });

@@ -6,13 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ToolbridgeError } from '../../../src/base/errors.js';
 import { InMemorySecretStore } from '../../../src/base/secret-store.js';
+import { openSettingsStore } from '../../../src/host/host-settings.js';
 import {
   importServers,
   parseJsonc,
   parseServerImport,
   readServerImportFile,
-} from '../../../src/store/config-import.js';
-import { SettingsStore } from '../../../src/store/settings-file.js';
+} from '../../../src/servers/config-import.js';
 
 function fixturePath(name: string): string {
   return fileURLToPath(new URL(`../../fixtures/servers/import/${name}`, import.meta.url));
@@ -190,7 +190,7 @@ describe('importServers', () => {
 
   it('adds the servers in one update; their secrets go to the secret store', async () => {
     const secrets = new InMemorySecretStore();
-    const store = await SettingsStore.open({ dataDir: dir, secrets });
+    const store = await openSettingsStore({ dataDir: dir, secrets });
     await store.update((d) => ({
       ...d,
       servers: [{ id: 'github', transport: 'stdio', command: 'x', enabled: true }],
@@ -204,7 +204,7 @@ describe('importServers', () => {
   });
 
   it('leaves the settings file untouched on invalid input', async () => {
-    const store = await SettingsStore.open({ dataDir: dir, secrets: new InMemorySecretStore() });
+    const store = await openSettingsStore({ dataDir: dir, secrets: new InMemorySecretStore() });
     await store.update((d) => ({
       ...d,
       servers: [{ id: 'keep', transport: 'stdio', command: 'x', enabled: true }],

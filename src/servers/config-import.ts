@@ -9,9 +9,8 @@ import { promises as fs } from 'node:fs';
 import { errorMessage, ToolbridgeError } from '../base/errors.js';
 import { defineMember, isPlainObject } from '../base/json.js';
 import { toServerId } from '../base/server-id.js';
-import type { ServerConfig } from '../servers/types.js';
-import type { SettingsStore } from './settings-file.js';
-import { isHttpUrl } from './settings-schema.js';
+import { isHttpUrl } from './settings.js';
+import type { ServerConfig } from './types.js';
 
 export type ImportFormat = 'claude-desktop' | 'cursor' | 'vscode';
 
@@ -21,6 +20,12 @@ export interface ImportResult {
   servers: ServerConfig[];
   /** What the user should know: renamed ids, skipped entries, values to fill in. */
   notes: string[];
+}
+
+/** The settings as the import sees them: the server list, changed in one validated update. */
+export interface ServerListStore {
+  readonly current: { readonly servers: readonly ServerConfig[] };
+  update(change: (draft: { servers: ServerConfig[] }) => undefined): Promise<unknown>;
 }
 
 export interface ImportOptions {
@@ -120,7 +125,7 @@ export async function readServerImportFile(
  * a config that fails validation) nothing is written.
  */
 export async function importServers(
-  store: SettingsStore,
+  store: ServerListStore,
   input: { text: string } | { path: string },
 ): Promise<ImportResult> {
   const existingIds = store.current.servers.map((server) => server.id);
@@ -137,7 +142,7 @@ export async function importServers(
  * read, nothing is written: renaming would add something other than what was reviewed.
  */
 export async function addImportedServers(
-  store: SettingsStore,
+  store: ServerListStore,
   servers: readonly ServerConfig[],
 ): Promise<ServerConfig[]> {
   await store.update((draft) => {

@@ -54,7 +54,7 @@ export const CLIENT_SCENARIOS = [
 const BARE_TOOL_NAME =
   "not applicable: it calls the suite's reference server's own tool by its bare name; through Toolbridge a server's tools are `mcp__<server>__<tool>` behind `tool_call`";
 const NOT_RELAYED = 'not relayed by the agent endpoint yet (issue #14)';
-const FAILURE_NOTES = {
+export const FAILURE_NOTES = {
   server: {
     ...Object.fromEntries(
       [
@@ -128,10 +128,10 @@ function findNode22() {
 }
 
 /** The scenario names the baseline lists, by side (a YAML subset: `server:`/`client:` then `- name`). */
-function readExpected() {
+export function readExpected(file = expectedFile) {
   const expected = { server: new Set(), client: new Set() };
   let side;
-  for (const raw of readFileSync(expectedFile, 'utf8').split('\n')) {
+  for (const raw of readFileSync(file, 'utf8').split('\n')) {
     const line = raw.replace(/#.*/, '').trimEnd();
     const header = /^(server|client):/.exec(line);
     if (header) side = header[1];
@@ -176,7 +176,7 @@ function firstReasons(failures) {
   return reasons.length > 2 ? `${reasons.slice(0, 2).join('; ')}; …` : reasons.join('; ');
 }
 
-function summarize(checks) {
+export function summarize(checks) {
   const count = (status) => checks.filter((check) => check.status === status).length;
   const failures = checks.filter((check) => check.status === 'FAILURE');
   const warnings = count('WARNING');
@@ -305,8 +305,9 @@ function markdown(results, versionLine) {
   const lines = [versionLine, '', '| Side | Scenario | Result | Why |', '| --- | --- | --- | --- |'];
   for (const result of results) {
     const why = result.passed ? '' : failureNote(result.side, result.scenario);
+    const text = result.text.length > 140 ? `${result.text.slice(0, 139)}…` : result.text;
     lines.push(
-      `| ${result.side} | \`${result.scenario}\` | ${result.text.replaceAll('|', '\\|').replaceAll('\n', ' ')} | ${why} |`,
+      `| ${result.side} | \`${result.scenario}\` | ${text.replaceAll('|', '\\|').replaceAll('\n', ' ')} | ${why} |`,
     );
   }
   return `${lines.join('\n')}\n`;
@@ -332,7 +333,12 @@ async function main() {
   const suiteVersion = JSON.parse(
     readFileSync(join(root, 'node_modules/@modelcontextprotocol/conformance/package.json'), 'utf8'),
   ).version;
-  const versionLine = `@modelcontextprotocol/conformance ${suiteVersion}, Node ${spawnSync(node22, ['--version'], { encoding: 'utf8' }).stdout.trim()}, ${new Date().toISOString().slice(0, 10)}`;
+  const node = spawnSync(node22, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], {
+    cwd: root,
+    encoding: 'utf8',
+  }).stdout.trim();
+  const versionLine = `@modelcontextprotocol/conformance ${suiteVersion}, Node ${node}, ${new Date().toISOString().slice(0, 10)}${commit === '' ? '' : `, Toolbridge at ${commit}`}`;
   const table = markdown(results, versionLine);
   if (markdownFile !== undefined) writeFileSync(markdownFile, table);
   const expected = readExpected();
@@ -349,4 +355,5 @@ async function main() {
   process.exit(surprises.length === 0 ? 0 : 1);
 }
 
-await main();
+// Run as a command; imported (by its tests), it only defines.
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

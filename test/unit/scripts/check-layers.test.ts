@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkLayers, importsOf, KNOWN_BREAKS, layerOf } from '../../../scripts/check-layers.js';
+import { checkLayers, importsOf, KNOWN_BREAKS, LAYERS, layerOf } from '../../../scripts/check-layers.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const SCRIPT = path.join(ROOT, 'scripts/check-layers.js');
@@ -61,6 +61,42 @@ describe('check-layers', () => {
     expect(checkLayers(root, none)).toEqual([
       'layer: src/store/settings-file.ts imports type from src/servers/settings.ts: src/store/ may import only src/base.',
     ]);
+  });
+
+  it("issue #13: the README's layout table says what LAYERS allows, folder by folder", async () => {
+    const text = await fs.readFile(path.join(ROOT, 'docs/readme/99-rule-map.md'), 'utf8');
+    const rows = text.split('\n').filter((line) => /^\| `(src\/|main\/|preload\/)/.test(line));
+    const names = (cell: string) =>
+      [...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1]!.replace(/^src\//, '').replace(/\/$/, ''));
+    const short = (layers: readonly string[] = []) =>
+      layers.map((layer) => layer.replace(/^src\//, '')).sort();
+    const rules = LAYERS as Record<string, { imports: string[]; types?: string[] }>;
+    const documented: Record<string, { imports: string[]; types: string[] }> = {};
+    for (const row of rows) {
+      const cells = row.split('|').slice(1, -1);
+      const may = cells.at(-1)!;
+      const [direct, typesOnly = ''] = may.split('types only from');
+      const above = Object.keys(documented);
+      for (const folder of names(cells[0]!)) {
+        const layer = `src/${folder}` in rules ? `src/${folder}` : folder;
+        documented[layer] = may.includes('every folder above')
+          ? { imports: short(above), types: [] }
+          : may.includes('anything in `src/`')
+            ? {
+                imports: short(Object.keys(rules).filter((key) => key.startsWith('src/') && key !== layer)),
+                types: [],
+              }
+            : { imports: names(direct!).sort(), types: names(typesOnly).sort() };
+      }
+    }
+    expect(Object.keys(documented).sort()).toEqual(Object.keys(rules).sort());
+    for (const [layer, rule] of Object.entries(rules)) {
+      expect({ layer, ...documented[layer] }).toEqual({
+        layer,
+        imports: short(rule.imports),
+        types: short(rule.types),
+      });
+    }
   });
 
   it('issue #13: a clean planted tree passes', async () => {

@@ -1,4 +1,4 @@
-import type { CallAccount } from '../../src/api/ui-api.js';
+import type { ActivityEntry, CallAccount } from '../../src/api/ui-api.js';
 
 const number = new Intl.NumberFormat('en-US');
 
@@ -63,4 +63,20 @@ export function formatAccount(account: CallAccount): string {
 /** An account after "as": "account work", or "the default account" while its alias is unknown. */
 export function accountPhrase(account: CallAccount): string {
   return `${'alias' in account ? 'account ' : ''}${formatAccount(account)}`;
+}
+
+const POLICY_SOURCE_TEXT: Record<NonNullable<ActivityEntry['policySource']>, string> = {
+  'always-allow': 'an "Always allow" rule',
+  rule: 'a saved rule',
+  server: "its server's policy",
+  default: 'the default policy',
+  'read-only': 'a trusted read-only hint',
+};
+
+/** Who or what decided an audited call, in words ("by an \"Always allow\" rule", "by user"). */
+export function decidedByText(entry: Pick<ActivityEntry, 'decidedBy' | 'policySource'>): string {
+  if (entry.decidedBy === 'policy' && entry.policySource !== undefined) {
+    return `by ${POLICY_SOURCE_TEXT[entry.policySource]}`;
+  }
+  return `by ${entry.decidedBy}`;
 }

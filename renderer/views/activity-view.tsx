@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { ActivityEntry, ActivityQuery } from '../../src/api/ui-api.js';
 import { EmptyState, ErrorText, JsonBlock, ServerText, ViewHeader } from '../components/common.js';
 import { downloadText } from '../lib/download.js';
-import { formatAccount, formatBytes, formatDuration, formatTime } from '../lib/format.js';
+import { decidedByText, formatAccount, formatBytes, formatDuration, formatTime } from '../lib/format.js';
 import { activityFacets, selectSelectedActivity } from '../store/selectors.js';
 import { useAppStore, useAppStoreShallow } from '../store/store-context.js';
 
@@ -126,7 +126,9 @@ function ActivityTable() {
               <td className="mono">{entry.toolName}</td>
               <td>
                 <span className={`badge ${DECISION_BADGE[entry.decision]}`}>{entry.decision}</span>{' '}
-                <span className="faint small">by {entry.decidedBy}</span>
+                <span className="faint small" data-testid="activity-decided-by">
+                  {decidedByText(entry)}
+                </span>
               </td>
               <td className="num">{formatDuration(entry.durationMs)}</td>
               <td className="num">
@@ -258,8 +260,8 @@ function Drawer(props: { onClose: () => void }) {
           )}
           <dt>Decision</dt>
           <dd>
-            <span className={`badge ${DECISION_BADGE[entry.decision]}`}>{entry.decision}</span> by{' '}
-            {entry.decidedBy}
+            <span className={`badge ${DECISION_BADGE[entry.decision]}`}>{entry.decision}</span>{' '}
+            {decidedByText(entry)}
           </dd>
           <dt>Duration</dt>
           <dd>{formatDuration(entry.durationMs)}</dd>

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Event } from '../base/emitter.js';
-import { errorMessage } from '../base/errors.js';
+import { type ErrorCode, errorMessage } from '../base/errors.js';
 import type { JsonObject } from '../base/json.js';
 import type { AsyncDisposable } from '../base/lifecycle.js';
 import { ApprovalQueue, type CardResolvedEvent, type Clock, systemClock } from './approval-queue.js';
@@ -105,6 +105,11 @@ export class Approvals implements AsyncDisposable {
   /** Audits an entry a Stop ended before it reached `call`; see ApprovalGate.recordInterrupted. */
   recordInterrupted(request: GateRequest): Promise<void> {
     return this.gate.recordInterrupted(request);
+  }
+
+  /** Audits an entry refused before it reached `call`; see ApprovalGate.recordRefused. */
+  recordRefused(request: GateRequest, refusal: { code: ErrorCode; message: string }): Promise<void> {
+    return this.gate.recordRefused(request, refusal);
   }
 
   /** The policy a call of this tool gets now (the same decision the gate makes). */

@@ -150,6 +150,7 @@ export class AuditLog implements AsyncDisposable, AuditSink {
       arguments: capArguments(redactor.redactValue(record.arguments), this.options.maxArgumentChars),
       decision: record.decision,
       decidedBy: record.decidedBy,
+      ...(record.policySource === undefined ? {} : { policySource: record.policySource }),
       durationMs: record.durationMs,
       resultBytes: record.resultBytes,
       isError: record.isError,

@@ -18,6 +18,7 @@ import {
   ruleAccount,
   sameRuleAccount,
 } from './policy.js';
+import { isAlwaysAllow } from './policy-view.js';
 import { createRedactor, type Redactor } from './redaction.js';
 import { MCP_NAME_PREFIX, nameMatchesKey, type ToolKey } from './tool-key.js';
 import type { ActivityEntry, ApprovalCardView, CallAccount } from './types.js';
@@ -82,7 +83,7 @@ export interface ApprovalGateOptions {
   reviews?: Pick<DefinitionReviews, 'heldAgainst'>;
 }
 
-type Decision = Pick<ActivityEntry, 'decision' | 'decidedBy'>;
+type Decision = Pick<ActivityEntry, 'decision' | 'decidedBy' | 'policySource'>;
 
 /** A stage's "no": the code and message the agent gets, and the decision the audit line records. */
 export interface Refusal {
@@ -262,19 +263,22 @@ export class ApprovalGate {
   /** Decide: the policy (settings' rules plus this session's "always"); deny stops here. */
   private decidePolicy(call: GateCall): Refusal | undefined {
     const { request } = call;
-    const { policy, redactOutbound } = this.decide({
+    const decided = this.decide({
       ...call.key,
       definitionHash: request.definitionHash,
       annotations: request.annotations,
       ...(request.account === undefined ? {} : { account: request.account }),
     });
+    const { policy } = decided;
     call.asks = policy === 'ask';
-    call.redactOutbound = redactOutbound;
+    call.redactOutbound = decided.redactOutbound;
+    // The audit line of a call the policy let through names which setting did (a card overrides it).
+    call.decision = { decision: 'allow', decidedBy: 'policy', policySource: policySource(decided) };
     if (policy !== 'deny') return undefined;
     return {
       code: 'DENIED',
       message: `The user's policy does not allow '${request.name}', so it was not run. Do not retry it; if it is needed, ask the user to change the policy in Toolbridge.`,
-      decision: { decision: 'deny', decidedBy: 'policy' },
+      decision: { decision: 'deny', decidedBy: 'policy', policySource: policySource(decided) },
     };
   }
 
@@ -403,6 +407,15 @@ export class ApprovalGate {
     await this.refuse(request, args, this.interruption(request) ?? STOPPED);
   }
 
+  /**
+   * Audits an entry the bridge refused before it came here (arguments that do not fit the tool's
+   * schema): decision `deny`, by the system. Runs nothing and opens no card.
+   */
+  async recordRefused(request: GateRequest, refusal: { code: ErrorCode; message: string }): Promise<void> {
+    const args = isPlainObject(request.arguments) ? structuredClone(request.arguments) : {};
+    await this.refuse(request, args, systemDenial(refusal.code, refusal.message));
+  }
+
   /** The agent's cancel or the user's Stop, if either has happened. */
   private interruption(request: GateRequest): Refusal | undefined {
     if (request.signal?.aborted) {
@@ -485,6 +498,12 @@ export class ApprovalGate {
       console.warn('toolbridge: could not write the audit log:', errorMessage(error));
     }
   }
+}
+
+/** Which setting a policy decision came from, as the audit line names it. */
+function policySource(decision: PolicyDecision): NonNullable<ActivityEntry['policySource']> {
+  if (decision.source !== 'rule') return decision.source;
+  return decision.rule !== undefined && isAlwaysAllow(decision.rule) ? 'always-allow' : 'rule';
 }
 
 /** Why a call must not go out because its tool changed or vanished since it was judged; undefined when it may. */

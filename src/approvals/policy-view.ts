@@ -111,7 +111,8 @@ export function policyRuleViews(
 }
 
 /** An allow rule bound to one tool's definition: what "Always allow" saves. */
-function isAlwaysAllow(rule: PolicyRule): boolean {
+/** An allow rule bound to a definition: what "Always allow" on a card saves. */
+export function isAlwaysAllow(rule: PolicyRule): boolean {
   return rule.policy === 'allow' && rule.toolName !== undefined && rule.definitionHash !== undefined;
 }
 

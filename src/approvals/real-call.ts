@@ -10,6 +10,7 @@
  * The bridge sees all of it only as its `ToolExecutor` port; the host hands in the parts.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ErrorCode } from '../base/errors.js';
 import type { JsonObject } from '../base/json.js';
 import {
   CONNECTORS_UNAVAILABLE_MESSAGE,
@@ -26,6 +27,7 @@ export interface RealCallParts {
   gate: {
     call(request: GateRequest, run: RunTool): Promise<CallToolResult>;
     recordInterrupted(request: GateRequest): Promise<void>;
+    recordRefused(request: GateRequest, refusal: { code: ErrorCode; message: string }): Promise<void>;
   };
   /** Runs a tool on its MCP server, with the call timeout (`ServerManager.toolExecutor`). */
   local: ToolExecutor;
@@ -50,6 +52,9 @@ export function realCallExecutor(parts: RealCallParts): ToolExecutor {
     // Entries a Stop ended before they ran still get their own audit line.
     recordInterrupted: (entry, args, context) =>
       parts.gate.recordInterrupted(gateRequest(entry, args, context, parts)),
+    // So do entries refused for their arguments: the attempt is part of the record.
+    recordRefused: (entry, args, context, refusal) =>
+      parts.gate.recordRefused(gateRequest(entry, args, context, parts), refusal),
   };
 }
 

@@ -141,6 +141,11 @@ export interface ActivityEntry {
   /** `policy-change`: a person changed a policy or removed a rule in the UI (no call was made). */
   decision: AuditDecision;
   decidedBy: 'policy' | 'user' | 'hook' | 'system';
+  /**
+   * `decidedBy: 'policy'`: which setting decided (an "Always allow" rule, another saved rule, the
+   * server's policy, the default, a trusted read-only hint). Absent on older lines.
+   */
+  policySource?: Exclude<PolicySource, 'tool'>;
   durationMs: number;
   resultBytes: number;
   isError: boolean;

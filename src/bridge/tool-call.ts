@@ -58,7 +58,13 @@ export async function callCatalogTool(
   context: CallContext,
 ): Promise<CallToolResult> {
   const check = scope.validator.check(entry.name, entry.inputSchema, args, route);
-  if (!check.ok) return jsonResult(check.error, true);
+  if (!check.ok) {
+    await scope.executor.recordRefused?.(entry, args, context, {
+      code: 'INVALID_ARGUMENT',
+      message: check.error.error,
+    });
+    return jsonResult(check.error, true);
+  }
   const notEnforced = check.notEnforced?.map((skipped) => skipped.pattern);
   let result: CallToolResult;
   try {

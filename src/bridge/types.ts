@@ -1,4 +1,5 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ErrorCode } from '../base/errors.js';
 import type { JsonObject, JsonValue } from '../base/json.js';
 import type { UnavailableServer } from '../catalog/listing.js';
 import type { CatalogEntry } from '../catalog/types.js';
@@ -40,6 +41,16 @@ export interface ToolExecutor {
    * Stop between entries), so the audit log has its own line for it. Never runs the tool.
    */
   recordInterrupted?(entry: CatalogEntry, args: Record<string, unknown>, context: CallContext): Promise<void>;
+  /**
+   * Notes an entry the bridge refused before it reached `callTool` (its arguments do not fit the
+   * tool's schema), so the audit log shows the attempt too. Never runs the tool.
+   */
+  recordRefused?(
+    entry: CatalogEntry,
+    args: Record<string, unknown>,
+    context: CallContext,
+    refusal: { code: ErrorCode; message: string },
+  ): Promise<void>;
 }
 
 /** What an agent endpoint needs from the bridge: the tools to list, and a way to call one. */

@@ -225,6 +225,12 @@ export class ConnectionManager {
   private readonly cardTimeoutMs: number;
   private readonly pollIntervalMs: number;
   private readonly clock: () => number;
+  /**
+   * Links the person skipped (or let time out) on a card, by `connector alias`: the gateway still
+   * calls such a link pending ("waiting for the user to allow access"), which would tell the agent
+   * to wait for something nobody is going to do. Cleared when a link for it starts again.
+   */
+  private readonly abandoned = new Map<string, Exclude<TargetOutcome, 'connected'>>();
 
   constructor(private readonly options: ManageConnectionsOptions) {
     this.cardTimeoutMs = options.cardTimeoutMs ?? 300_000;
@@ -269,7 +275,7 @@ export class ConnectionManager {
       filter.length === 0
         ? listed.value
         : listed.value.filter((row) => filter.includes(row.connector.toLowerCase()));
-    return { connectors: rows.map(statusRow), hint: STATUS_HINT };
+    return { connectors: rows.map((row) => statusRow(row, this.abandoned)), hint: STATUS_HINT };
   }
 
   async connect(
@@ -300,6 +306,7 @@ export class ConnectionManager {
       targets = left;
     }
     let starts: GatewayConnectionStart[] = [];
+    for (const target of targets) this.abandoned.delete(linkKey(target.connector, target.alias));
     if (targets.length > 0) {
       const started = await this.options.client.initiateConnections(targets, {
         reinitiate: request.action === 'reconnect',
@@ -437,6 +444,10 @@ export class ConnectionManager {
       }
     } finally {
       subscription.dispose();
+    }
+    for (const start of starts) {
+      const outcome = outcomes.get(start.connector) ?? 'not_connected';
+      if (outcome !== 'connected') this.abandoned.set(linkKey(start.connector, start.alias), outcome);
     }
     const payload = cardPayload(starts, outcomes);
     card.close(
@@ -585,19 +596,49 @@ function label(start: GatewayConnectionStart): string {
   return start.alias === undefined ? start.connector : `${start.connector} (${start.alias})`;
 }
 
-function statusRow(row: GatewayConnectionRow): Record<string, unknown> {
+function linkKey(connector: string, alias: string | undefined): string {
+  return `${connector.toLowerCase()} ${alias ?? ''}`;
+}
+
+const ABANDONED_REASONS: Record<Exclude<TargetOutcome, 'connected'>, string> = {
+  skipped:
+    'The user chose not to connect it in Toolbridge (Skip on the connection card). Do not ask again unless the user wants it; connect asks again.',
+  not_connected:
+    'Nobody connected it before the connection card timed out. Ask the user whether to try again with connect.',
+};
+
+/**
+ * One app as `status` reports it. A link still pending at the gateway that the person skipped
+ * (or let time out) on a card is reported as that, not as waiting for them.
+ */
+function statusRow(
+  row: GatewayConnectionRow,
+  abandoned: ReadonlyMap<string, Exclude<TargetOutcome, 'connected'>>,
+): Record<string, unknown> {
+  // A connect without an alias links the default account: its outcome stands for that account too.
+  const outcomeOf = (alias: string | undefined, isDefault: boolean) =>
+    (alias === undefined ? undefined : abandoned.get(linkKey(row.connector, alias))) ??
+    (isDefault ? abandoned.get(linkKey(row.connector, undefined)) : undefined);
+  const state = (
+    item: { connected: boolean; connectionStatus?: string; statusReason?: string },
+    outcome: Exclude<TargetOutcome, 'connected'> | undefined,
+  ) =>
+    outcome !== undefined && !item.connected && item.connectionStatus === 'initiated'
+      ? { connectionStatus: outcome, statusReason: ABANDONED_REASONS[outcome] }
+      : {
+          ...(item.connectionStatus === undefined ? {} : { connectionStatus: item.connectionStatus }),
+          ...(item.statusReason === undefined ? {} : { statusReason: item.statusReason }),
+        };
   return {
     connector: row.connector,
     enabled: row.enabled,
     connected: row.connected,
-    ...(row.connectionStatus === undefined ? {} : { connectionStatus: row.connectionStatus }),
-    ...(row.statusReason === undefined ? {} : { statusReason: row.statusReason }),
+    ...state(row, outcomeOf(undefined, true)),
     accounts: row.accounts.map((account) => ({
       alias: account.alias,
       default: account.default,
       connected: account.connected,
-      ...(account.connectionStatus === undefined ? {} : { connectionStatus: account.connectionStatus }),
-      ...(account.statusReason === undefined ? {} : { statusReason: account.statusReason }),
+      ...state(account, outcomeOf(account.alias, account.default)),
     })),
     disabledTools: row.disabledTools,
   };

@@ -139,6 +139,24 @@ describe('a call under ask waits for the person', () => {
   });
 });
 
+describe('issue #16: a call refused for its arguments', () => {
+  it('is in the activity log, though no card opened and nothing ran', async () => {
+    const agent = await connectAgent(running);
+    const result = await toolCall(agent, ECHO, { message: 42 });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain('NOT invoked');
+    expect(await running.host.api.listCards()).toEqual([]);
+    const [entry] = (await running.host.api.queryActivity({ toolName: ECHO, limit: 1 })).entries;
+    expect(entry).toMatchObject({
+      decision: 'deny',
+      decidedBy: 'system',
+      arguments: { message: 42 },
+      isError: true,
+      message: expect.stringContaining('failed argument validation'),
+    });
+  });
+});
+
 describe('closing the host with cards open', () => {
   it('fails the waiting calls cleanly instead of leaving them hanging', async () => {
     const other = await startFreshHost(

@@ -247,6 +247,36 @@ describe('manage_connections connect with a card', () => {
     expect(cards.closed).toEqual(['notion: skipped\nslack: not connected']);
   });
 
+  it('issue #16: status reports a skipped app as skipped, not as waiting for the user', async () => {
+    let round = 0;
+    let duringSecondCard: Record<string, unknown> | undefined;
+    const cards = new FakeCards(async (_targets, self) => {
+      round += 1;
+      if (round === 2) {
+        // A new connect asks the person again: while its card is open the link is pending once more.
+        duringSecondCard = payload(await direct.call({ action: 'status', connectors: ['notion'] }, context));
+      }
+      self.skips.fire('notion');
+    });
+    const direct = tool(cards, { cardTimeoutMs: 300 });
+    await direct.call({ action: 'connect', connectors: ['notion', 'slack'] }, context);
+    const rows = payload(await direct.call({ action: 'status', connectors: ['notion', 'slack'] }, context))
+      .connectors as Array<Record<string, unknown>>;
+    const byName = new Map(rows.map((row) => [row.connector, row]));
+    expect(JSON.stringify(rows)).not.toContain('waiting for the user');
+    expect(byName.get('notion')).toMatchObject({ connected: false, connectionStatus: 'skipped' });
+    expect(String(byName.get('notion')?.statusReason)).toMatch(/chose not to connect/);
+    expect(byName.get('notion')?.accounts).toEqual([
+      expect.objectContaining({ connected: false, connectionStatus: 'skipped' }),
+    ]);
+    expect(byName.get('slack')).toMatchObject({ connected: false, connectionStatus: 'not_connected' });
+
+    await direct.call({ action: 'connect', connectors: ['notion'] }, context);
+    expect(duringSecondCard?.connectors).toEqual([
+      expect.objectContaining({ connector: 'notion', connectionStatus: 'initiated' }),
+    ]);
+  });
+
   it('counts every open target as skipped when the user stops', async () => {
     const cards = new FakeCards(async (_targets, self) => {
       self.stop.abort();

@@ -127,6 +127,7 @@ describe('ApprovalGate.call: policy', () => {
         arguments: { path: '/a' },
         decision: 'allow',
         decidedBy: 'policy',
+        policySource: 'default',
         durationMs: 0,
         resultBytes: Buffer.byteLength(JSON.stringify(result)),
         isError: false,
@@ -374,6 +375,21 @@ describe('ApprovalGate.call: always allow', () => {
     await nextCard();
     expect(cards).toHaveLength(2);
     expect(server.calls).toEqual([{ n: 1 }]);
+  });
+
+  it('issue #16: the audit line of a call an "Always allow" rule let through names that rule', async () => {
+    const { gate, server, queue, audit, nextCard } = setup({ defaultPolicy: 'ask' });
+    const first = gate.call(request('write_file', { n: 1 }, { definitionHash: 'h1' }), server.run);
+    queue.resolve((await nextCard()).id, { action: 'always' });
+    await first;
+    await gate.call(request('write_file', { n: 2 }, { definitionHash: 'h1' }), server.run);
+    expect(audit.map((line) => [line.decision, line.decidedBy, line.policySource])).toEqual([
+      ['allow', 'user', undefined],
+      ['allow', 'policy', 'always-allow'],
+    ]);
+    const plain = setup({ defaultPolicy: 'allow' });
+    await plain.gate.call(request('read_file', { n: 3 }), plain.server.run);
+    expect(plain.audit[0]).toMatchObject({ decidedBy: 'policy', policySource: 'default' });
   });
 
   it('with ask as the fallback, always stops the cards until the definition changes', async () => {

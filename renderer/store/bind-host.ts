@@ -27,6 +27,7 @@ export function bindHost(api: ToolbridgeApi, store: AppStore): () => void {
     cardOpened: (card) => state().cardChanged(card),
     cardUpdated: (card) => state().cardChanged(card),
     cardResolved: ({ id }) => state().cardClosed(id),
+    callUpdated: (call) => state().callChanged(call),
     activityAppended: (entry) => state().activityAppended(entry),
     agentsChanged: ({ agents }) => state().agentsChanged(agents),
     settingsChanged: (settings) => {
@@ -55,6 +56,7 @@ export async function loadAll(store: AppStore): Promise<void> {
     state.loadServers(),
     state.loadTools(),
     state.loadCards(),
+    state.loadCalls(),
     state.loadActivity(),
     state.loadSettings(),
     state.loadAgents(),

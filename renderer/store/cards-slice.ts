@@ -1,4 +1,4 @@
-import type { CardDecision, CardView, ToolbridgeApi } from '../../src/api/ui-api.js';
+import type { CallView, CardDecision, CardView, ToolbridgeApi } from '../../src/api/ui-api.js';
 import { attempt, type Outcome } from './outcome.js';
 import type { Slice } from './slice.js';
 
@@ -13,7 +13,17 @@ export interface CardsSlice {
   cardChanged(card: CardView): void;
   /** From `cardResolved`, or after our own decision went through. */
   cardClosed(id: string): void;
+  /** Tool_calls that needed the person, running and recent, by id (each shows as one card). */
+  calls: Record<string, CallView>;
+  loadCalls(): Promise<Outcome<CallView[]>>;
+  /** From `callUpdated`. */
+  callChanged(call: CallView): void;
+  decideRest(callId: string, decision: 'approve' | 'deny'): Promise<Outcome<void>>;
+  stopAgent(agentId: string): Promise<Outcome<{ calls: number }>>;
 }
+
+/** How many finished calls the renderer keeps for Cards → Recent (the host keeps as many). */
+const MAX_KEPT_CALLS = 50;
 
 export const createCardsSlice =
   (api: ToolbridgeApi): Slice<CardsSlice> =>
@@ -44,4 +54,22 @@ export const createCardsSlice =
         return { cards };
       });
     },
+    calls: {},
+    async loadCalls() {
+      const outcome = await attempt(() => api.listCalls());
+      if (outcome.ok) set({ calls: Object.fromEntries(outcome.value.map((call) => [call.id, call])) });
+      return outcome;
+    },
+    callChanged(call) {
+      set((state) => {
+        const calls = { ...state.calls, [call.id]: call };
+        const finished = Object.values(calls)
+          .filter((kept) => kept.finishedAt !== undefined)
+          .sort((a, b) => b.finishedAt!.localeCompare(a.finishedAt!));
+        for (const old of finished.slice(MAX_KEPT_CALLS)) delete calls[old.id];
+        return { calls };
+      });
+    },
+    decideRest: (callId, decision) => attempt(() => api.decideRest(callId, decision)),
+    stopAgent: (agentId) => attempt(() => api.stopAgent(agentId)),
   });

@@ -6,11 +6,14 @@
  * so the renderer and preload need nothing but `src/api/` and `src/base/`.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CardOutcome } from '../approvals/approval-queue.js';
 import type {
   ActivityEntry,
   ActivityPage,
   ActivityQuery,
   ApprovalCardView,
+  ArgumentSecret,
+  CallEntryRef,
   CardDecision,
   Policy,
   PolicyRuleView,
@@ -20,10 +23,12 @@ import type {
 import type { CommandCallout } from '../base/command-review.js';
 import type { JsonObject, JsonValue } from '../base/json.js';
 import type { TierView } from '../bridge/bridge-tools.js';
+import type { CallEntryOutcome } from '../bridge/types.js';
 import type { ToolSearchSettings } from '../catalog/tool-search-config.js';
-import type { ConnectionCardRow } from '../connectors/manage-connections.js';
+import type { AppView, ConnectionCardRow } from '../connectors/manage-connections.js';
 import type { ServerConfig, ServerReconnects, ServerStatus } from '../servers/types.js';
 
+export type { CardOutcome } from '../approvals/approval-queue.js';
 export type {
   ActivityEntry,
   ActivityPage,
@@ -31,6 +36,7 @@ export type {
   ApprovalCardView,
   ArgumentSecret,
   CallAccount,
+  CallEntryRef,
   CardDecision,
   Policy,
   PolicyRuleView,
@@ -43,7 +49,7 @@ export { SECRET_MASK } from '../base/secret-mask.js';
 export type { TierView } from '../bridge/bridge-tools.js';
 export type { ToolSearchSettings } from '../catalog/tool-search-config.js';
 export type { ListingForm } from '../catalog/types.js';
-export type { ConnectionCardRow } from '../connectors/manage-connections.js';
+export type { AppView, ConnectionCardRow } from '../connectors/manage-connections.js';
 export type { OAuthClientConfig, ServerConfig, ServerReconnects, ServerStatus } from '../servers/types.js';
 
 export interface ServerView {
@@ -95,11 +101,69 @@ export interface ConnectionCardView {
   id: string;
   agentId: string;
   targets: ConnectionCardRow[];
+  /** Set when a tool_call entry waits on it: the UI shows its rows inside that call's card. */
+  call?: CallEntryRef;
   createdAt: string;
   expiresAt: string;
 }
 
 export type CardView = ApprovalCardView | ConnectionCardView;
+
+/**
+ * Where one entry of a tool_call is: not reached yet (`queued`), judged by a policy (`checking`),
+ * waiting for the person on its approval card (`waiting`, `cardId`) or for an account to be
+ * connected (`account`, `connectionCardId`), `running`, or how it ended.
+ */
+export type CallEntryState =
+  | 'queued'
+  | 'checking'
+  | 'waiting'
+  | 'account'
+  | 'running'
+  | CallEntryOutcome['state'];
+
+export interface CallEntryView {
+  /** Its place in the tool_call's input. */
+  index: number;
+  /** The real tool name (`mcp__…`, `connectors__…`), as the agent sent it. */
+  name: string;
+  /** The server, or the connector app. */
+  serverId: string;
+  /** The connector account alias the entry named; absent: the app's default account. */
+  account?: string;
+  /** Connector entries: the app, with its logo where there is one. */
+  app?: AppView;
+  /** The arguments as the agent sent them; `secrets` marks the values the UI masks. */
+  arguments: JsonObject;
+  secrets: ArgumentSecret[];
+  state: CallEntryState;
+  /** While `waiting`: the approval card that decides it. */
+  cardId?: string;
+  /** While `account`: the connection card it waits on. */
+  connectionCardId?: string;
+  /** What was decided on its card, when one opened. */
+  decision?: CardOutcome;
+  /** Once it ended: its result or refusal in one line. */
+  summary?: string;
+  /** How long it ran, from its start (after any card) to its end. */
+  durationMs?: number;
+}
+
+/**
+ * One tool_call as the person sees it: one card, every entry in input order with its state. Only
+ * calls that needed the person (an entry opened a card) are shown; finished ones stay in the
+ * recent history.
+ */
+export interface CallView {
+  id: string;
+  agentId: string;
+  createdAt: string;
+  /** Set once every entry has ended. */
+  finishedAt?: string;
+  /** "Approve the rest" or "Deny the rest": applies to each later entry as its card opens. */
+  rest?: 'approve' | 'deny';
+  entries: CallEntryView[];
+}
 
 export interface AgentView {
   id: string;
@@ -234,6 +298,16 @@ export interface ToolbridgeApi {
   listCards(): Promise<CardView[]>;
   resolveCard(id: string, decision: CardDecision): Promise<void>;
   resolveConnectionTarget(cardId: string, target: string, action: 'connect' | 'skip'): Promise<void>;
+  /** The tool_calls that needed the person: those still running, then the recent finished ones. */
+  listCalls(): Promise<CallView[]>;
+  /**
+   * "Approve the rest" / "Deny the rest" on a tool_call's card: decides the entry waiting now and
+   * each later entry of the call as its card opens. An entry is approved this way only while its
+   * arguments are exactly the ones the card showed and hold no secret; otherwise it asks.
+   */
+  decideRest(callId: string, decision: 'approve' | 'deny'): Promise<void>;
+  /** Stops every open card of one agent (each of its tool_calls stops); answers how many calls. */
+  stopAgent(agentId: string): Promise<{ calls: number }>;
 
   // Activity
   queryActivity(query: ActivityQuery): Promise<ActivityPage>;
@@ -264,6 +338,7 @@ export interface UiEventMap {
   cardOpened: CardView;
   cardUpdated: CardView;
   cardResolved: { id: string; outcome: string };
+  callUpdated: CallView;
   activityAppended: ActivityEntry;
   agentsChanged: { agents: AgentView[] };
   settingsChanged: SettingsView;
@@ -295,6 +370,9 @@ export const UI_METHODS = [
   'listCards',
   'resolveCard',
   'resolveConnectionTarget',
+  'listCalls',
+  'decideRest',
+  'stopAgent',
   'queryActivity',
   'exportActivity',
   'listAgents',
@@ -317,6 +395,7 @@ export const UI_EVENTS = [
   'cardOpened',
   'cardUpdated',
   'cardResolved',
+  'callUpdated',
   'activityAppended',
   'agentsChanged',
   'settingsChanged',

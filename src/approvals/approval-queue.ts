@@ -6,7 +6,7 @@ import type { AsyncDisposable } from '../base/lifecycle.js';
 import { canonicalJson } from './canonical-json.js';
 import { sha256Hex } from './definition-hash.js';
 import type { ToolKey } from './tool-key.js';
-import type { ApprovalCardView, ArgumentSecret, CallAccount, CardDecision } from './types.js';
+import type { ApprovalCardView, ArgumentSecret, CallAccount, CallEntryRef, CardDecision } from './types.js';
 
 export interface Clock {
   now(): number;
@@ -31,6 +31,8 @@ export interface ApprovalRequest extends ToolKey {
   validation?: ApprovalCardView['validation'];
   /** Connector calls: the account it runs under; shown on the card and part of the binding. */
   account?: CallAccount;
+  /** The tool_call entry it decides, when the call is recorded (shown, not bound). */
+  call?: CallEntryRef;
 }
 
 export interface ApprovalWaitOptions {
@@ -179,6 +181,7 @@ export class ApprovalQueue implements AsyncDisposable {
       arguments: structuredClone(snapshot.arguments),
       secrets: snapshot.secrets ?? [],
       validation: snapshot.validation ?? { ok: true },
+      ...(snapshot.call === undefined ? {} : { call: snapshot.call }),
       createdAt: new Date(createdAt).toISOString(),
       expiresAt: new Date(createdAt + timeoutMs).toISOString(),
     };

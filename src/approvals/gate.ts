@@ -21,7 +21,7 @@ import {
 import { isAlwaysAllow } from './policy-view.js';
 import { createRedactor, type Redactor } from './redaction.js';
 import { MCP_NAME_PREFIX, nameMatchesKey, type ToolKey } from './tool-key.js';
-import type { ActivityEntry, ApprovalCardView, CallAccount } from './types.js';
+import type { ActivityEntry, ApprovalCardView, CallAccount, CallEntryRef } from './types.js';
 
 /** One real tool call, right before `tools/call` goes to its server (or the connector gateway). */
 export interface GateRequest {
@@ -52,6 +52,8 @@ export interface GateRequest {
   ranUnder?: (result: CallToolResult) => string | undefined;
   /** The agent's request; aborting it closes the card and nothing runs late. */
   signal?: AbortSignal;
+  /** The tool_call entry this is, so its card shows inside that call's card. */
+  call?: CallEntryRef;
   /**
    * The agent's current tool_call (shared by its entries; the bridge makes one per call). A Stop
    * on any card of this tool_call aborts it; the bridge then marks the entries not yet started
@@ -312,6 +314,7 @@ export class ApprovalGate {
         definitionHash: request.definitionHash,
         validation: request.validation ?? { ok: true },
         ...(request.account === undefined ? {} : { account: request.account }),
+        ...(request.call === undefined ? {} : { call: request.call }),
       },
       { signal: request.signal, stop: request.stop },
     );

@@ -130,5 +130,6 @@ function gateRequest(
     ...account,
     ...(context.signal === undefined ? {} : { signal: context.signal }),
     ...(context.stop === undefined ? {} : { stop: context.stop }),
+    ...(context.call === undefined ? {} : { call: context.call }),
   };
 }

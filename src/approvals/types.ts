@@ -111,8 +111,16 @@ export interface ApprovalCardView {
    * run (lookarounds, backreferences): the arguments were not checked against them.
    */
   validation: { ok: true; notEnforced?: string[] } | { ok: false; message: string; path?: string };
+  /** The tool_call and entry it decides (see `CallView`): the UI shows it inside that call's card. */
+  call?: CallEntryRef;
   createdAt: string;
   expiresAt: string;
+}
+
+/** One entry of one tool_call: the call's record id and the entry's input index. */
+export interface CallEntryRef {
+  id: string;
+  index: number;
 }
 
 export type CardDecision =

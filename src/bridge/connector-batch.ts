@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, ToolbridgeError } from '../base/errors.js';
-import { isPlainObject, parseBoundedJson } from '../base/json.js';
+import { isPlainObject, type JsonObject, parseBoundedJson } from '../base/json.js';
 import {
   misnamedMessage,
   parseConnectorName,
@@ -9,6 +9,7 @@ import {
 import { jsonResult } from './bridge-results.js';
 import type { BridgeScope } from './bridge-scope.js';
 import type { CallEntry } from './call-envelope.js';
+import { errorOutcome, responseOutcome } from './call-outcome.js';
 import { connectorEntry } from './connector-routing.js';
 import type { CallContext } from './types.js';
 
@@ -38,46 +39,67 @@ export async function runConnectorBatch(
   context: CallContext,
 ): Promise<CallToolResult> {
   const results: Slot[] = [];
-  const resolved = await resolveNames(entries, scope, context);
-  for (const [index, entry] of entries.entries()) {
-    const { name } = entry;
-    const parsed = parseConnectorName(name);
-    const catalogEntry =
-      parsed === undefined
-        ? undefined
-        : (scope.deferred().get(name) ?? connectorEntry(name, parsed.connector, parsed.tool));
-    if (isStopped(context)) {
-      results.push({ index, name, error: { code: 'INTERRUPTED', message: STOPPED_MESSAGE } });
-      // Never sent, yet audited; a malformed name names no tool, so there is nothing to record.
-      if (catalogEntry !== undefined) {
-        await scope.executor.recordInterrupted?.(catalogEntry, entry.arguments, context);
-      }
-      continue;
-    }
-    if (catalogEntry === undefined) {
-      results.push({
-        index,
-        name,
-        error: {
-          code: 'TOOL_NOT_FOUND',
-          message: `'${name}' is not a connector tool name: expected connectors__<connector>__<tool>. Use tool_search to find the exact name.`,
-        },
-      });
-      continue;
-    }
-    const resolution = resolved.get(name);
-    if (resolution !== undefined && 'error' in resolution) {
-      results.push({ index, name, error: resolution.error });
-      continue;
-    }
-    const entryContext: CallContext = {
-      ...context,
+  const record = scope.executor.beginCall?.(
+    context.agentId,
+    entries.map((entry) => ({
+      name: entry.name,
+      serverId: parseConnectorName(entry.name)?.connector ?? '',
+      arguments: entry.arguments as JsonObject,
       ...(entry.account === undefined ? {} : { account: entry.account }),
-      ...(resolution === undefined ? {} : { slug: resolution.slug }),
-    };
-    results.push(
-      await runEntry(index, name, () => scope.executor.callTool(catalogEntry, entry.arguments, entryContext)),
-    );
+    })),
+  );
+  const settle = (slot: Slot) => {
+    results.push(slot);
+    record?.finished(slot.index, 'error' in slot ? errorOutcome(slot.error) : responseOutcome(slot.response));
+  };
+  try {
+    const resolved = await resolveNames(entries, scope, context);
+    for (const [index, entry] of entries.entries()) {
+      const { name } = entry;
+      const parsed = parseConnectorName(name);
+      const catalogEntry =
+        parsed === undefined
+          ? undefined
+          : (scope.deferred().get(name) ?? connectorEntry(name, parsed.connector, parsed.tool));
+      if (isStopped(context)) {
+        settle({ index, name, error: { code: 'INTERRUPTED', message: STOPPED_MESSAGE } });
+        // Never sent, yet audited; a malformed name names no tool, so there is nothing to record.
+        if (catalogEntry !== undefined) {
+          await scope.executor.recordInterrupted?.(catalogEntry, entry.arguments, context);
+        }
+        continue;
+      }
+      if (catalogEntry === undefined) {
+        settle({
+          index,
+          name,
+          error: {
+            code: 'TOOL_NOT_FOUND',
+            message: `'${name}' is not a connector tool name: expected connectors__<connector>__<tool>. Use tool_search to find the exact name.`,
+          },
+        });
+        continue;
+      }
+      const resolution = resolved.get(name);
+      if (resolution !== undefined && 'error' in resolution) {
+        settle({ index, name, error: resolution.error });
+        continue;
+      }
+      const entryContext: CallContext = {
+        ...context,
+        ...(entry.account === undefined ? {} : { account: entry.account }),
+        ...(resolution === undefined ? {} : { slug: resolution.slug }),
+        ...(record === undefined ? {} : { call: { id: record.id, index } }),
+      };
+      record?.started(index);
+      settle(
+        await runEntry(index, name, () =>
+          scope.executor.callTool(catalogEntry, entry.arguments, entryContext),
+        ),
+      );
+    }
+  } finally {
+    record?.end();
   }
   const payload = withCounts(results);
   // Some entries may have worked; only a batch where nothing did is an error result.

@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolbridgeError } from '../base/errors.js';
+import type { JsonObject } from '../base/json.js';
 import { isConnectorName } from '../catalog/connector-names.js';
 import type { CatalogEntry } from '../catalog/types.js';
 import type { CallRoute } from './argument-validator.js';
@@ -7,9 +8,10 @@ import { errorResult, jsonResult } from './bridge-results.js';
 import type { BridgeScope } from './bridge-scope.js';
 import { MAX_CONNECTOR_CALLS_PER_BATCH } from './bridge-tools.js';
 import { type CallEntry, normalizeCallEnvelope } from './call-envelope.js';
+import { resultOutcome } from './call-outcome.js';
 import { runConnectorBatch } from './connector-batch.js';
 import { explainNonDeferred } from './name-guidance.js';
-import type { CallContext } from './types.js';
+import type { CallContext, CallRecord } from './types.js';
 
 /** Arguments longer than this are echoed as `{...}` in the batch-rejection retry. */
 const MAX_ECHOED_ARGUMENTS_CHARS = 1500;
@@ -57,6 +59,27 @@ export async function callCatalogTool(
   scope: BridgeScope,
   context: CallContext,
 ): Promise<CallToolResult> {
+  const record = scope.executor.beginCall?.(context.agentId, [
+    { name: entry.name, serverId: entry.serverId, arguments: args as JsonObject },
+  ]);
+  const recorded = record === undefined ? context : { ...context, call: { id: record.id, index: 0 } };
+  try {
+    const result = await checkAndCall(entry, args, route, scope, recorded, record);
+    record?.finished(0, resultOutcome(result));
+    return result;
+  } finally {
+    record?.end();
+  }
+}
+
+async function checkAndCall(
+  entry: CatalogEntry,
+  args: Record<string, unknown>,
+  route: CallRoute,
+  scope: BridgeScope,
+  context: CallContext,
+  record: CallRecord | undefined,
+): Promise<CallToolResult> {
   const check = scope.validator.check(entry.name, entry.inputSchema, args, route);
   if (!check.ok) {
     await scope.executor.recordRefused?.(entry, args, context, {
@@ -66,6 +89,7 @@ export async function callCatalogTool(
     return jsonResult(check.error, true);
   }
   const notEnforced = check.notEnforced?.map((skipped) => skipped.pattern);
+  record?.started(0);
   let result: CallToolResult;
   try {
     result = await scope.executor.callTool(

@@ -28,6 +28,38 @@ export interface CallContext {
   slug?: string;
   /** Schema patterns the argument check could not enforce (shown on the card). */
   notEnforced?: string[];
+  /**
+   * Which tool_call and entry this is (its `CallRecord` id and input index), so the cards it
+   * opens show inside that call's one card.
+   */
+  call?: { id: string; index: number };
+}
+
+/** One entry of a tool_call as the person's record of it starts: in input order, before any runs. */
+export interface CallRecordEntry {
+  /** The real name (`mcp__…`, `connectors__…`), or what the agent sent when it names no tool. */
+  name: string;
+  /** The server, or the connector app. */
+  serverId: string;
+  arguments: JsonObject;
+  /** The connector account alias the entry named. */
+  account?: string;
+}
+
+/** How an entry ended, in one line: the state it ends in and a short summary of its result or refusal. */
+export interface CallEntryOutcome {
+  state: 'done' | 'failed' | 'denied' | 'skipped' | 'interrupted' | 'timeout';
+  summary: string;
+}
+
+/** The person's record of one tool_call while it runs (see `ToolExecutor.beginCall`). */
+export interface CallRecord {
+  readonly id: string;
+  /** The entry reached the executor (a policy or a card decides it next). */
+  started(index: number): void;
+  finished(index: number, outcome: CallEntryOutcome): void;
+  /** Every entry has finished; the call's answer goes back to the agent. */
+  end(): void;
 }
 
 /**
@@ -51,6 +83,11 @@ export interface ToolExecutor {
     context: CallContext,
     refusal: { code: ErrorCode; message: string },
   ): Promise<void>;
+  /**
+   * Opens the record of one tool_call with its entries, which the person sees as one card with a
+   * state per entry. Absent: nothing is recorded (tests, the CLI).
+   */
+  beginCall?(agentId: string, entries: readonly CallRecordEntry[]): CallRecord;
 }
 
 /** What an agent endpoint needs from the bridge: the tools to list, and a way to call one. */

@@ -43,6 +43,7 @@ export class ConnectionHold {
     const outcome = await this.manager.connectOne(target, {
       agentId: context.agentId,
       ...(context.signal === undefined ? {} : { signal: context.signal }),
+      ...(context.call === undefined ? {} : { call: context.call }),
     });
     if (outcome === 'connected') return this.executor.execute(entry, args, context);
     if (outcome === 'skipped' && turn !== undefined) {

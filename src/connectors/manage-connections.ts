@@ -7,7 +7,7 @@
  * at once with the links for the user. It can never disconnect an account.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { Event } from '../base/emitter.js';
+import { Emitter, type Event } from '../base/emitter.js';
 import { isPlainObject } from '../base/json.js';
 import { ACCOUNT_ALIAS, ACCOUNT_ALIAS_RULE } from '../catalog/connector-names.js';
 import type { GatewayClient, GatewayFailure } from './gateway-client.js';
@@ -21,6 +21,15 @@ export interface ConnectionCardRow {
   state: 'pending' | 'initiated' | 'connected' | 'skipped' | 'failed';
   connectUrl?: string;
   message?: string;
+  /** Connector apps: the app's proper name and logo (filled in by the host for the UI). */
+  app?: AppView;
+}
+
+/** A connector app as cards name it: its proper name, and its logo where `simple-icons` has one. */
+export interface AppView {
+  title: string;
+  /** One SVG path on a 24×24 view box, and the brand's colour (hex, no `#`). */
+  logo?: { path: string; hex: string };
 }
 
 export const MANAGE_CONNECTIONS_TOOL: Tool = {
@@ -108,9 +117,22 @@ export interface ConnectionCardSession {
   close(summary: string): void;
 }
 
+/** Who a connection card is for: the agent, and the tool_call entry it holds when one waits on it. */
+export interface ConnectionContext {
+  agentId: string;
+  signal?: AbortSignal;
+  /** The held tool_call entry (its call record id and input index); the UI shows the card inside that call's card. */
+  call?: { id: string; index: number };
+}
+
 export interface ConnectionCardPort {
   /** Opens a card for one agent; `expiresAt` is the deadline it shows (epoch ms). */
-  open(request: { agentId: string; targets: ConnectionCardRow[]; expiresAt: number }): ConnectionCardSession;
+  open(request: {
+    agentId: string;
+    targets: ConnectionCardRow[];
+    expiresAt: number;
+    call?: { id: string; index: number };
+  }): ConnectionCardSession;
 }
 
 export interface ManageConnectionsOptions {
@@ -231,6 +253,8 @@ export class ConnectionManager {
    * to wait for something nobody is going to do. Cleared when a link for it starts again.
    */
   private readonly abandoned = new Map<string, Exclude<TargetOutcome, 'connected'>>();
+  /** An account got linked (`connector alias`): every card waiting for the same one counts it connected. */
+  private readonly _onDidLink = new Emitter<string>();
 
   constructor(private readonly options: ManageConnectionsOptions) {
     this.cardTimeoutMs = options.cardTimeoutMs ?? 300_000;
@@ -244,10 +268,7 @@ export class ConnectionManager {
   }
 
   /** Opens a card for one account (the default one without an alias) and waits until it settles (for a held tool_call entry). */
-  async connectOne(
-    target: ConnectionTarget,
-    context: { agentId: string; signal?: AbortSignal },
-  ): Promise<TargetOutcome> {
+  async connectOne(target: ConnectionTarget, context: ConnectionContext): Promise<TargetOutcome> {
     const payload = await this.connect({ action: 'connect', targets: [target], force: false }, context);
     const results = payload.results as Array<{ status: string }> | undefined;
     const status = results?.[0]?.status;
@@ -278,10 +299,7 @@ export class ConnectionManager {
     return { connectors: rows.map((row) => statusRow(row, this.abandoned)), hint: STATUS_HINT };
   }
 
-  async connect(
-    request: ConnectRequest,
-    context: { agentId: string; signal?: AbortSignal },
-  ): Promise<Record<string, unknown>> {
+  async connect(request: ConnectRequest, context: ConnectionContext): Promise<Record<string, unknown>> {
     if (!this.options.client.configured) return NOT_SET_UP_PAYLOAD;
     const signal = context.signal === undefined ? {} : { signal: context.signal };
     let targets = request.targets;
@@ -386,7 +404,7 @@ export class ConnectionManager {
   private async waitOnCard(
     starts: GatewayConnectionStart[],
     cards: ConnectionCardPort,
-    context: { agentId: string; signal?: AbortSignal },
+    context: ConnectionContext,
   ): Promise<Record<string, unknown>> {
     const deadline = this.clock() + this.cardTimeoutMs;
     const rows = new Map<string, ConnectionCardRow>(starts.map((start) => [start.connector, cardRow(start)]));
@@ -397,14 +415,29 @@ export class ConnectionManager {
     const pending = () => starts.filter((start) => !outcomes.has(start.connector));
     if (pending().length === 0) return cardPayload(starts, outcomes);
 
-    const card = cards.open({ agentId: context.agentId, targets: [...rows.values()], expiresAt: deadline });
+    const card = cards.open({
+      agentId: context.agentId,
+      targets: [...rows.values()],
+      expiresAt: deadline,
+      ...(context.call === undefined ? {} : { call: context.call }),
+    });
     const skip = (name: string) => {
       if (outcomes.has(name)) return;
       outcomes.set(name, 'skipped');
       rows.set(name, { ...rows.get(name)!, state: 'skipped' });
       card.update([...rows.values()]);
     };
+    const connected = (name: string) => {
+      outcomes.set(name, 'connected');
+      rows.set(name, { ...rows.get(name)!, state: 'connected' });
+      card.update([...rows.values()]);
+    };
     const subscription = card.onDidSkip(skip);
+    // Linked on another card (one link serves every call that waits for the same account).
+    const linked = this._onDidLink.event((key) => {
+      for (const start of pending())
+        if (linkKey(start.connector, start.alias) === key) connected(start.connector);
+    });
     let parkedUntil = 0;
     try {
       while (pending().length > 0 && this.clock() < deadline) {
@@ -429,9 +462,8 @@ export class ConnectionManager {
           if (outcomes.has(start.connector)) continue;
           const row = polled.value;
           if (row.connected) {
-            outcomes.set(start.connector, 'connected');
-            rows.set(start.connector, { ...rows.get(start.connector)!, state: 'connected' });
-            card.update([...rows.values()]);
+            connected(start.connector);
+            this._onDidLink.fire(linkKey(start.connector, start.alias));
           } else if (row.connectionStatus === 'failed' || row.connectionStatus === 'expired') {
             rows.set(start.connector, {
               ...rows.get(start.connector)!,
@@ -444,6 +476,7 @@ export class ConnectionManager {
       }
     } finally {
       subscription.dispose();
+      linked.dispose();
     }
     for (const start of starts) {
       const outcome = outcomes.get(start.connector) ?? 'not_connected';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ConnectionCardRow, ConnectionCardView } from '../api/ui-api.js';
+import type { AppView, CallEntryRef, ConnectionCardRow, ConnectionCardView } from '../api/ui-api.js';
 import { Emitter, type Event } from '../base/emitter.js';
 import { ToolbridgeError } from '../base/errors.js';
 import type { Disposable } from '../base/lifecycle.js';
@@ -33,16 +33,29 @@ export class ConnectionCards implements ConnectionCardPort, Disposable {
   readonly onDidUpdate: Event<ConnectionCardView> = this._onDidUpdate.event;
   readonly onDidResolve: Event<ConnectionCardResolved> = this._onDidResolve.event;
 
-  constructor(private readonly clock: () => number = Date.now) {}
+  /**
+   * @param describeApp names a connector app (and its logo) on its rows
+   * @param clock @defaultValue Date.now
+   */
+  constructor(
+    private readonly describeApp?: (connector: string) => AppView,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
-  open(request: { agentId: string; targets: ConnectionCardRow[]; expiresAt: number }): ConnectionCardSession {
+  open(request: {
+    agentId: string;
+    targets: ConnectionCardRow[];
+    expiresAt: number;
+    call?: CallEntryRef;
+  }): ConnectionCardSession {
     const id = randomBytes(16).toString('base64url');
     const card: OpenCard = {
       view: {
         kind: 'connection',
         id,
         agentId: request.agentId,
-        targets: structuredClone(request.targets),
+        targets: this.named(request.targets),
+        ...(request.call === undefined ? {} : { call: { ...request.call } }),
         createdAt: new Date(this.clock()).toISOString(),
         expiresAt: new Date(request.expiresAt).toISOString(),
       },
@@ -55,7 +68,7 @@ export class ConnectionCards implements ConnectionCardPort, Disposable {
     return {
       update: (targets) => {
         if (this.cards.get(id) !== card) return;
-        card.view = { ...card.view, targets: structuredClone(targets) };
+        card.view = { ...card.view, targets: this.named(targets) };
         this._onDidUpdate.fire(structuredClone(card.view));
       },
       onDidSkip: card.skip.event,
@@ -83,10 +96,25 @@ export class ConnectionCards implements ConnectionCardPort, Disposable {
     return structuredClone(row);
   }
 
-  /** The person will not connect this target; the agent is told it was skipped. */
+  /**
+   * The person will not connect this target; the agent is told it was skipped. Every other open
+   * card waiting for the same app and account skips it too: one answer for every call that waits.
+   */
   skip(id: string, target: string): void {
-    this.target(id, target);
+    const row = this.target(id, target);
     this.require(id).skip.fire(target);
+    for (const [otherId, other] of this.cards) {
+      if (otherId === id) continue;
+      const same = other.view.targets.find(
+        (candidate) =>
+          candidate.name === row.name &&
+          candidate.kind === row.kind &&
+          candidate.alias === row.alias &&
+          candidate.state !== 'connected' &&
+          candidate.state !== 'skipped',
+      );
+      if (same !== undefined) other.skip.fire(target);
+    }
   }
 
   /** The person approves a target that needs no sign-in page (an MCP server to add or enable). */
@@ -106,6 +134,16 @@ export class ConnectionCards implements ConnectionCardPort, Disposable {
     this._onDidOpen.dispose();
     this._onDidUpdate.dispose();
     this._onDidResolve.dispose();
+  }
+
+  /** The rows as the UI shows them: each connector app with its name and logo. */
+  private named(targets: readonly ConnectionCardRow[]): ConnectionCardRow[] {
+    const describe = this.describeApp;
+    return targets.map((row) =>
+      describe === undefined || row.kind !== 'connector'
+        ? structuredClone(row)
+        : { ...structuredClone(row), app: describe(row.name) },
+    );
   }
 
   private finish(id: string, card: OpenCard, event: ConnectionCardResolved): void {

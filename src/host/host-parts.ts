@@ -4,6 +4,7 @@ import type { Approvals } from '../approvals/approvals.js';
 import type { SecretStore } from '../base/secret-store.js';
 import type { AgentSurface } from '../bridge/types.js';
 import type { ServerManager } from '../servers/server-manager.js';
+import type { CallBoard } from './call-board.js';
 import type { ConnectionCards } from './connection-cards.js';
 import type { HostCatalog } from './host-catalog.js';
 import type { HostSettings } from './host-settings.js';
@@ -28,6 +29,8 @@ export interface HostParts {
   cli: { command: string; args: string[] };
   /** Open connection cards (`manage_connections`); undefined where no UI can show them. */
   connectionCards: ConnectionCards | undefined;
+  /** Each tool_call that needed the person, as one card, and the recent ones. */
+  calls: CallBoard;
   /** Open UIs (web pages, the desktop window): cards open only while one is attached. */
   uiPresence: UiPresence;
   /** Opens a card's sign-in link for the person (desktop); undefined lets the UI open it. */

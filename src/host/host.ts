@@ -15,7 +15,7 @@ import { withAlwaysAllowRule } from '../approvals/settings.js';
 import { Emitter, type Event } from '../base/emitter.js';
 import { type AsyncDisposable, DisposableStore, toDisposable } from '../base/lifecycle.js';
 import type { SecretStore } from '../base/secret-store.js';
-import type { AgentSurface } from '../bridge/types.js';
+import type { AgentSurface, ToolExecutor } from '../bridge/types.js';
 import { openServerLeases } from '../servers/lease-files.js';
 import { ServerManager, type ServerManagerOptions } from '../servers/server-manager.js';
 import { resolveServerSecrets } from '../servers/server-secrets.js';
@@ -24,6 +24,8 @@ import { FileSecretStore } from '../store/file-secret-store.js';
 import { jsonFile } from '../store/json-file.js';
 import { WatchedSecretStore } from '../store/watched-secret-store.js';
 import { AgentSurfaces } from './agent-surfaces.js';
+import { describeApp } from './app-logos.js';
+import { CallBoard } from './call-board.js';
 import { ConnectionCards } from './connection-cards.js';
 import { DataDirLock } from './data-dir-lock.js';
 import { createHostApi, type HostApi } from './host-api.js';
@@ -137,6 +139,8 @@ export class Host implements AsyncDisposable {
   readonly http: LoopbackServer | undefined;
   readonly endpoint: AgentEndpoint | undefined;
   readonly connectionCards: ConnectionCards | undefined;
+  /** Each tool_call that needed the person, as one card (and the recent ones). */
+  readonly calls: CallBoard;
   readonly policyOverride: { value: Policy | undefined };
   readonly events: UiEventHub;
   /** Sign-in to remote servers (OAuth), one client per HTTP/SSE server. */
@@ -156,6 +160,7 @@ export class Host implements AsyncDisposable {
     this.http = parts.http;
     this.endpoint = parts.endpoint;
     this.connectionCards = parts.connectionCards;
+    this.calls = parts.calls;
     this.policyOverride = parts.policyOverride;
     this.events = parts.events;
     this.signIn = parts.signIn;
@@ -321,13 +326,24 @@ export async function createHost(options: HostOptions): Promise<Host> {
       }),
     );
 
+    // One card per tool_call: the bridge records each call's entries here, the cards attach to them.
+    const calls = store.add(
+      new CallBoard({
+        findSecrets: (args) => redactor.findSecrets(args),
+        describeApp,
+        resolveCard: (id, decision) => approvals.resolveCard(id, decision),
+      }),
+    );
     // The catalog and executor read the connectors only when used, after they exist below.
-    const executor = realCallExecutor({
-      gate: approvals,
-      local: servers.toolExecutor(() => current.callTimeoutMs),
-      connectors: () => connectors.current().gateway?.backend,
-      definitionHash: (name) => catalog.definitionHash(name),
-    });
+    const executor: ToolExecutor = {
+      ...realCallExecutor({
+        gate: approvals,
+        local: servers.toolExecutor(() => current.callTimeoutMs),
+        connectors: () => connectors.current().gateway?.backend,
+        definitionHash: (name) => catalog.definitionHash(name),
+      }),
+      beginCall: (agentId, entries) => calls.begin(agentId, entries),
+    };
     const catalog: HostCatalog = new HostCatalog(
       () => ({
         servers: servers.snapshot(),
@@ -340,7 +356,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
 
     const serverService = new ServersService({ servers, catalog, settings, signIn });
     // Cards need a UI, which mounts on the listener; without one, sign-in links go to the agent.
-    const connectionCards = options.listen === false ? undefined : store.add(new ConnectionCards());
+    const connectionCards =
+      options.listen === false ? undefined : store.add(new ConnectionCards(describeApp));
     const uiPresence = new UiPresence();
     const connectors = new HostConnectors({
       settings: () => current,
@@ -400,6 +417,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       http,
       endpoint,
       connectionCards,
+      calls,
       uiPresence,
       policyOverride,
       events,
@@ -429,7 +447,7 @@ function reviewsFile(dataDir: string, readOnly: boolean): ReviewsFile {
 }
 
 function wireEvents(host: Host, events: UiEventHub, store: DisposableStore): void {
-  const { servers, settings, approvals, agents } = host;
+  const { servers, settings, approvals, agents, calls } = host;
   const changed = () => host.catalogChanged();
   const subscriptions = [
     servers.onDidChangeTools(({ id, tools }) => {
@@ -453,17 +471,28 @@ function wireEvents(host: Host, events: UiEventHub, store: DisposableStore): voi
       changed();
       events.fire('agentsChanged', { agents: list });
     }),
-    approvals.onDidOpenCard((card) => events.fire('cardOpened', card)),
+    approvals.onDidOpenCard((card) => {
+      events.fire('cardOpened', card);
+      calls.cardOpened(card);
+    }),
     ...(host.connectionCards === undefined
       ? []
       : [
-          host.connectionCards.onDidOpen((card) => events.fire('cardOpened', card)),
+          host.connectionCards.onDidOpen((card) => {
+            events.fire('cardOpened', card);
+            calls.cardOpened(card);
+          }),
           host.connectionCards.onDidUpdate((card) => events.fire('cardUpdated', card)),
-          host.connectionCards.onDidResolve(({ id, outcome }) =>
-            events.fire('cardResolved', { id, outcome }),
-          ),
+          host.connectionCards.onDidResolve(({ id, outcome }) => {
+            events.fire('cardResolved', { id, outcome });
+            calls.cardResolved(id, outcome);
+          }),
         ]),
-    approvals.onDidResolveCard(({ id, outcome }) => events.fire('cardResolved', { id, outcome })),
+    approvals.onDidResolveCard(({ id, outcome }) => {
+      events.fire('cardResolved', { id, outcome });
+      calls.cardResolved(id, outcome);
+    }),
+    calls.onDidUpdateCall((call) => events.fire('callUpdated', call)),
     approvals.onDidAppendActivity((entry) => events.fire('activityAppended', entry)),
   ];
   if (host.endpoint !== undefined) {

@@ -138,8 +138,13 @@ describe('the host behind the agent endpoint', () => {
       expect(error.hint).toEqual(expect.any(String));
       expect(String(error.error)).toContain('NOT invoked');
     }
-    // Nothing reached the server, so nothing was audited as a call.
-    expect((await host.api.queryActivity({ toolName: 'mcp__everything__echo' })).entries.length).toBe(before);
+    // Nothing reached the server; issue #16: each refusal is in the activity log all the same.
+    const { entries } = await host.api.queryActivity({ toolName: 'mcp__everything__echo' });
+    expect(entries.length).toBe(before + 2);
+    expect(entries.slice(0, 2)).toEqual([
+      expect.objectContaining({ decision: 'deny', decidedBy: 'system', arguments: { message: 42 } }),
+      expect.objectContaining({ decision: 'deny', decidedBy: 'system', arguments: {} }),
+    ]);
   });
 
   it('times out a hung tool with a clear error', async () => {

@@ -91,6 +91,43 @@ describe('ConnectionHold', () => {
     expect(gateway.executions).toEqual([]);
   });
 
+  it('issue #16: one Skip skips every entry waiting for that app; one Connect runs every one', async () => {
+    const held = hold();
+    const cardsOpened = (count: number) =>
+      new Promise<ConnectionCardView[]>((resolve) => {
+        const seen: ConnectionCardView[] = [];
+        const subscription = cards.onDidOpen((card) => {
+          seen.push(card);
+          if (seen.length < count) return;
+          subscription.dispose();
+          resolve(seen);
+        });
+      });
+    let opened = cardsOpened(2);
+    const skipped = [
+      held.execute(entry, args, { agentId: 'agent-1' }),
+      held.execute(entry, { title: 'Other' }, { agentId: 'agent-2' }),
+    ];
+    const [first] = await opened;
+    cards.skip(first!.id, 'github');
+    for (const outcome of await Promise.all(skipped)) {
+      expect(outcome).toMatchObject({ error: { code: 'CONNECTION_REQUIRED', skipped_by_user: true } });
+    }
+    expect(cards.list()).toEqual([]);
+
+    opened = cardsOpened(2);
+    const linked = [
+      held.execute(entry, args, { agentId: 'agent-1' }),
+      held.execute(entry, { title: 'Other' }, { agentId: 'agent-2' }),
+    ];
+    const [one] = await opened;
+    await allowInBrowser(one!.targets[0]!.connectUrl!);
+    for (const outcome of await Promise.all(linked)) {
+      expect(outcome).toMatchObject({ response: { ran: 'GITHUB_ADD_ISSUE_COMMENT' } });
+    }
+    expect(gateway.executions).toHaveLength(2);
+  });
+
   it('the card deadline fails the entry with a timeout note', async () => {
     const outcome = await hold({ cardTimeoutMs: 100 }).execute(entry, args, { agentId: 'agent-1' });
     expect(outcome).toMatchObject({

@@ -93,6 +93,7 @@ function loadedFake() {
     listServers: async () => [server('zeta'), server('alpha', { status: 'error', lastError: 'boom' })],
     listTools: async () => [tool('alpha', 'one'), tool('zeta', 'two'), tool('alpha', 'three')],
     listCards: async () => [card('old', '2026-01-01T00:00:00.000Z'), card('new', '2026-01-02T00:00:00.000Z')],
+    listCalls: async () => [],
     queryActivity: async () => ({ entries: [entry('e1')], nextCursor: 'c1' }),
     getSettings: async () => ({
       toolSearch: {

@@ -14,11 +14,12 @@ import {
   shell,
   Tray,
 } from 'electron';
+import { cardNotice } from '../src/api/card-notice.js';
 import { errorMessage } from '../src/base/errors.js';
 import { createHost, DEFAULT_HOST_PORT, type Host } from '../src/host/host.js';
 import { handleAppProtocol, registerAppScheme } from './app-protocol.js';
 import { registerIpc } from './ipc.js';
-import { cardNotification, OpenCards } from './notifications.js';
+import { OpenCards } from './notifications.js';
 import { openExternalUrl } from './open-url.js';
 import { SafeStorageSecretStore } from './safe-storage-secret-store.js';
 import { createAppTray } from './tray.js';
@@ -89,7 +90,7 @@ async function start(): Promise<void> {
   api.on('cardOpened', (card) => {
     tray.update(openCards.opened(card.id));
     if (!Notification.isSupported()) return;
-    const notification = new Notification(cardNotification(card));
+    const notification = new Notification(cardNotice(card));
     notification.on('click', showWindow);
     notification.show();
   });

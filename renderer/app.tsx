@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useAttention, WaitingBanner } from './components/attention.js';
 import { Icon } from './components/icons.js';
 import { selectPendingCardCount, selectServerCounts } from './store/selectors.js';
 import { useAppStore, useAppStoreShallow } from './store/store-context.js';
@@ -41,9 +41,7 @@ export function App(props: { mode: 'electron' | 'web' }) {
   const servers = useAppStoreShallow(selectServerCounts);
   const Current = VIEW_COMPONENTS[view];
 
-  useEffect(() => {
-    document.title = pending > 0 ? `(${pending}) Toolbridge` : 'Toolbridge';
-  }, [pending]);
+  useAttention(props.mode);
 
   return (
     <div className="shell">
@@ -94,6 +92,7 @@ export function App(props: { mode: 'electron' | 'web' }) {
             This page was signed out. Open the newest ui: link that `toolbridge serve` printed.
           </div>
         )}
+        <WaitingBanner mode={props.mode} />
         <Current />
       </main>
       <Notices />

@@ -34,6 +34,7 @@ export type {
   ActivityPage,
   ActivityQuery,
   ApprovalCardView,
+  ApprovalToolFacts,
   ArgumentSecret,
   CallAccount,
   CallEntryRef,
@@ -103,6 +104,8 @@ export interface ConnectionCardView {
   targets: ConnectionCardRow[];
   /** Set when a tool_call entry waits on it: the UI shows its rows inside that call's card. */
   call?: CallEntryRef;
+  /** The tool that waits for the connection (a held tool_call entry). */
+  forTool?: string;
   createdAt: string;
   expiresAt: string;
 }

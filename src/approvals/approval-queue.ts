@@ -6,7 +6,14 @@ import type { AsyncDisposable } from '../base/lifecycle.js';
 import { canonicalJson } from './canonical-json.js';
 import { sha256Hex } from './definition-hash.js';
 import type { ToolKey } from './tool-key.js';
-import type { ApprovalCardView, ArgumentSecret, CallAccount, CallEntryRef, CardDecision } from './types.js';
+import type {
+  ApprovalCardView,
+  ApprovalToolFacts,
+  ArgumentSecret,
+  CallAccount,
+  CallEntryRef,
+  CardDecision,
+} from './types.js';
 
 export interface Clock {
   now(): number;
@@ -33,6 +40,8 @@ export interface ApprovalRequest extends ToolKey {
   account?: CallAccount;
   /** The tool_call entry it decides, when the call is recorded (shown, not bound). */
   call?: CallEntryRef;
+  /** The tool's own description and hints, shown as its server's claim (not bound). */
+  tool?: ApprovalToolFacts;
 }
 
 export interface ApprovalWaitOptions {
@@ -182,6 +191,7 @@ export class ApprovalQueue implements AsyncDisposable {
       secrets: snapshot.secrets ?? [],
       validation: snapshot.validation ?? { ok: true },
       ...(snapshot.call === undefined ? {} : { call: snapshot.call }),
+      ...(snapshot.tool === undefined ? {} : { tool: snapshot.tool }),
       createdAt: new Date(createdAt).toISOString(),
       expiresAt: new Date(createdAt + timeoutMs).toISOString(),
     };

@@ -21,7 +21,13 @@ import {
 import { isAlwaysAllow } from './policy-view.js';
 import { createRedactor, type Redactor } from './redaction.js';
 import { MCP_NAME_PREFIX, nameMatchesKey, type ToolKey } from './tool-key.js';
-import type { ActivityEntry, ApprovalCardView, CallAccount, CallEntryRef } from './types.js';
+import type {
+  ActivityEntry,
+  ApprovalCardView,
+  ApprovalToolFacts,
+  CallAccount,
+  CallEntryRef,
+} from './types.js';
 
 /** One real tool call, right before `tools/call` goes to its server (or the connector gateway). */
 export interface GateRequest {
@@ -41,6 +47,8 @@ export interface GateRequest {
    */
   currentDefinitionHash?: () => string | undefined;
   annotations?: ToolAnnotations;
+  /** The tool's description as its server gave it, shown on the card. */
+  description?: string;
   /** The bridge's argument check, shown on the card. @defaultValue `{ ok: true }` */
   validation?: ApprovalCardView['validation'];
   /** `connectors__` calls: the account it runs under, on the card, in the approval and the audit line. */
@@ -315,6 +323,7 @@ export class ApprovalGate {
         validation: request.validation ?? { ok: true },
         ...(request.account === undefined ? {} : { account: request.account }),
         ...(request.call === undefined ? {} : { call: request.call }),
+        ...toolFacts(request),
       },
       { signal: request.signal, stop: request.stop },
     );
@@ -501,6 +510,13 @@ export class ApprovalGate {
       console.warn('toolbridge: could not write the audit log:', errorMessage(error));
     }
   }
+}
+
+/** What the card shows of the tool itself: its description, title and hints, when it has any. */
+function toolFacts(request: GateRequest): { tool?: ApprovalToolFacts } {
+  const tool: ApprovalToolFacts = { ...request.annotations };
+  if (request.description !== undefined && request.description !== '') tool.description = request.description;
+  return Object.keys(tool).length === 0 ? {} : { tool };
 }
 
 /** Which setting a policy decision came from, as the audit line names it. */

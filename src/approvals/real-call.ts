@@ -124,6 +124,7 @@ function gateRequest(
       ? {}
       : { currentDefinitionHash: () => parts.definitionHash(entry.name) || undefined }),
     ...(entry.annotations === undefined ? {} : { annotations: entry.annotations }),
+    ...(entry.description === '' ? {} : { description: entry.description }),
     ...(context.notEnforced === undefined
       ? {}
       : { validation: { ok: true, notEnforced: context.notEnforced } }),

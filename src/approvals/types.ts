@@ -113,8 +113,23 @@ export interface ApprovalCardView {
   validation: { ok: true; notEnforced?: string[] } | { ok: false; message: string; path?: string };
   /** The tool_call and entry it decides (see `CallView`): the UI shows it inside that call's card. */
   call?: CallEntryRef;
+  /** What the tool says of itself (its server's words and hints, unchecked), for the person to weigh. */
+  tool?: ApprovalToolFacts;
   createdAt: string;
   expiresAt: string;
+}
+
+/**
+ * A tool's description, title and behaviour hints as its server declared them: claims, not facts,
+ * unless the person marked the server trusted.
+ */
+export interface ApprovalToolFacts {
+  title?: string;
+  description?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
 }
 
 /** One entry of one tool_call: the call's record id and the entry's input index. */

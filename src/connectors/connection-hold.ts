@@ -44,6 +44,7 @@ export class ConnectionHold {
       agentId: context.agentId,
       ...(context.signal === undefined ? {} : { signal: context.signal }),
       ...(context.call === undefined ? {} : { call: context.call }),
+      forTool: entry.name,
     });
     if (outcome === 'connected') return this.executor.execute(entry, args, context);
     if (outcome === 'skipped' && turn !== undefined) {

@@ -123,6 +123,8 @@ export interface ConnectionContext {
   signal?: AbortSignal;
   /** The held tool_call entry (its call record id and input index); the UI shows the card inside that call's card. */
   call?: { id: string; index: number };
+  /** The tool that waits for the connection, named on the card. */
+  forTool?: string;
 }
 
 export interface ConnectionCardPort {
@@ -132,6 +134,7 @@ export interface ConnectionCardPort {
     targets: ConnectionCardRow[];
     expiresAt: number;
     call?: { id: string; index: number };
+    forTool?: string;
   }): ConnectionCardSession;
 }
 
@@ -420,6 +423,7 @@ export class ConnectionManager {
       targets: [...rows.values()],
       expiresAt: deadline,
       ...(context.call === undefined ? {} : { call: context.call }),
+      ...(context.forTool === undefined ? {} : { forTool: context.forTool }),
     });
     const skip = (name: string) => {
       if (outcomes.has(name)) return;

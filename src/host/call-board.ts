@@ -17,6 +17,8 @@ export interface CallBoardOptions {
   findSecrets: (args: JsonObject) => ArgumentSecret[];
   /** Decides an approval card, for "the rest" of a call (the queue checks the card is still open). */
   resolveCard: (id: string, decision: CardDecision) => void;
+  /** Masks secrets in result summaries before they reach the UI. */
+  redactText: (text: string) => string;
   /** Names a connector app (and its logo) for connector entries. */
   describeApp?: (connector: string) => AppView;
   /** @defaultValue Date.now */
@@ -164,7 +166,7 @@ export class CallBoard implements Disposable {
     const ran = outcome.state === 'done' || outcome.state === 'failed';
     this.change(call, index, {
       state: outcome.state,
-      summary: outcome.summary,
+      summary: this.options.redactText(outcome.summary),
       ...(ran && started !== undefined ? { durationMs: this.clock() - started } : {}),
     });
   }

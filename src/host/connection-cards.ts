@@ -47,6 +47,7 @@ export class ConnectionCards implements ConnectionCardPort, Disposable {
     targets: ConnectionCardRow[];
     expiresAt: number;
     call?: CallEntryRef;
+    forTool?: string;
   }): ConnectionCardSession {
     const id = randomBytes(16).toString('base64url');
     const card: OpenCard = {
@@ -56,6 +57,7 @@ export class ConnectionCards implements ConnectionCardPort, Disposable {
         agentId: request.agentId,
         targets: this.named(request.targets),
         ...(request.call === undefined ? {} : { call: { ...request.call } }),
+        ...(request.forTool === undefined ? {} : { forTool: request.forTool }),
         createdAt: new Date(this.clock()).toISOString(),
         expiresAt: new Date(request.expiresAt).toISOString(),
       },

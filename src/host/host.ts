@@ -330,6 +330,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const calls = store.add(
       new CallBoard({
         findSecrets: (args) => redactor.findSecrets(args),
+        redactText: (text) => redactor.redactText(text),
         describeApp,
         resolveCard: (id, decision) => approvals.resolveCard(id, decision),
       }),

@@ -13,6 +13,7 @@ import {
   resultText,
   SCREENSHOTS,
   shown,
+  textOf,
   type UiSession,
 } from './e2e-kit.js';
 
@@ -82,7 +83,11 @@ describe('connectors in the web UI', () => {
     const call = callTool('connectors__github__ADD_ISSUE_COMMENT', { body: 'hello' });
     const row = page.getByTestId('card-target-github');
     await shown(row);
-    expect(await row.textContent()).toContain('initiated');
+    // Issue #16: the row names the app and says what is needed and for which tool, without jargon.
+    const rowText = (await row.textContent()) ?? '';
+    expect(rowText).toContain("GitHub isn't connected. connectors__github__ADD_ISSUE_COMMENT needs it.");
+    expect(rowText).not.toContain('initiated');
+    await textOf(page.getByTestId('card-connect-github')).toBe('Connect and run');
     await page.screenshot({ path: join(SCREENSHOTS, 'connection-card.png') });
 
     const [tab] = await Promise.all([
@@ -136,7 +141,7 @@ describe('connectors in the web UI', () => {
     );
     const row = page.getByTestId('card-target-github');
     await shown(row);
-    expect(await row.textContent()).toContain('github (work)');
+    expect(await row.textContent()).toContain('GitHub (work)');
     const [tab] = await Promise.all([
       context.waitForEvent('page'),
       page.getByTestId('card-connect-github').click(),

@@ -128,7 +128,17 @@ describe('issue #16: one card per tool_call', () => {
     const waiting = await callWhere((call) => call.entries[1]?.state === 'account');
     const connectionCardId = waiting.entries[1]?.connectionCardId;
     const [connection] = (await host.api.listCards()).filter((card) => card.id === connectionCardId);
-    expect(connection).toMatchObject({ kind: 'connection', call: { id: waiting.id, index: 1 } });
+    expect(connection).toMatchObject({
+      kind: 'connection',
+      call: { id: waiting.id, index: 1 },
+      forTool: 'connectors__slack__CHAT_POST_MESSAGE',
+      targets: [{ name: 'slack', state: 'initiated', app: { title: 'Slack' } }],
+    });
+    // The entries name their apps; GitHub with its simple-icons logo.
+    expect(waiting.entries[0]?.app).toEqual({
+      title: 'GitHub',
+      logo: { path: expect.stringMatching(/^M/), hex: '181717' },
+    });
     const finished = callWhere((call) => call.finishedAt !== undefined);
     await host.api.resolveConnectionTarget(connectionCardId!, 'slack', 'skip');
     expect(text(await batch)).toContain('"skipped_by_user":true');

@@ -41,6 +41,8 @@ describe('a call under ask waits for the person', () => {
       toolName: ECHO,
       arguments: { message: 'approved call' },
       validation: { ok: true },
+      // Issue #16: what the tool says of itself, for the person to weigh.
+      tool: { description: expect.stringMatching(/echo/i) },
     });
     expect((await running.host.api.listCards()).map((listed) => listed.id)).toEqual([card!.id]);
     // The call is still blocked on the card.

@@ -1,6 +1,6 @@
 import type { MenuItemConstructorOptions, NativeImage, Tray } from 'electron';
 import { describe, expect, it, vi } from 'vitest';
-import { cardNotification, OpenCards } from '../../../main/notifications.js';
+import { OpenCards } from '../../../main/notifications.js';
 import { createAppTray, trayLabel } from '../../../main/tray.js';
 
 describe('tray', () => {
@@ -36,36 +36,6 @@ describe('tray', () => {
 });
 
 describe('notifications', () => {
-  it('says who wants what', () => {
-    expect(
-      cardNotification({
-        kind: 'approval',
-        id: 'c',
-        agentId: 'cursor',
-        serverId: 'files',
-        toolName: 'mcp__files__write_file',
-        arguments: {},
-        secrets: [],
-        validation: { ok: true },
-        createdAt: '',
-        expiresAt: '',
-      }),
-    ).toEqual({ title: 'Approval needed', body: 'cursor wants to call mcp__files__write_file' });
-    expect(
-      cardNotification({
-        kind: 'connection',
-        id: 'c',
-        agentId: 'claude',
-        targets: [
-          { name: 'gmail', kind: 'connector', state: 'pending' },
-          { name: 'linear', kind: 'connector', state: 'pending' },
-        ],
-        createdAt: '',
-        expiresAt: '',
-      }),
-    ).toEqual({ title: 'Connection needed', body: 'claude asks to connect gmail, linear' });
-  });
-
   it('counts open cards from opened and resolved events', () => {
     const cards = new OpenCards();
     expect(cards.reset(['a'])).toBe(1);

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { cardNotice, waitingLine } from '../../../src/api/card-notice.js';
+import type { ApprovalCardView, ConnectionCardView } from '../../../src/api/ui-api.js';
+
+const approval: ApprovalCardView = {
+  kind: 'approval',
+  id: 'c',
+  agentId: 'cursor',
+  serverId: 'files',
+  toolName: 'mcp__files__write_file',
+  arguments: {},
+  secrets: [],
+  validation: { ok: true },
+  createdAt: '',
+  expiresAt: '',
+};
+
+const connection: ConnectionCardView = {
+  kind: 'connection',
+  id: 'd',
+  agentId: 'claude',
+  targets: [
+    { name: 'gmail', kind: 'connector', state: 'initiated', app: { title: 'Gmail' } },
+    { name: 'linear', kind: 'connector', state: 'initiated' },
+  ],
+  forTool: 'connectors__gmail__SEND_EMAIL',
+  createdAt: '',
+  expiresAt: '',
+};
+
+describe('cardNotice', () => {
+  it('issue #16: says who wants what, the same words on the desktop and in the browser', () => {
+    expect(cardNotice(approval)).toEqual({
+      title: 'Approval needed',
+      body: 'cursor wants to call mcp__files__write_file',
+    });
+    expect(cardNotice(connection)).toEqual({
+      title: 'Connection needed',
+      body: 'claude needs Gmail, linear connected for connectors__gmail__SEND_EMAIL',
+    });
+  });
+});
+
+describe('waitingLine', () => {
+  it('names the one card waiting, or counts them', () => {
+    expect(waitingLine([])).toBe('Nothing is waiting');
+    expect(waitingLine([approval])).toBe('cursor wants to call mcp__files__write_file: waiting for you');
+    expect(waitingLine([approval, connection])).toBe('2 cards wait for you');
+  });
+});

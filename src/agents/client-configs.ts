@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url';
+
 /**
  * Copy-paste configs for common MCP clients, shown in the UI next to an agent's token.
  * Cursor and VS Code speak Streamable HTTP with headers; Claude Desktop's config file only
@@ -39,4 +41,12 @@ export function clientConfigs(input: ClientConfigInput): ClientConfigs {
 
 function pretty(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/** How a client starts our CLI: this Node and the package's `bin/toolbridge.js`. */
+export function defaultCliCommand(): { command: string; args: string[] } {
+  return {
+    command: process.execPath,
+    args: [fileURLToPath(new URL('../../bin/toolbridge.js', import.meta.url))],
+  };
 }

@@ -9,6 +9,11 @@ import { DefinitionReviews, type ReviewsFile } from './definition-reviews.js';
 import { ApprovalGate, type GateRequest, type RunTool } from './gate.js';
 import { ToolCallHooks } from './hooks.js';
 import type { PolicyConfig, PolicyDecision, PolicyRule, PolicySubject, RuleAccount } from './policy.js';
+import {
+  type PolicySettingsLike,
+  policyConfigFromSettings,
+  type ServerSettingsLike,
+} from './policy-settings.js';
 import { checkRedactionPatterns, createRedactor, type Redactor } from './redaction.js';
 import type { ToolKey } from './tool-key.js';
 import type { ActivityEntry, ActivityPage, ActivityQuery, ApprovalCardView, CardDecision } from './types.js';
@@ -19,6 +24,40 @@ export interface ApprovalSettings {
   /** Regular-expression sources from settings, on top of the built-in secret shapes. */
   redactionPatterns: readonly string[];
   cardTimeoutMs: number;
+}
+
+/** The parts of the settings document approvals read. */
+export interface ApprovalSettingsSource {
+  policies: PolicySettingsLike;
+  servers: readonly ServerSettingsLike[];
+  redactionPatterns: readonly string[];
+  cardTimeoutMs: number;
+}
+
+/**
+ * Approvals' settings from the settings document, built once per document (a new one comes with
+ * every change) and effective default policy: a run's `--policy` override wins until cleared.
+ */
+export function approvalSettingsReader(
+  document: () => ApprovalSettingsSource,
+  defaultPolicyOverride: () => PolicySettingsLike['default'] | undefined,
+): () => ApprovalSettings {
+  let built: { source: ApprovalSettingsSource; settings: ApprovalSettings } | undefined;
+  return () => {
+    const source = document();
+    const defaultPolicy = defaultPolicyOverride() ?? source.policies.default;
+    if (built?.source !== source || built.settings.policy.defaultPolicy !== defaultPolicy) {
+      built = {
+        source,
+        settings: {
+          policy: policyConfigFromSettings({ ...source.policies, default: defaultPolicy }, source.servers),
+          redactionPatterns: source.redactionPatterns,
+          cardTimeoutMs: source.cardTimeoutMs,
+        },
+      };
+    }
+    return built.settings;
+  };
 }
 
 export interface ApprovalsOptions {

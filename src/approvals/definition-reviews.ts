@@ -20,6 +20,9 @@ export interface ReviewedDefinition extends ToolKey {
   reviewedBy: 'first-use' | 'user';
 }
 
+/** The reviews file's name in the data folder. */
+export const REVIEWS_FILE_NAME = 'tool-reviews.json';
+
 /** Where the records live: a JSON file written whole and atomically (the host passes one). */
 export interface ReviewsFile {
   read(): Promise<unknown>;

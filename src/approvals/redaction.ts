@@ -281,3 +281,20 @@ function compileOne(pattern: unknown, index: number): RegExp | string {
     return `${where} is not a valid regular expression${reason === '' ? '' : ` (${reason})`}. Fix or remove it in Settings.`;
   }
 }
+
+/** The one redactor every sink shares, rebuilt when what it knows changes (patterns, held secrets). */
+export class SharedRedactor {
+  #current: Redactor;
+
+  constructor(private readonly build: () => Redactor) {
+    this.#current = build();
+  }
+
+  get current(): Redactor {
+    return this.#current;
+  }
+
+  rebuild(): void {
+    this.#current = this.build();
+  }
+}

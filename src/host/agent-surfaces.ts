@@ -36,9 +36,17 @@ export class AgentSurfaces {
     this.extraContexts.set(agentId, contextLengthTokens);
   }
 
-  /** The agent calls still running. */
-  inFlight(): Promise<unknown>[] {
-    return [...this.calls];
+  /** Waits for the agent calls still running to answer, or `ms` at most (a tool still running is cut by the close). */
+  async callsSettled(ms: number): Promise<void> {
+    if (this.calls.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.calls]),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, ms);
+      }),
+    ]);
+    clearTimeout(timer);
   }
 
   /** What every agent lists, as one string: notify only when it really changed. */

@@ -1,7 +1,11 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import type { AgentRecordStore } from '../agents/agent-registry.js';
+import type { PolicyRule } from '../approvals/policy.js';
+import { withAlwaysAllowRule } from '../approvals/settings.js';
 import { Emitter, type Event } from '../base/emitter.js';
 import { errorMessage, ToolbridgeError } from '../base/errors.js';
+import type { Disposable } from '../base/lifecycle.js';
 import type { SecretStore } from '../base/secret-store.js';
 import { defaultServerConfigs } from '../servers/default-servers.js';
 import { SETTINGS_FILE_NAME, type SettingsChange, SettingsStore } from '../store/settings-file.js';
@@ -86,5 +90,47 @@ export async function openReadOnlySettings(dataDir: string): Promise<HostSetting
     onDidChange: onDidChange.event,
     warnings: [],
     dispose: () => onDidChange.dispose(),
+  };
+}
+
+/**
+ * The settings as of the last change, one copy per change: `current` deep-copies, too much for
+ * every call, which reads them.
+ */
+export function settingsSnapshot(
+  settings: Pick<HostSettings, 'current' | 'onDidChange'>,
+): { readonly current: Settings } & Disposable {
+  let current = settings.current;
+  const subscription = settings.onDidChange((next) => {
+    current = next;
+  });
+  return {
+    get current() {
+      return current;
+    },
+    dispose: () => subscription.dispose(),
+  };
+}
+
+/** The agents' records, kept in the settings file. */
+export function agentRecordStore(settings: HostSettings): AgentRecordStore {
+  return {
+    read: () => settings.current.agents,
+    write: async (records) => {
+      await settings.update((draft) => {
+        draft.agents = records;
+        return draft;
+      });
+    },
+  };
+}
+
+/** Saves an "always allow" from a card into the settings, bound to the tool's definition hash. */
+export function alwaysAllowSaver(settings: HostSettings): (rule: PolicyRule) => Promise<void> {
+  return async (rule) => {
+    await settings.update((draft) => {
+      draft.policies.rules = withAlwaysAllowRule(draft.policies.rules, rule);
+      return draft;
+    });
   };
 }

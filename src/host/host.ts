@@ -1,18 +1,15 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { AgentEndpoint, LEGACY_MESSAGES_PATH } from '../agents/agent-endpoint.js';
-import { type AgentRecord, type AgentRecordStore, AgentRegistry } from '../agents/agent-registry.js';
+import { AgentRegistry } from '../agents/agent-registry.js';
+import { defaultCliCommand } from '../agents/client-configs.js';
 import { type ListenerLimits, LoopbackServer } from '../agents/loopback-server.js';
 import type { SurfaceProvider } from '../agents/mcp-session.js';
 import type { Policy } from '../api/ui-api.js';
-import { type ApprovalSettings, Approvals } from '../approvals/approvals.js';
-import type { ReviewsFile } from '../approvals/definition-reviews.js';
-import type { PolicyRule } from '../approvals/policy.js';
-import { policyConfigFromSettings } from '../approvals/policy-settings.js';
+import { Approvals, approvalSettingsReader } from '../approvals/approvals.js';
+import { REVIEWS_FILE_NAME } from '../approvals/definition-reviews.js';
 import { realCallExecutor } from '../approvals/real-call.js';
-import { createRedactor } from '../approvals/redaction.js';
-import { withAlwaysAllowRule } from '../approvals/settings.js';
-import { Emitter, type Event } from '../base/emitter.js';
+import { createRedactor, SharedRedactor } from '../approvals/redaction.js';
+import type { Event } from '../base/emitter.js';
 import { type AsyncDisposable, DisposableStore, toDisposable } from '../base/lifecycle.js';
 import type { SecretStore } from '../base/secret-store.js';
 import type { AgentSurface, ToolExecutor } from '../bridge/types.js';
@@ -20,24 +17,32 @@ import { openServerLeases } from '../servers/lease-files.js';
 import { ServerManager, type ServerManagerOptions } from '../servers/server-manager.js';
 import { resolveServerSecrets } from '../servers/server-secrets.js';
 import { ensurePrivateDir } from '../store/atomic-file.js';
-import { FileSecretStore } from '../store/file-secret-store.js';
+import { openFileSecretStore } from '../store/file-secret-store.js';
 import { jsonFile } from '../store/json-file.js';
 import { WatchedSecretStore } from '../store/watched-secret-store.js';
 import { AgentSurfaces } from './agent-surfaces.js';
 import { describeApp } from './app-logos.js';
 import { CallBoard } from './call-board.js';
+import { CatalogChanges, watchCatalogInputs } from './catalog-changes.js';
 import { ConnectionCards } from './connection-cards.js';
 import { DataDirLock } from './data-dir-lock.js';
 import { createHostApi, type HostApi } from './host-api.js';
 import { HostCatalog } from './host-catalog.js';
 import { HostConnectors } from './host-connectors.js';
 import type { HostParts } from './host-parts.js';
-import { type HostSettings, openReadOnlySettings, openSettings } from './host-settings.js';
+import {
+  agentRecordStore,
+  alwaysAllowSaver,
+  type HostSettings,
+  openReadOnlySettings,
+  openSettings,
+  settingsSnapshot,
+} from './host-settings.js';
 import { HostMcpActions } from './mcp-server-actions.js';
 import { ServerSignIn, type ServerSignInOptions } from './server-sign-in.js';
 import { ServersService, serverView } from './servers-service.js';
 import { settingsView } from './ui-api/settings-slice.js';
-import { UiEventHub } from './ui-event-hub.js';
+import { relayToUi, UiEventHub } from './ui-event-hub.js';
 import { UiPresence } from './ui-presence.js';
 
 export interface HostOptions {
@@ -97,7 +102,6 @@ export const DEFAULT_HOST_PORT = 7345;
 /** The agent id of the one agent `toolbridge mcp` serves over stdio. */
 export const STDIO_AGENT_ID = 'stdio';
 
-const CHANGE_DEBOUNCE_MS = 25;
 /**
  * How long close() waits for calls in progress to answer before it closes the endpoint: enough for
  * refused ones, short so a tool still running on a server does not hold up shutdown (mcp has 2 s).
@@ -110,6 +114,7 @@ type HostComponents = Omit<HostParts, 'endpointUrl' | 'surfaceFor' | 'catalogCha
   http: LoopbackServer | undefined;
   endpoint: AgentEndpoint | undefined;
   agentSurfaces: AgentSurfaces;
+  changes: CatalogChanges;
 };
 
 /**
@@ -118,14 +123,11 @@ type HostComponents = Omit<HostParts, 'endpointUrl' | 'surfaceFor' | 'catalogCha
  * server child processes included, in reverse order of creation.
  */
 export class Host implements AsyncDisposable {
-  private readonly _onDidChangeAgentTools = new Emitter<void>();
   /** What some agent lists changed: the HTTP endpoint and every stdio endpoint listen here. */
-  readonly onDidChangeAgentTools: Event<void> = this._onDidChangeAgentTools.event;
+  readonly onDidChangeAgentTools: Event<void>;
   /** Resolves once every enabled server has connected or failed its first attempt. */
   readonly ready: Promise<void>;
   readonly api: HostApi;
-  private fingerprint = '';
-  private changeTimer: NodeJS.Timeout | undefined;
   private closing: Promise<void> | undefined;
 
   readonly dataDir: string;
@@ -147,6 +149,7 @@ export class Host implements AsyncDisposable {
   readonly signIn: ServerSignIn;
   private readonly store: DisposableStore;
   private readonly agentSurfaces: AgentSurfaces;
+  private readonly changes: CatalogChanges;
 
   /** @internal use createHost */
   constructor(parts: HostComponents) {
@@ -166,6 +169,8 @@ export class Host implements AsyncDisposable {
     this.signIn = parts.signIn;
     this.store = parts.store;
     this.agentSurfaces = parts.agentSurfaces;
+    this.changes = parts.changes;
+    this.onDidChangeAgentTools = parts.changes.onDidChangeAgentTools;
     this.api = createHostApi({
       ...parts,
       endpointUrl: () => this.endpointUrl,
@@ -173,7 +178,7 @@ export class Host implements AsyncDisposable {
       surfaceFor: (agentId, contextLengthTokens) => this.surfaceFor(agentId, contextLengthTokens),
     });
     this.ready = parts.servers.startAll();
-    this.fingerprint = this.agentSurfaces.toolsFingerprint();
+    this.changes.settle();
   }
 
   /** `http://127.0.0.1:<port>/mcp`, or undefined when not listening. */
@@ -191,32 +196,21 @@ export class Host implements AsyncDisposable {
   /** Registers an agent the registry does not hold (the stdio agent) with its context length. */
   watchAgent(agentId: string, contextLengthTokens: number): void {
     this.agentSurfaces.watch(agentId, contextLengthTokens);
-    this.fingerprint = this.agentSurfaces.toolsFingerprint();
+    this.changes.settle();
   }
 
   /** Called on every change that may alter what agents list; coalesces bursts. */
   catalogChanged(): void {
-    this.catalog.invalidate();
-    if (this.changeTimer !== undefined || this.closing !== undefined) return;
-    this.changeTimer = setTimeout(() => {
-      this.changeTimer = undefined;
-      this.events.fire('catalogChanged', { toolCount: this.catalog.entries.length });
-      const next = this.agentSurfaces.toolsFingerprint();
-      if (next === this.fingerprint) return;
-      this.fingerprint = next;
-      this._onDidChangeAgentTools.fire();
-    }, CHANGE_DEBOUNCE_MS);
-    this.changeTimer.unref();
+    this.changes.changed();
   }
 
   close(): Promise<void> {
     this.closing ??= (async () => {
-      clearTimeout(this.changeTimer);
-      this._onDidChangeAgentTools.dispose();
+      this.changes.dispose();
       // Fail the calls waiting on cards while the endpoint can still send the agents their
       // INTERRUPTED answer; closing the listener first would cut those requests instead.
       await this.approvals.queue.close();
-      await settleWithin(this.agentSurfaces.inFlight(), CLOSE_ANSWER_GRACE_MS);
+      await this.agentSurfaces.callsSettled(CLOSE_ANSWER_GRACE_MS);
       await this.store.close();
     })();
     return this.closing;
@@ -230,43 +224,31 @@ export async function createHost(options: HostOptions): Promise<Host> {
   let redactLine = (line: string): string => line;
   const log = (line: string): void => writeLog(redactLine(line));
   const dataDir = options.dataDir;
+  const readOnly = options.readOnlySettings === true;
   const store = new DisposableStore();
   try {
-    const dirWarning = options.readOnlySettings ? undefined : await ensurePrivateDir(dataDir);
+    const dirWarning = readOnly ? undefined : await ensurePrivateDir(dataDir);
     if (dirWarning) log(`toolbridge: ${dirWarning}`);
-    const lock = options.readOnlySettings ? undefined : store.add(await DataDirLock.acquire(dataDir));
+    const lock = readOnly ? undefined : store.add(await DataDirLock.acquire(dataDir));
 
     const secrets = await WatchedSecretStore.open(
-      options.secretStore ?? (await openFileSecrets(dataDir, log)),
+      options.secretStore ?? (await openFileSecretStore(dataDir, log)),
     );
-    const settings = options.readOnlySettings
-      ? await openReadOnlySettings(dataDir)
-      : await openSettings(dataDir, secrets);
+    const settings = readOnly ? await openReadOnlySettings(dataDir) : await openSettings(dataDir, secrets);
     store.add(toDisposable(() => settings.dispose()));
     for (const warning of settings.warnings) log(`toolbridge: ${warning}`);
+    const snapshot = store.add(settingsSnapshot(settings));
 
     const policyOverride: { value: Policy | undefined } = { value: options.policyOverride };
-    // One snapshot per settings change: `settings.current` deep-copies, too much for every call.
-    let current = settings.current;
-    let approvalSettings: ApprovalSettings | undefined;
     // One redactor for every sink: the settings' patterns plus every secret the store holds, by
     // value. Settings validation refuses patterns that do not compile, so building cannot throw.
-    const buildRedactor = () => createRedactor(current.redactionPatterns, { knownSecrets: secrets.held() });
-    let redactor = buildRedactor();
-    redactLine = (line) => redactor.redactText(line);
-    store.add(
-      settings.onDidChange((next) => {
-        current = next;
-        approvalSettings = undefined;
-        redactor = buildRedactor();
-      }),
+    const redactor = new SharedRedactor(() =>
+      createRedactor(snapshot.current.redactionPatterns, { knownSecrets: secrets.held() }),
     );
-    store.add(
-      secrets.onDidChange(() => {
-        redactor = buildRedactor();
-      }),
-    );
-    const leases = await openServerLeases(dataDir, options.readOnlySettings === true, jsonFile, log);
+    redactLine = (line) => redactor.current.redactText(line);
+    store.add(settings.onDidChange(() => redactor.rebuild()));
+    store.add(secrets.onDidChange(() => redactor.rebuild()));
+    const leases = await openServerLeases(dataDir, readOnly, jsonFile, log);
     store.add(leases);
     // Filled in once the agent endpoint listens: the OAuth client never fetches it.
     const ownPorts: number[] = [];
@@ -288,49 +270,30 @@ export async function createHost(options: HostOptions): Promise<Host> {
         fetchFor: (config) => signIn.fetchFor(config),
         scopeNeeded: (config) => signIn.scopeNeeded(config),
         ...options.serverOptions,
-        callTimeoutMs: current.callTimeoutMs,
+        callTimeoutMs: snapshot.current.callTimeoutMs,
         resolveConfig: (config) => resolveServerSecrets(config, secrets),
-        redact: (text) => redactor.redactText(text),
+        redact: (text) => redactor.current.redactText(text),
       }),
     );
     const approvals = store.add(
       await Approvals.open({
         dataDir,
-        reviewsFile: reviewsFile(dataDir, options.readOnlySettings === true),
-        redactor: () => redactor,
-        settings: () => {
-          const defaultPolicy = policyOverride.value ?? current.policies.default;
-          if (approvalSettings?.policy.defaultPolicy !== defaultPolicy) {
-            approvalSettings = {
-              policy: policyConfigFromSettings(
-                { ...current.policies, default: defaultPolicy },
-                current.servers,
-              ),
-              redactionPatterns: current.redactionPatterns,
-              cardTimeoutMs: current.cardTimeoutMs,
-            };
-          }
-          return approvalSettings;
-        },
+        reviewsFile: jsonFile(path.join(dataDir, REVIEWS_FILE_NAME), { readOnly }),
+        redactor: () => redactor.current,
+        settings: approvalSettingsReader(
+          () => snapshot.current,
+          () => policyOverride.value,
+        ),
         // "Always allow" is kept in the settings, bound to the tool's definition hash.
-        ...(options.readOnlySettings
-          ? {}
-          : {
-              onAlwaysAllow: async (rule: PolicyRule) => {
-                await settings.update((draft) => {
-                  draft.policies.rules = withAlwaysAllowRule(draft.policies.rules, rule);
-                  return draft;
-                });
-              },
-            }),
+        ...(readOnly ? {} : { onAlwaysAllow: alwaysAllowSaver(settings) }),
       }),
     );
 
     // One card per tool_call: the bridge records each call's entries here, the cards attach to them.
     const calls = store.add(
       new CallBoard({
-        findSecrets: (args) => redactor.findSecrets(args),
-        redactText: (text) => redactor.redactText(text),
+        findSecrets: (args) => redactor.current.findSecrets(args),
+        redactText: (text) => redactor.current.redactText(text),
         describeApp,
         resolveCard: (id, decision) => approvals.resolveCard(id, decision),
       }),
@@ -339,7 +302,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const executor: ToolExecutor = {
       ...realCallExecutor({
         gate: approvals,
-        local: servers.toolExecutor(() => current.callTimeoutMs),
+        local: servers.toolExecutor(() => snapshot.current.callTimeoutMs),
         connectors: () => connectors.current().gateway?.backend,
         definitionHash: (name) => catalog.definitionHash(name),
       }),
@@ -348,7 +311,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const catalog: HostCatalog = new HostCatalog(
       () => ({
         servers: servers.snapshot(),
-        settings: current,
+        settings: snapshot.current,
         connectors: connectors.current(),
         reviews: approvals.reviews,
       }),
@@ -361,7 +324,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       options.listen === false ? undefined : store.add(new ConnectionCards(describeApp));
     const uiPresence = new UiPresence();
     const connectors = new HostConnectors({
-      settings: () => current,
+      settings: () => snapshot.current,
       secrets,
       uiPresent: () => uiPresence.present,
       mcp: new HostMcpActions({
@@ -369,19 +332,20 @@ export async function createHost(options: HostOptions): Promise<Host> {
         dataDir,
         cards: connectionCards,
         uiPresent: () => uiPresence.present,
-        cardTimeoutMs: () => current.cardTimeoutMs,
+        cardTimeoutMs: () => snapshot.current.cardTimeoutMs,
       }),
       ...(connectionCards === undefined ? {} : { cards: connectionCards }),
     });
 
-    const agents = await AgentRegistry.open(agentRecords(settings), secrets);
+    const agents = await AgentRegistry.open(agentRecordStore(settings), secrets);
     store.add(agents);
     const agentSurfaces = new AgentSurfaces(catalog, agents);
-    if (!options.readOnlySettings && (options.listen !== false || options.agentToken !== undefined)) {
+    if (!readOnly && (options.listen !== false || options.agentToken !== undefined)) {
       await agents.ensureDefault(options.agentToken);
     }
 
     const events = new UiEventHub();
+    const changes = new CatalogChanges(catalog, agentSurfaces, events);
     // Servers are added before the host exists and started by it, so every status event is seen.
     for (const config of settings.current.servers) await servers.add(config, { start: false });
 
@@ -422,124 +386,43 @@ export async function createHost(options: HostOptions): Promise<Host> {
       uiPresence,
       policyOverride,
       events,
-      cli: options.cli ?? defaultCli(),
+      cli: options.cli ?? defaultCliCommand(),
       openUrl: options.openUrl,
       signIn,
-      redact: (text) => redactor.redactText(text),
+      redact: (text) => redactor.current.redactText(text),
       serverService,
       agentSurfaces,
+      changes,
     });
-    wireEvents(host, events, store);
+    const subscriptions = [
+      ...watchCatalogInputs({ servers, settings, agents, reviews: approvals.reviews }, changes),
+      servers.onDidRemove(({ id }) => signIn.forget(id)),
+      ...relayToUi(
+        {
+          servers,
+          settings,
+          agents,
+          approvals,
+          connectionCards,
+          calls,
+          serverView: (id) => serverView(host, id),
+          settingsView: () => settingsView(host),
+        },
+        events,
+      ),
+    ];
+    if (endpoint !== undefined) {
+      const agentEndpoint = endpoint;
+      subscriptions.push(
+        changes.onDidChangeAgentTools(() => agentEndpoint.notifyToolsChanged()),
+        agents.onDidRevokeAgent((id) => void agentEndpoint.closeAgentSessions(id)),
+      );
+    }
+    for (const subscription of subscriptions) store.add(subscription);
     if (lock !== undefined && host.endpointUrl !== undefined) await lock.setEndpoint(host.endpointUrl);
     return host;
   } catch (error) {
     await store.close();
     throw error;
   }
-}
-
-/**
- * `tool-reviews.json` in the data folder, written atomically. A read-only process (`toolbridge
- * mcp` beside the app) reads it and records first-seen tools for its own run only.
- */
-function reviewsFile(dataDir: string, readOnly: boolean): ReviewsFile {
-  const file = jsonFile(path.join(dataDir, 'tool-reviews.json'));
-  return readOnly ? { read: () => file.read(), write: async () => {} } : file;
-}
-
-function wireEvents(host: Host, events: UiEventHub, store: DisposableStore): void {
-  const { servers, settings, approvals, agents, calls } = host;
-  const changed = () => host.catalogChanged();
-  const subscriptions = [
-    servers.onDidChangeTools(({ id, tools }) => {
-      // Trust on first use: a tool seen for the first time is taken as reviewed; a change is held.
-      approvals.reviews.observe(id, tools);
-      changed();
-    }),
-    servers.onDidChangeStatus(({ id }) => {
-      changed();
-      if (servers.has(id)) events.fire('serverStatusChanged', serverView(host, id));
-    }),
-    servers.onDidRemove(({ id }) => {
-      host.signIn.forget(id);
-      events.fire('serverRemoved', { id });
-    }),
-    settings.onDidChange(() => {
-      changed();
-      void settingsView(host).then((view) => events.fire('settingsChanged', view));
-    }),
-    agents.onDidChangeAgents((list: AgentRecord[]) => {
-      changed();
-      events.fire('agentsChanged', { agents: list });
-    }),
-    approvals.onDidOpenCard((card) => {
-      events.fire('cardOpened', card);
-      calls.cardOpened(card);
-    }),
-    ...(host.connectionCards === undefined
-      ? []
-      : [
-          host.connectionCards.onDidOpen((card) => {
-            events.fire('cardOpened', card);
-            calls.cardOpened(card);
-          }),
-          host.connectionCards.onDidUpdate((card) => events.fire('cardUpdated', card)),
-          host.connectionCards.onDidResolve(({ id, outcome }) => {
-            events.fire('cardResolved', { id, outcome });
-            calls.cardResolved(id, outcome);
-          }),
-        ]),
-    approvals.onDidResolveCard(({ id, outcome }) => {
-      events.fire('cardResolved', { id, outcome });
-      calls.cardResolved(id, outcome);
-    }),
-    calls.onDidUpdateCall((call) => events.fire('callUpdated', call)),
-    approvals.onDidAppendActivity((entry) => events.fire('activityAppended', entry)),
-  ];
-  if (host.endpoint !== undefined) {
-    const endpoint = host.endpoint;
-    subscriptions.push(
-      host.onDidChangeAgentTools(() => endpoint.notifyToolsChanged()),
-      agents.onDidRevokeAgent((id) => void endpoint.closeAgentSessions(id)),
-    );
-  }
-  for (const subscription of subscriptions) store.add(subscription);
-}
-
-function agentRecords(settings: HostSettings): AgentRecordStore {
-  return {
-    read: () => settings.current.agents,
-    write: async (records) => {
-      await settings.update((draft) => {
-        draft.agents = records;
-        return draft;
-      });
-    },
-  };
-}
-
-async function openFileSecrets(dataDir: string, log: (line: string) => void): Promise<SecretStore> {
-  const { store, warnings } = await FileSecretStore.open(dataDir);
-  for (const warning of warnings) log(`toolbridge: ${warning}`);
-  return store;
-}
-
-/** Waits for the promises to settle, or `ms` at most (a tool still running is cut by the close). */
-async function settleWithin(promises: Promise<unknown>[], ms: number): Promise<void> {
-  if (promises.length === 0) return;
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    Promise.allSettled(promises),
-    new Promise((resolve) => {
-      timer = setTimeout(resolve, ms);
-    }),
-  ]);
-  clearTimeout(timer);
-}
-
-function defaultCli(): { command: string; args: string[] } {
-  return {
-    command: process.execPath,
-    args: [fileURLToPath(new URL('../../bin/toolbridge.js', import.meta.url))],
-  };
 }

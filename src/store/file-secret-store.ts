@@ -178,3 +178,13 @@ function unavailable(filePath: string, cause: unknown): ToolbridgeError {
     { cause },
   );
 }
+
+/** The 0600 file store of the data folder; what opening it repaired goes to `log`. */
+export async function openFileSecretStore(
+  dataDir: string,
+  log: (line: string) => void,
+): Promise<FileSecretStore> {
+  const { store, warnings } = await FileSecretStore.open(dataDir);
+  for (const warning of warnings) log(`toolbridge: ${warning}`);
+  return store;
+}

@@ -8,7 +8,11 @@ export interface JsonFile {
   write(value: unknown): Promise<void>;
 }
 
-export function jsonFile(filePath: string): JsonFile {
+/**
+ * The JSON file at `filePath`. `readOnly` (a process beside the app, `toolbridge mcp`) reads it
+ * and drops its writes, so what it records holds for its own run only.
+ */
+export function jsonFile(filePath: string, options: { readOnly?: boolean } = {}): JsonFile {
   return {
     async read() {
       try {
@@ -17,7 +21,8 @@ export function jsonFile(filePath: string): JsonFile {
         return undefined;
       }
     },
-    write(value) {
+    async write(value) {
+      if (options.readOnly === true) return;
       return writeFileAtomic(filePath, `${JSON.stringify(value, null, 2)}\n`);
     },
   };

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ActivityEntry, ApprovalCardView } from '../../../src/api/ui-api.js';
-import { type ApprovalSettings, Approvals, UI_ACTOR_ID } from '../../../src/approvals/approvals.js';
+import {
+  type ApprovalSettings,
+  type ApprovalSettingsSource,
+  Approvals,
+  approvalSettingsReader,
+  UI_ACTOR_ID,
+} from '../../../src/approvals/approvals.js';
 import { parseToolError, toolErrorResult } from '../../../src/approvals/gate.js';
 import type { PolicyRule } from '../../../src/approvals/policy.js';
 import { REDACTED } from '../../../src/approvals/redaction.js';
@@ -157,5 +163,37 @@ describe('parseToolError', () => {
     expect(
       parseToolError({ isError: true, content: [{ type: 'text', text: 'plain failure' }] }),
     ).toBeUndefined();
+  });
+});
+
+describe('approvalSettingsReader', () => {
+  const document = (defaultPolicy: 'allow' | 'ask' | 'deny'): ApprovalSettingsSource => ({
+    policies: { default: defaultPolicy, servers: { files: 'deny' }, tools: {} },
+    servers: [{ id: 'files' }],
+    redactionPatterns: ['tok_[a-z]+'],
+    cardTimeoutMs: 30_000,
+  });
+
+  it('issue #13: builds once per settings document, and again when the document or the override changes', () => {
+    let current = document('ask');
+    let override: 'allow' | 'ask' | 'deny' | undefined;
+    const read = approvalSettingsReader(
+      () => current,
+      () => override,
+    );
+    const first = read();
+    expect(first).toMatchObject({
+      policy: { defaultPolicy: 'ask', servers: { files: { policy: 'deny' } } },
+      redactionPatterns: ['tok_[a-z]+'],
+      cardTimeoutMs: 30_000,
+    });
+    expect(read()).toBe(first);
+    // A run's --policy wins over the file's default until it is cleared.
+    override = 'deny';
+    expect(read().policy.defaultPolicy).toBe('deny');
+    override = undefined;
+    expect(read().policy.defaultPolicy).toBe('ask');
+    current = { ...document('allow'), cardTimeoutMs: 5_000 };
+    expect(read()).toMatchObject({ policy: { defaultPolicy: 'allow' }, cardTimeoutMs: 5_000 });
   });
 });

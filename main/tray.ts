@@ -1,4 +1,5 @@
 import type { Menu, MenuItemConstructorOptions, NativeImage, Tray } from 'electron';
+import { waitingCount } from '../src/api/card-notice.js';
 
 /** A 32×32 black bridge on transparent: a template image, so macOS tints it for light and dark bars. */
 const TRAY_ICON_PNG =
@@ -12,10 +13,9 @@ export interface TrayParts {
   onQuit: () => void;
 }
 
-/** What the tray says for a number of waiting cards. */
+/** What the tray says for a number of waiting cards: the web UI's banner words. */
 export function trayLabel(pendingCards: number): string {
-  if (pendingCards === 0) return 'Toolbridge: nothing waiting';
-  return `Toolbridge: ${pendingCards} ${pendingCards === 1 ? 'call waits' : 'calls wait'} for you`;
+  return `Toolbridge: ${waitingCount(pendingCards)}`;
 }
 
 /**

@@ -21,9 +21,15 @@ export function cardNotice(card: CardView): CardNotice {
   return { title: 'Connection needed', body: `${card.agentId} needs ${names} connected${purpose}` };
 }
 
-/** The line for everything waiting: "2 calls wait for you" (and who asked, when one card waits). */
+/** How many wait, in the words the tray and the banner share: "2 calls wait for you". */
+export function waitingCount(count: number): string {
+  if (count === 0) return 'nothing waiting';
+  return `${count} ${count === 1 ? 'call waits' : 'calls wait'} for you`;
+}
+
+/** The banner's line for everything waiting: who asked for what when one card waits, else the count. */
 export function waitingLine(cards: readonly CardView[]): string {
-  if (cards.length === 0) return 'Nothing is waiting';
   if (cards.length === 1) return `${cardNotice(cards[0]!).body}: waiting for you`;
-  return `${cards.length} cards wait for you`;
+  const line = waitingCount(cards.length);
+  return line[0]!.toUpperCase() + line.slice(1);
 }

@@ -196,7 +196,7 @@ describe('issue #16: never miss a card', () => {
           body: 'default wants to call connectors__github__SEARCH_REPOSITORIES',
         },
       ]);
-    await textOf(banner.getByTestId('waiting-banner-text')).toBe('2 cards wait for you.');
+    await textOf(banner.getByTestId('waiting-banner-text')).toBe('2 calls wait for you.');
 
     await banner.getByTestId('waiting-banner-review').click();
     await attributeOf(page.getByTestId('nav-cards'), 'aria-current').toBe('page');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cardNotice, waitingLine } from '../../../src/api/card-notice.js';
+import { cardNotice, waitingCount, waitingLine } from '../../../src/api/card-notice.js';
 import type { ApprovalCardView, ConnectionCardView } from '../../../src/api/ui-api.js';
 
 const approval: ApprovalCardView = {
@@ -43,8 +43,11 @@ describe('cardNotice', () => {
 
 describe('waitingLine', () => {
   it('names the one card waiting, or counts them', () => {
-    expect(waitingLine([])).toBe('Nothing is waiting');
+    expect(waitingLine([])).toBe('Nothing waiting');
     expect(waitingLine([approval])).toBe('cursor wants to call mcp__files__write_file: waiting for you');
-    expect(waitingLine([approval, connection])).toBe('2 cards wait for you');
+    expect(waitingLine([approval, connection])).toBe('2 calls wait for you');
+    // The desktop tray says the same.
+    expect(waitingCount(2)).toBe('2 calls wait for you');
+    expect(waitingCount(1)).toBe('1 call waits for you');
   });
 });

@@ -1,6 +1,6 @@
 import { useAttention, WaitingBanner } from './components/attention.js';
 import { Icon } from './components/icons.js';
-import { selectPendingCardCount, selectServerCounts } from './store/selectors.js';
+import { selectHostLost, selectPendingCardCount, selectServerCounts } from './store/selectors.js';
 import { useAppStore, useAppStoreShallow } from './store/store-context.js';
 import { VIEWS, type ViewId } from './store/ui-slice.js';
 import { ActivityView } from './views/activity-view.js';
@@ -39,6 +39,7 @@ export function App(props: { mode: 'electron' | 'web' }) {
   }));
   const pending = useAppStore(selectPendingCardCount);
   const servers = useAppStoreShallow(selectServerCounts);
+  const hostLost = useAppStore(selectHostLost);
   const Current = VIEW_COMPONENTS[view];
 
   useAttention(props.mode);
@@ -75,8 +76,12 @@ export function App(props: { mode: 'electron' | 'web' }) {
             )}
           </button>
         ))}
-        <div className="sidebar-foot">
-          {servers.connected}/{servers.total} servers connected
+        <div className="sidebar-foot" data-testid="sidebar-servers">
+          {hostLost ? (
+            <span className="bad-text">Toolbridge is not reachable: server states unknown</span>
+          ) : (
+            `${servers.connected}/${servers.total} servers connected`
+          )}
           <br />
           {props.mode === 'web' ? 'Web mode · 127.0.0.1 only' : 'Desktop app'}
         </div>
@@ -93,7 +98,10 @@ export function App(props: { mode: 'electron' | 'web' }) {
           </div>
         )}
         <WaitingBanner mode={props.mode} />
-        <Current />
+        {/* A disabled fieldset disables every control in the view while the host is gone. */}
+        <fieldset className="view-frame" disabled={hostLost} data-testid="view-frame">
+          <Current />
+        </fieldset>
       </main>
       <Notices />
     </div>

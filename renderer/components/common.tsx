@@ -1,7 +1,7 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import type { ServerStatus } from '../../src/api/ui-api.js';
-import { prettyJson } from '../lib/format.js';
-import { findSuspicious, revealHidden } from '../lib/suspicious-text.js';
+import { findSuspicious, revealHidden } from '../../src/base/suspicious-text.js';
+import { nameParts, prettyJson } from '../lib/format.js';
 
 export function ViewHeader(props: { title: string; lede: ReactNode; actions?: ReactNode }) {
   return (
@@ -38,7 +38,20 @@ const STATUS_LABELS: Record<ServerStatus, string> = {
   disabled: 'Disabled',
 };
 
-export function StatusBadge(props: { status: ServerStatus; testId?: string }) {
+/** A server's status; `stale` when the host is unreachable, so the last known state is not shown as current. */
+export function StatusBadge(props: { status: ServerStatus; stale?: boolean; testId?: string }) {
+  if (props.stale === true) {
+    return (
+      <span
+        className="badge plain"
+        data-testid={props.testId}
+        data-status="unknown"
+        title={`Toolbridge is not reachable; last known: ${STATUS_LABELS[props.status]}`}
+      >
+        Unknown
+      </span>
+    );
+  }
   return (
     <span className={`badge ${props.status}`} data-testid={props.testId} data-status={props.status}>
       {STATUS_LABELS[props.status]}
@@ -147,5 +160,24 @@ export function ExternalLink(props: { href: string; children?: ReactNode }) {
     <a href={props.href} target="_blank" rel="noopener noreferrer">
       {props.children ?? props.href}
     </a>
+  );
+}
+
+/** A tool or server name in mono that wraps only after `_`, `-`, `.`, `/` or `:`, never mid-word. */
+export function ToolName(props: { name: string; className?: string; testId?: string }) {
+  const parts = nameParts(props.name);
+  return (
+    <span
+      className={`tool-name${props.className === undefined ? '' : ` ${props.className}`}`}
+      data-testid={props.testId}
+    >
+      {parts.map((part, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed name, in order
+        <span key={i}>
+          {part}
+          {i < parts.length - 1 && <wbr />}
+        </span>
+      ))}
+    </span>
   );
 }

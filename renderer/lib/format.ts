@@ -71,6 +71,7 @@ const POLICY_SOURCE_TEXT: Record<NonNullable<ActivityEntry['policySource']>, str
   server: "its server's policy",
   default: 'the default policy',
   'read-only': 'a trusted read-only hint',
+  suspicious: 'hidden text in its description, which makes it ask',
 };
 
 /** Who or what decided an audited call, in words ("by an \"Always allow\" rule", "by user"). */
@@ -79,4 +80,12 @@ export function decidedByText(entry: Pick<ActivityEntry, 'decidedBy' | 'policySo
     return `by ${POLICY_SOURCE_TEXT[entry.policySource]}`;
   }
   return `by ${entry.decidedBy}`;
+}
+
+/**
+ * A tool name cut after its separators (`mcp__github__create_issue` → `mcp__`, `github__`,
+ * `create_`, `issue`): the places a long name may wrap, so it never breaks inside a word.
+ */
+export function nameParts(name: string): string[] {
+  return name.match(/[^_\-./:]+[_\-./:]*|[_\-./:]+/g) ?? [name];
 }

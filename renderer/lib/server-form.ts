@@ -2,7 +2,7 @@ import type { OAuthClientConfig, ServerConfig } from '../../src/api/ui-api.js';
 import { SECRET_MASK } from '../../src/api/ui-api.js';
 import { splitCommandLine } from '../../src/base/command-review.js';
 import { defineMember } from '../../src/base/json.js';
-import { isValidServerId, toServerId } from '../../src/base/server-id.js';
+import { isValidServerId, toServerId, uniqueServerId } from '../../src/base/server-id.js';
 
 export type FormResult = { ok: true; config: ServerConfig } | { ok: false; field: string; message: string };
 
@@ -85,8 +85,11 @@ export function oauthFormValues(oauth: OAuthClientConfig | undefined): OAuthClie
 /** Commands that run a package or script named by their first plain argument. */
 const LAUNCHERS = new Set(['npx', 'pnpx', 'bunx', 'uvx', 'node', 'deno', 'bun', 'python', 'python3', 'pipx']);
 
-/** A server id guessed from a command or URL: the package, script or host name without the usual noise. */
-export function suggestServerId(source: string): string {
+/**
+ * A server id guessed from a command or URL: the package, script or host name without the usual
+ * noise, numbered (`github-2`) when a server already has it.
+ */
+export function suggestServerId(source: string, taken: ReadonlySet<string> = new Set()): string {
   const trimmed = source.trim();
   let label: string;
   if (/^https?:\/\//i.test(trimmed)) {
@@ -107,7 +110,7 @@ export function suggestServerId(source: string): string {
     .replace(/@[^@/]*$/, '')
     .replace(/^(mcp-server-|server-)/, '')
     .replace(/(-mcp-server|-mcp|-server)$/, '');
-  return toServerId(label);
+  return uniqueServerId(toServerId(label), taken);
 }
 
 /** The last path segment (of a file path or an npm package name). */
@@ -115,11 +118,17 @@ function basename(word: string): string {
   return word.split('/').pop() ?? word;
 }
 
-function checkId(id: string): string | undefined {
+function checkId(id: string, taken: ReadonlySet<string>): string | undefined {
   if (id === '') return 'Give the server an id, e.g. "files".';
   if (!isValidServerId(id))
     return 'Use lower-case letters, digits, "-" and "_" only (it becomes part of tool names).';
-  return undefined;
+  return serverIdTaken(id, taken);
+}
+
+/** Says an id is already used, and which free one to take instead. */
+export function serverIdTaken(id: string, taken: ReadonlySet<string>): string | undefined {
+  if (!taken.has(id)) return undefined;
+  return `A server with the id "${id}" already exists; choose another, e.g. "${uniqueServerId(id, taken)}".`;
 }
 
 function parsePairs(text: string, separator: '=' | ':', what: string): Record<string, string> | string {
@@ -140,8 +149,11 @@ function identity(values: { id: string; name: string }): { id: string; name?: st
   return { id: values.id.trim(), ...(name === '' ? {} : { name }), enabled: true };
 }
 
-export function buildCommandConfig(values: CommandFormValues): FormResult {
-  const idError = checkId(values.id.trim());
+export function buildCommandConfig(
+  values: CommandFormValues,
+  taken: ReadonlySet<string> = new Set(),
+): FormResult {
+  const idError = checkId(values.id.trim(), taken);
   if (idError !== undefined) return { ok: false, field: 'id', message: idError };
   const split = splitCommandLine(values.commandLine);
   if (!split.ok) return { ok: false, field: 'command', message: split.message };
@@ -168,8 +180,8 @@ export function buildCommandConfig(values: CommandFormValues): FormResult {
   };
 }
 
-export function buildUrlConfig(values: UrlFormValues): FormResult {
-  const idError = checkId(values.id.trim());
+export function buildUrlConfig(values: UrlFormValues, taken: ReadonlySet<string> = new Set()): FormResult {
+  const idError = checkId(values.id.trim(), taken);
   if (idError !== undefined) return { ok: false, field: 'id', message: idError };
   let url: URL;
   try {

@@ -1,4 +1,5 @@
 import type { ActivityEntry, ActivityQuery, ToolbridgeApi } from '../../src/api/ui-api.js';
+import { compileActivityFilter } from '../../src/base/activity-filter.js';
 import { attempt, type Outcome } from './outcome.js';
 import type { Slice } from './slice.js';
 
@@ -63,14 +64,8 @@ export const createActivitySlice =
     },
   });
 
-/** The same filter the host applies, for entries that arrive live. */
+/** The same filter the host applies (one rule, in base), for entries that arrive live. */
 export function matchesFilter(entry: ActivityEntry, filter: ActivityQuery): boolean {
-  return (
-    (filter.toolName === undefined || entry.toolName === filter.toolName) &&
-    (filter.serverId === undefined || entry.serverId === filter.serverId) &&
-    (filter.agentId === undefined || entry.agentId === filter.agentId) &&
-    (filter.decision === undefined || entry.decision === filter.decision) &&
-    (filter.since === undefined || entry.time >= filter.since) &&
-    (filter.until === undefined || entry.time <= filter.until)
-  );
+  const compiled = compileActivityFilter(filter);
+  return compiled.ok && compiled.matches(entry);
 }

@@ -46,6 +46,10 @@ export const selectServerCounts = (
   };
 };
 
+/** The page has lost the host: what it shows is the last known state, and nothing it sends arrives. */
+export const selectHostLost = (state: AppState): boolean =>
+  state.connection === 'reconnecting' || state.connection === 'signed-out';
+
 export const selectSelectedActivity = (state: AppState): ActivityEntry | undefined =>
   state.activity.find((entry) => entry.id === state.selectedActivityId);
 
@@ -58,7 +62,7 @@ export const activityFacets = (
   agents: [...new Set(activity.map((e) => e.agentId))].sort(),
 });
 
-const TIER_LABELS = {
+export const TIER_LABELS = {
   0: 'Tier 0 · every tool listed directly',
   1: 'Tier 1 · search bridge with a listing',
   2: 'Tier 2 · search bridge, listing collapsed',

@@ -1,6 +1,14 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ActivityEntry, ActivityQuery } from '../../src/api/ui-api.js';
-import { EmptyState, ErrorText, JsonBlock, ServerText, ViewHeader } from '../components/common.js';
+import { EmptyState, ErrorText, JsonBlock, ServerText, ToolName, ViewHeader } from '../components/common.js';
+import {
+  isoToLocalInput,
+  localInputToIso,
+  TIME_RANGES,
+  type TimeRangeId,
+  withField,
+  withTimeRange,
+} from '../drafts/activity-filter.js';
 import { downloadText } from '../lib/download.js';
 import { decidedByText, formatAccount, formatBytes, formatDuration, formatTime } from '../lib/format.js';
 import { activityFacets, selectSelectedActivity } from '../store/selectors.js';
@@ -123,7 +131,9 @@ function ActivityTable() {
             >
               <td className="small">{formatTime(entry.time)}</td>
               <td>{entry.agentId}</td>
-              <td className="mono">{entry.toolName}</td>
+              <td>
+                <ToolName name={entry.toolName} />
+              </td>
               <td>
                 <span className={`badge ${DECISION_BADGE[entry.decision]}`}>{entry.decision}</span>{' '}
                 <span className="faint small" data-testid="activity-decided-by">
@@ -154,6 +164,81 @@ function ActivityTable() {
 }
 
 function Filters(props: { filter: ActivityQuery; onChange: (filter: ActivityQuery) => void }) {
+  const { filter, onChange } = props;
+  return (
+    <div className="filters" data-testid="activity-filters">
+      <TextAndTimeFilters filter={filter} onChange={onChange} />
+      <ChoiceFilters filter={filter} onChange={onChange} />
+      <button type="button" disabled={Object.keys(filter).length === 0} onClick={() => onChange({})}>
+        Clear
+      </button>
+    </div>
+  );
+}
+
+/** Free text over every field the host searches, and a time range (quick ranges or From/To). */
+function TextAndTimeFilters(props: { filter: ActivityQuery; onChange: (filter: ActivityQuery) => void }) {
+  const { filter, onChange } = props;
+  const [range, setRange] = useState<TimeRangeId>(
+    filter.since === undefined && filter.until === undefined ? 'any' : 'custom',
+  );
+  return (
+    <>
+      <label className="field grow">
+        Search
+        <input
+          type="search"
+          placeholder="tool, server, agent, arguments…"
+          data-testid="activity-filter-text"
+          value={filter.text ?? ''}
+          onChange={(e) => onChange(withField(filter, 'text', e.target.value))}
+        />
+      </label>
+      <label className="field">
+        When
+        <select
+          data-testid="activity-filter-range"
+          value={range}
+          onChange={(e) => {
+            const next = e.target.value as TimeRangeId;
+            setRange(next);
+            if (next !== 'custom') onChange(withTimeRange(filter, next, new Date()));
+          }}
+        >
+          {TIME_RANGES.map((r) => (
+            <option key={r.id} value={r.id}>
+              {r.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {range === 'custom' && (
+        <>
+          <label className="field">
+            From
+            <input
+              type="datetime-local"
+              data-testid="activity-filter-since"
+              value={isoToLocalInput(filter.since)}
+              onChange={(e) => onChange(withField(filter, 'since', localInputToIso(e.target.value)))}
+            />
+          </label>
+          <label className="field">
+            To
+            <input
+              type="datetime-local"
+              data-testid="activity-filter-until"
+              value={isoToLocalInput(filter.until)}
+              onChange={(e) => onChange(withField(filter, 'until', localInputToIso(e.target.value)))}
+            />
+          </label>
+        </>
+      )}
+    </>
+  );
+}
+
+function ChoiceFilters(props: { filter: ActivityQuery; onChange: (filter: ActivityQuery) => void }) {
   const activity = useAppStore((s) => s.activity);
   const facets = useMemo(() => activityFacets(activity), [activity]);
   const servers = useAppStoreShallow((s) => Object.keys(s.servers).sort());
@@ -162,16 +247,13 @@ function Filters(props: { filter: ActivityQuery; onChange: (filter: ActivityQuer
     Object.values(s.tools).flatMap((list) => list.map((t) => t.name)),
   );
   const { filter, onChange } = props;
-
-  const pick = (key: 'toolName' | 'serverId' | 'agentId' | 'decision', value: string) => {
-    const { [key]: _old, ...rest } = filter;
-    onChange(value === '' ? rest : { ...rest, [key]: value });
-  };
+  const pick = (key: 'toolName' | 'serverId' | 'agentId' | 'decision', value: string) =>
+    onChange(withField(filter, key, value as ActivityQuery[typeof key]));
   const serverOptions = [...new Set([...servers, ...facets.servers])].sort();
   const agentOptions = [...new Set([...agents, ...facets.agents])].sort();
   const toolOptions = [...new Set([...catalogTools, ...facets.tools])].sort();
   return (
-    <div className="filters" data-testid="activity-filters">
+    <>
       <label className="field">
         Tool
         <select
@@ -216,10 +298,7 @@ function Filters(props: { filter: ActivityQuery; onChange: (filter: ActivityQuer
           ))}
         </select>
       </label>
-      <button type="button" disabled={Object.keys(filter).length === 0} onClick={() => onChange({})}>
-        Clear
-      </button>
-    </div>
+    </>
   );
 }
 
@@ -237,7 +316,9 @@ function Drawer(props: { onClose: () => void }) {
   return (
     <aside className="drawer" data-testid="activity-drawer" aria-label="Call details">
       <div className="panel-head">
-        <h2 className="mono wrap-anywhere">{entry.toolName}</h2>
+        <h2>
+          <ToolName name={entry.toolName} />
+        </h2>
         <div className="actions">
           <button type="button" className="small" onClick={props.onClose}>
             Close

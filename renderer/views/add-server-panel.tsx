@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { ImportReview, ServerConfig } from '../../src/api/ui-api.js';
 import { type CommandCallout, calloutSentence, commandCallouts } from '../../src/base/command-review.js';
 import { ErrorText } from '../components/common.js';
@@ -9,6 +9,7 @@ import {
   type FormResult,
   type OAuthClientFormValues,
   oauthFormValues,
+  serverIdTaken,
   suggestServerId,
   type UrlFormValues,
 } from '../lib/server-form.js';
@@ -81,13 +82,15 @@ function useSubmit(onDone: () => void) {
  * outcome of the last check (cleared by any edit).
  */
 function useServerForm<V extends { id: string }>(initial: V, source: keyof V) {
+  const ids = useAppStoreShallow((s) => Object.keys(s.servers));
+  const taken = useMemo(() => new Set(ids), [ids]);
   const [values, setValues] = useState<V>(initial);
   const [idTouched, setIdTouched] = useState(false);
   const [checked, setChecked] = useState<FormResult>();
   const change = (patch: Partial<V>) => {
     const next = { ...values, ...patch };
     const sourceText = patch[source];
-    if (!idTouched && typeof sourceText === 'string') next.id = suggestServerId(sourceText);
+    if (!idTouched && typeof sourceText === 'string') next.id = suggestServerId(sourceText, taken);
     setValues(next);
     setChecked(undefined);
   };
@@ -95,14 +98,15 @@ function useServerForm<V extends { id: string }>(initial: V, source: keyof V) {
     checked !== undefined && !checked.ok && checked.field === field ? checked.message : undefined;
   const idField = {
     value: values.id,
-    error: fieldError('id'),
+    // Said as soon as the id is typed, not only on Review.
+    error: fieldError('id') ?? serverIdTaken(values.id.trim(), taken),
     onEdit: (id: string) => {
       setIdTouched(true);
       // V's id is a plain string (the constraint); TypeScript cannot narrow a generic's key.
       change({ id } as Partial<V>);
     },
   };
-  return { values, change, checked, setChecked, fieldError, idField };
+  return { values, change, checked, setChecked, fieldError, idField, taken };
 }
 
 function CommandForm(props: { onDone: () => void }) {
@@ -113,6 +117,7 @@ function CommandForm(props: { onDone: () => void }) {
     setChecked: setReview,
     fieldError,
     idField,
+    taken,
   } = useServerForm<CommandFormValues>(
     { id: '', name: '', commandLine: '', env: '', cwd: '' },
     'commandLine',
@@ -123,7 +128,7 @@ function CommandForm(props: { onDone: () => void }) {
     <form
       onSubmit={(event) => {
         event.preventDefault();
-        const result = buildCommandConfig(values);
+        const result = buildCommandConfig(values, taken);
         if (review?.ok && result.ok) void submit(result.config);
         else setReview(result);
       }}
@@ -273,7 +278,7 @@ function ProgramReview(props: {
 }
 
 function UrlForm(props: { onDone: () => void }) {
-  const { values, change, setChecked, fieldError, idField } = useServerForm<UrlFormValues>(
+  const { values, change, setChecked, fieldError, idField, taken } = useServerForm<UrlFormValues>(
     { id: '', name: '', transport: 'http', url: '', headers: '', oauth: oauthFormValues(undefined) },
     'url',
   );
@@ -282,7 +287,7 @@ function UrlForm(props: { onDone: () => void }) {
     <form
       onSubmit={(event) => {
         event.preventDefault();
-        const result = buildUrlConfig(values);
+        const result = buildUrlConfig(values, taken);
         if (result.ok) void submit(result.config);
         else setChecked(result);
       }}

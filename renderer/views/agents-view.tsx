@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { AgentConnectionInfo, AgentView } from '../../src/api/ui-api.js';
 import { CopyButton, EmptyState, ErrorText, ViewHeader } from '../components/common.js';
 import { type AgentDraft, TOKEN_MASK, useAgentDraft, visibleConfig } from '../drafts/agent-draft.js';
@@ -26,13 +26,15 @@ const CLIENTS: Array<{ id: string; label: string; where: string }> = [
 
 export function AgentsView() {
   const { agents, loaded } = useAppStoreShallow((s) => ({ agents: s.agents, loaded: s.agentsLoaded }));
+  // The agent just created: its entry scrolls into view, takes focus and says what to do next.
+  const [created, setCreated] = useState<string>();
   return (
     <div className="view">
       <ViewHeader
         title="Agents"
         lede="Each agent connects with its own token, so you can see who called what and revoke one without touching the others."
       />
-      <CreateAgentForm />
+      <CreateAgentForm onCreated={setCreated} />
       {loaded && agents.length === 0 && (
         <div className="mt-m">
           <EmptyState title="No agents yet" testId="agents-empty">
@@ -42,14 +44,14 @@ export function AgentsView() {
       )}
       <div className="stack mt-m">
         {agents.map((agent) => (
-          <AgentItem key={agent.id} agent={agent} />
+          <AgentItem key={agent.id} agent={agent} justCreated={agent.id === created} />
         ))}
       </div>
     </div>
   );
 }
 
-function CreateAgentForm() {
+function CreateAgentForm(props: { onCreated: (id: string) => void }) {
   const createAgent = useAppStore((s) => s.createAgent);
   const [name, setName] = useState('');
   const [context, setContext] = useState('');
@@ -63,6 +65,7 @@ function CreateAgentForm() {
         const tokens = Number.parseInt(context, 10);
         const outcome = await createAgent(name.trim(), Number.isNaN(tokens) ? undefined : tokens);
         if (outcome.ok) {
+          props.onCreated(outcome.value.id);
           setName('');
           setContext('');
           setError(undefined);
@@ -104,7 +107,7 @@ function CreateAgentForm() {
   );
 }
 
-function AgentItem(props: { agent: AgentView }) {
+function AgentItem(props: { agent: AgentView; justCreated: boolean }) {
   const { agent } = props;
   const { connection, loadConnection, updateAgent, revokeAgent } = useAppStoreShallow((s) => ({
     connection: s.connections[agent.id],
@@ -119,11 +122,24 @@ function AgentItem(props: { agent: AgentView }) {
       void loadConnection(agent.id).then((o) => setError(o.ok ? undefined : o.error.message));
     }
   }, [agent.id, connection, loadConnection, setError]);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (!props.justCreated) return;
+    heading.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
+    heading.current?.focus({ preventScroll: true });
+  }, [props.justCreated]);
   return (
     <section className="panel" data-testid={`agent-${agent.id}`}>
+      {props.justCreated && (
+        <p className="callout ok" role="status" data-testid="agent-created">
+          Created "{agent.name}". Copy its config below into your client; it holds this agent's token.
+        </p>
+      )}
       <div className="panel-head">
         <div className="grow">
-          <h2>{agent.name}</h2>
+          <h2 ref={heading} tabIndex={-1}>
+            {agent.name}
+          </h2>
           <span className="faint small">
             {agent.id} · created {formatTime(agent.createdAt)}
           </span>

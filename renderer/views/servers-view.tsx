@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { Policy, ServerView, ToolChangeView, ToolView } from '../../src/api/ui-api.js';
 import {
   EmptyState,
@@ -8,6 +8,7 @@ import {
   ServerText,
   StatusBadge,
   Toggle,
+  ToolName,
   ViewHeader,
 } from '../components/common.js';
 import { EffectivePolicy, PolicySelect } from '../components/policy-controls.js';
@@ -19,15 +20,22 @@ import {
   useServerDraft,
 } from '../drafts/server-draft.js';
 import { formatTime, prettyJson } from '../lib/format.js';
+import { filterServers, suspiciousTools } from '../lib/server-filter.js';
 import { buildOAuthClient, type OAuthClientFormValues, oauthFormValues } from '../lib/server-form.js';
-import { selectServerList, selectToolsOf } from '../store/selectors.js';
+import { selectHostLost, selectServerList, selectToolsOf } from '../store/selectors.js';
 import { useAppStore, useAppStoreShallow } from '../store/store-context.js';
 import { AddServerPanel, OAuthClientFields } from './add-server-panel.js';
 
 export function ServersView() {
   const servers = useAppStoreShallow(selectServerList);
+  const tools = useAppStore((s) => s.tools);
   const loaded = useAppStore((s) => s.serversLoaded);
   const [adding, setAdding] = useState(false);
+  const [query, setQuery] = useState('');
+  const matches = useMemo(
+    () => filterServers(servers, (id) => tools[id] ?? [], query),
+    [servers, tools, query],
+  );
   return (
     <div className="view">
       <ViewHeader
@@ -47,6 +55,7 @@ export function ServersView() {
         }
       />
       {adding && <AddServerPanel onDone={() => setAdding(false)} />}
+      <SuspiciousNotice />
       {loaded && servers.length === 0 && !adding && (
         <EmptyState
           title="No servers yet"
@@ -61,39 +70,84 @@ export function ServersView() {
           by URL, or paste the config you already use in Claude Desktop, Cursor or VS Code.
         </EmptyState>
       )}
+      {servers.length > 0 && (
+        <div className="filters mt-m">
+          <label className="field grow">
+            Filter servers and tools
+            <input
+              type="search"
+              placeholder="name, command, tool or description…"
+              data-testid="servers-filter"
+              value={query}
+              onChange={(e) => setQuery(e.target.value)}
+            />
+          </label>
+        </div>
+      )}
+      {query.trim() !== '' && matches.length === 0 && (
+        <p className="muted mt-m" data-testid="servers-filter-empty">
+          No server or tool matches "{query.trim()}".
+        </p>
+      )}
       <div className="stack mt-m">
-        {servers.map((server) => (
-          <ServerItem key={server.id} server={server} />
+        {matches.map(({ server, tools: matched }) => (
+          <ServerItem key={server.id} server={server} matchedTools={matched} />
         ))}
       </div>
     </div>
   );
 }
 
-function ServerItem(props: { server: ServerView }) {
+/** One notice over the list while any tool's description hides text. */
+function SuspiciousNotice() {
+  const tools = useAppStoreShallow((s) => suspiciousTools(Object.values(s.tools).flat()));
+  if (tools.length === 0) return null;
+  const servers = [...new Set(tools.map((tool) => tool.serverId))];
+  return (
+    <div className="callout warn mt-m" role="status" data-testid="servers-suspicious-notice">
+      {tools.length === 1 ? 'A tool' : `${tools.length} tools`} of {servers.join(', ')} hide text in their
+      descriptions, a way to slip instructions past you. Each asks before every call until you have read it
+      and set its own approval; the rows below say which.
+    </div>
+  );
+}
+
+function ServerItem(props: { server: ServerView; matchedTools: ToolView[] }) {
   const { server } = props;
   const { authorizeServer, notify } = useAppStoreShallow((s) => ({
     authorizeServer: s.authorizeServer,
     notify: s.notify,
   }));
   const draft = useServerDraft(server, { authorizeServer, notify });
+  const hostLost = useAppStore(selectHostLost);
   const id = server.id;
   return (
     <section className="panel" data-testid={`server-${id}`}>
       <div className="server-head">
-        <StatusBadge status={server.status} testId={`server-status-${id}`} />
+        <StatusBadge status={server.status} stale={hostLost} testId={`server-status-${id}`} />
         <div className="server-title grow">
           <h2>
             {server.name}
             {server.name !== id && <span className="faint small"> · {id}</span>}
           </h2>
-          <span className="sub mono" title={describeTransport(server)}>
-            {describeTransport(server)}
-          </span>
         </div>
-        <ServerControls server={server} draft={draft} />
+        <p className="server-command mono" data-testid={`server-command-${id}`}>
+          {describeTransport(server)}
+        </p>
+        <div className="server-controls" data-testid={`server-controls-${id}`}>
+          <ServerControls server={server} draft={draft} />
+        </div>
       </div>
       <ServerNotices server={server} draft={draft} />
+      {props.matchedTools.length > 0 && (
+        <ul className="server-matches" data-testid={`server-matches-${id}`}>
+          {props.matchedTools.map((tool) => (
+            <li key={tool.name}>
+              <ToolName name={tool.name} /> <span className="muted small">{tool.description}</span>
+            </li>
+          ))}
+        </ul>
+      )}
       {draft.open && <ServerDetail server={server} />}
     </section>
   );
@@ -192,8 +246,17 @@ function ServerNotices(props: { server: ServerView; draft: ServerDraft }) {
   const { server, draft } = props;
   const id = server.id;
   const advice = serverAdvice(server, draft.signInUrl);
+  const flagged = suspiciousTools(useAppStore(selectToolsOf(id)));
   return (
     <>
+      {flagged.length > 0 && (
+        <div className="callout warn server-error" data-testid={`server-suspicious-${id}`}>
+          {flagged.length === 1 ? 'One tool' : `${flagged.length} tools`} of this server hide text in their
+          descriptions ({[...new Set(flagged.flatMap((tool) => tool.suspicious ?? []))].join(', ')}):{' '}
+          {flagged.map((tool) => tool.toolName).join(', ')}. They ask before every call until you read them
+          under Tools &amp; log and set their own approval.
+        </div>
+      )}
       {server.lastError !== undefined && server.status !== 'connected' && (
         <div className="callout bad server-error" data-testid={`server-error-${id}`}>
           <ServerText text={server.lastError} className="wrap-anywhere" />
@@ -361,14 +424,25 @@ function ToolRow(props: { tool: ToolView; inherits: string }) {
   return (
     <div className={`tool-row${tool.enabled ? '' : ' disabled'}`} data-testid={`tool-${tool.name}`}>
       <div className="row">
-        <span className="name grow">{tool.name}</span>
-        {tool.pinned && (
-          <span className="badge accent plain">Pinned{tool.directName ? ` as ${tool.directName}` : ''}</span>
+        <ToolName name={tool.name} className="name grow" />
+        {tool.pinned && tool.directName && (
+          <span className="badge accent plain" data-testid={`tool-direct-name-${tool.name}`}>
+            listed as {tool.directName}
+          </span>
         )}
         {tool.enabled && !tool.pinned && (
           <span className="badge plain">{tool.deferred ? 'Via search' : 'Listed'}</span>
         )}
         {tool.readOnlyHint === true && <span className="badge plain">Read-only (hint)</span>}
+        {tool.suspicious !== undefined && (
+          <span
+            className="badge warn"
+            data-testid={`tool-suspicious-${tool.name}`}
+            title={tool.suspicious.join(', ')}
+          >
+            Hidden text: asks until reviewed
+          </span>
+        )}
         {tool.change !== undefined && (
           <span className="badge warn" data-testid={`tool-held-${tool.name}`}>
             Changed: held

@@ -1,5 +1,5 @@
 import type { ListingForm, TierView } from '../../src/api/ui-api.js';
-import { CopyButton, EmptyState, ErrorText, ViewHeader } from '../components/common.js';
+import { CopyButton, EmptyState, ErrorText, ToolName, ViewHeader } from '../components/common.js';
 import {
   CONTEXT_STEPS,
   contextFromStep,
@@ -8,7 +8,8 @@ import {
   stepFromContext,
 } from '../lib/context-scale.js';
 import { formatCompact, formatNumber } from '../lib/format.js';
-import { selectTierLabel } from '../store/selectors.js';
+import { TIER_EXPLAINED, whyThisForm } from '../lib/tier-text.js';
+import { selectTierLabel, TIER_LABELS } from '../store/selectors.js';
 import { useAppStore, useAppStoreShallow } from '../store/store-context.js';
 
 const PRESETS = [8_000, 32_000, 128_000, 200_000, 1_000_000];
@@ -60,7 +61,7 @@ export function TiersView() {
                 );
               }}
             >
-              <option value="">Default agent settings</option>
+              <option value="">No agent: the slider's context length</option>
               {agents.map((agent) => (
                 <option key={agent.id} value={agent.id}>
                   {agent.name}
@@ -112,10 +113,6 @@ export function TiersView() {
 
 function TierDetails(props: { tier: TierView; label: string }) {
   const { tier } = props;
-  const used = tier.form === 'none' ? 0 : tier.listingTokens;
-  const fill = tier.budgetTokens > 0 ? Math.min(100, (used / tier.budgetTokens) * 100) : 0;
-  const saved = tier.deferredTokens > 0 ? Math.max(0, 1 - tier.visibleTokens / tier.deferredTokens) : 0;
-  const scale = Math.max(tier.deferredTokens, tier.visibleTokens, 1);
   if (tier.tier === 0 && tier.deferredCount === 0 && tier.visibleToolNames.length === 0) {
     return (
       <div className="mt-m">
@@ -128,44 +125,124 @@ function TierDetails(props: { tier: TierView; label: string }) {
   }
   return (
     <>
-      <div className="stat-grid mt-m">
-        <div className="panel stat">
-          <div className="label">Tier</div>
-          <div className="value" data-testid="tier-value" data-tier={tier.tier}>
-            Tier {tier.tier}
-          </div>
-          <div className="note">{props.label.replace(/^Tier \d · /, '')}</div>
-        </div>
-        <div className="panel stat">
-          <div className="label">Listing form</div>
-          <div className="value" data-testid="tier-form" data-form={tier.form}>
-            {tier.form}
-          </div>
-          <div className="note">{FORM_TEXT[tier.form]}</div>
-        </div>
-        <div className="panel stat">
-          <div className="label">Listing budget</div>
-          <div className="value">
-            <span data-testid="tier-listing-tokens">{formatNumber(used)}</span>
-            <span className="muted"> / </span>
-            <span data-testid="tier-budget" data-budget={tier.budgetTokens}>
-              {formatNumber(tier.budgetTokens)}
-            </span>
-          </div>
-          <div className={`meter${used > tier.budgetTokens ? ' over' : ''}`}>
-            <span style={{ width: `${fill}%` }} />
-          </div>
-          <div className="note">estimated tokens used by the listing / allowed</div>
-        </div>
-        <div className="panel stat">
-          <div className="label">Deferred tools</div>
-          <div className="value" data-testid="tier-deferred-count">
-            {formatNumber(tier.deferredCount)}
-          </div>
-          <div className="note">reached through tool_search and tool_call</div>
-        </div>
+      <TierStats tier={tier} label={props.label} />
+      <TierExplainer tier={tier} />
+      <SchemaCost tier={tier} />
+      <h3 className="section-title">Tools the agent lists directly ({tier.visibleToolNames.length})</h3>
+      <div className="chips" data-testid="tier-visible-tools">
+        {tier.visibleToolNames.map((name) => (
+          <span key={name} className="chip">
+            <ToolName name={name} />
+          </span>
+        ))}
       </div>
+      <h3 className="section-title">The exact tool_search description</h3>
+      <section className="panel">
+        <div className="panel-head">
+          <span className="muted small">
+            {formatNumber(tier.toolSearchDescription.length)} characters, as the model receives it
+          </span>
+          <div className="actions">
+            <CopyButton text={tier.toolSearchDescription} />
+          </div>
+        </div>
+        <div className="panel-body">
+          <pre className="code" data-testid="tier-description">
+            {tier.toolSearchDescription || '(no tool_search: nothing is deferred)'}
+          </pre>
+        </div>
+      </section>
+    </>
+  );
+}
 
+function TierStats(props: { tier: TierView; label: string }) {
+  const { tier } = props;
+  const used = tier.form === 'none' ? 0 : tier.listingTokens;
+  const fill = tier.budgetTokens > 0 ? Math.min(100, (used / tier.budgetTokens) * 100) : 0;
+  return (
+    <div className="stat-grid mt-m">
+      <div className="panel stat">
+        <div className="label">Tier</div>
+        <div className="value" data-testid="tier-value" data-tier={tier.tier}>
+          Tier {tier.tier}
+        </div>
+        <div className="note">{props.label.replace(/^Tier \d · /, '')}</div>
+      </div>
+      <div className="panel stat">
+        <div className="label">Listing form</div>
+        <div className="value" data-testid="tier-form" data-form={tier.form}>
+          {tier.form}
+        </div>
+        <div className="note">{FORM_TEXT[tier.form]}</div>
+      </div>
+      <div className="panel stat">
+        <div className="label">Listing budget</div>
+        <div className="value">
+          <span data-testid="tier-listing-tokens">{formatNumber(used)}</span>
+          <span className="muted"> / </span>
+          <span data-testid="tier-budget" data-budget={tier.budgetTokens}>
+            {formatNumber(tier.budgetTokens)}
+          </span>
+        </div>
+        <div className={`meter${used > tier.budgetTokens ? ' over' : ''}`}>
+          <span style={{ width: `${fill}%` }} />
+        </div>
+        <div className="note">estimated tokens used by the listing / allowed</div>
+      </div>
+      <div className="panel stat">
+        <div className="label">Deferred tools</div>
+        <div className="value" data-testid="tier-deferred-count">
+          {formatNumber(tier.deferredCount)}
+        </div>
+        <div className="note">reached through tool_search and tool_call</div>
+      </div>
+    </div>
+  );
+}
+
+/** The tiers and listing forms in plain words, this one marked, and why it was chosen. */
+function TierExplainer(props: { tier: TierView }) {
+  const { tier } = props;
+  const { search, connectors } = useAppStoreShallow((s) => ({
+    search: s.settings?.toolSearch,
+    connectors: s.settings?.connectors,
+  }));
+  const connectorsOn = connectors?.enabled === true && connectors.gatewayUrl !== undefined;
+  return (
+    <>
+      <h3 className="section-title">What this means</h3>
+      <section className="panel panel-body" data-testid="tier-explainer">
+        <ul className="plain-list">
+          {([0, 1, 2] as const).map((n) => (
+            <li key={n} aria-current={n === tier.tier ? 'true' : undefined} data-testid={`tier-explain-${n}`}>
+              <strong>{TIER_LABELS[n]}</strong>
+              {n === tier.tier && <span className="badge accent plain">this agent</span>}
+              <p className="small muted">{TIER_EXPLAINED[n]}</p>
+            </li>
+          ))}
+        </ul>
+        <p className="mt-m" data-testid="tier-why">
+          <strong>Why “{tier.form}”: </strong>
+          {whyThisForm(tier, search)}
+        </p>
+        {connectorsOn && (
+          <p className="small mt-s" data-testid="tier-connectors">
+            Connector tools (apps reached through the gateway) are searched at the gateway, not listed: they
+            add nothing to this listing, and tool_search finds them next to the local ones.
+          </p>
+        )}
+      </section>
+    </>
+  );
+}
+
+function SchemaCost(props: { tier: TierView }) {
+  const { tier } = props;
+  const saved = tier.deferredTokens > 0 ? Math.max(0, 1 - tier.visibleTokens / tier.deferredTokens) : 0;
+  const scale = Math.max(tier.deferredTokens, tier.visibleTokens, 1);
+  return (
+    <>
       <h3 className="section-title">Schema cost</h3>
       <section className="panel panel-body compare">
         <div className="compare-row">
@@ -185,34 +262,8 @@ function TierDetails(props: { tier: TierView; label: string }) {
         <p className="muted small">
           {tier.deferredTokens > 0
             ? `Listing the deferred tools directly would cost about ${formatNumber(tier.deferredTokens)} tokens; the agent's tool list costs about ${formatNumber(tier.visibleTokens)} (${Math.round(saved * 100)}% less). Token counts here are estimates (characters ÷ 4); a model's tokenizer may count up to a quarter more for lists of tool names.`
-            : 'No tool is deferred: the agent sees every tool directly.'}
+            : 'No local tool is deferred: the agent sees every local tool directly.'}
         </p>
-      </section>
-
-      <h3 className="section-title">Tools the agent lists directly ({tier.visibleToolNames.length})</h3>
-      <div className="chips" data-testid="tier-visible-tools">
-        {tier.visibleToolNames.map((name) => (
-          <span key={name} className="chip">
-            {name}
-          </span>
-        ))}
-      </div>
-
-      <h3 className="section-title">The exact tool_search description</h3>
-      <section className="panel">
-        <div className="panel-head">
-          <span className="muted small">
-            {formatNumber(tier.toolSearchDescription.length)} characters, as the model receives it
-          </span>
-          <div className="actions">
-            <CopyButton text={tier.toolSearchDescription} />
-          </div>
-        </div>
-        <div className="panel-body">
-          <pre className="code" data-testid="tier-description">
-            {tier.toolSearchDescription || '(no tool_search: nothing is deferred)'}
-          </pre>
-        </div>
       </section>
     </>
   );

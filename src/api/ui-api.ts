@@ -95,6 +95,8 @@ export interface ToolView {
   policy: ToolPolicyView;
   /** Present while the tool is held: its server changed it since the person last reviewed it. */
   change?: ToolChangeView;
+  /** What its description hides (e.g. "zero-width characters"); such a tool asks until its own policy is set. */
+  suspicious?: string[];
 }
 
 export interface ConnectionCardView {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type FileHandle, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { compileActivityFilter } from '../base/activity-filter.js';
 import { Emitter, type Event } from '../base/emitter.js';
 import { ToolbridgeError } from '../base/errors.js';
 import { isPlainObject, type JsonValue } from '../base/json.js';
@@ -362,34 +363,16 @@ function parseQuery(query: ActivityQuery): ParsedQuery {
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
     throw new ToolbridgeError('INVALID_ARGUMENT', `An activity page holds 1 to ${MAX_PAGE_SIZE} entries.`);
   }
-  const since = parseTime(query.since, 'since');
-  const until = parseTime(query.until, 'until');
-  const parsed: ParsedQuery = {
-    limit,
-    matches: (entry) => {
-      if (query.toolName !== undefined && entry.toolName !== query.toolName) return false;
-      if (query.serverId !== undefined && entry.serverId !== query.serverId) return false;
-      if (query.agentId !== undefined && entry.agentId !== query.agentId) return false;
-      if (query.decision !== undefined && entry.decision !== query.decision) return false;
-      if (since === undefined && until === undefined) return true;
-      const time = Date.parse(entry.time);
-      return (since === undefined || time >= since) && (until === undefined || time <= until);
-    },
-  };
-  if (query.cursor !== undefined) parsed.beforeSeq = decodeCursor(query.cursor);
-  return parsed;
-}
-
-function parseTime(value: string | undefined, field: string): number | undefined {
-  if (value === undefined) return undefined;
-  const time = Date.parse(value);
-  if (Number.isNaN(time)) {
+  const filter = compileActivityFilter(query);
+  if (!filter.ok) {
     throw new ToolbridgeError(
       'INVALID_ARGUMENT',
-      `"${field}" must be an ISO date and time, like 2026-09-01T10:00:00Z.`,
+      `"${filter.field}" must be an ISO date and time, like 2026-09-01T10:00:00Z.`,
     );
   }
-  return time;
+  const parsed: ParsedQuery = { limit, matches: filter.matches };
+  if (query.cursor !== undefined) parsed.beforeSeq = decodeCursor(query.cursor);
+  return parsed;
 }
 
 function encodeCursor(seq: number): string {

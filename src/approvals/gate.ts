@@ -49,6 +49,8 @@ export interface GateRequest {
   annotations?: ToolAnnotations;
   /** The tool's description as its server gave it, shown on the card. */
   description?: string;
+  /** Its description hides text: the call asks unless the person set this tool's own policy. */
+  suspicious?: boolean;
   /** The bridge's argument check, shown on the card. @defaultValue `{ ok: true }` */
   validation?: ApprovalCardView['validation'];
   /** `connectors__` calls: the account it runs under, on the card, in the approval and the audit line. */
@@ -278,6 +280,7 @@ export class ApprovalGate {
       definitionHash: request.definitionHash,
       annotations: request.annotations,
       ...(request.account === undefined ? {} : { account: request.account }),
+      ...(request.suspicious === true ? { suspicious: true } : {}),
     });
     const { policy } = decided;
     call.asks = policy === 'ask';

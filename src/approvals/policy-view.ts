@@ -36,6 +36,11 @@ export function toolPolicyView(
         'default',
         defaultFromRun ? 'The default policy for this run (--policy).' : 'The default policy.',
       );
+    case 'suspicious':
+      return view(
+        'suspicious',
+        'Its description hides text, so it asks before every call until you read it and set this tool’s own policy.',
+      );
     case 'read-only':
       return view(
         'read-only',

@@ -61,12 +61,17 @@ export interface PolicySubject extends ToolKey {
   annotations?: ToolAnnotations;
   /** Connector calls: the account the call runs under. */
   account?: CallAccount;
+  /** Its description hides text (`base/suspicious-text.ts`): it asks until the person sets its own policy. */
+  suspicious?: boolean;
 }
 
 export interface PolicyDecision {
   policy: Policy;
-  /** What decided: an explicit rule, the server's fallback, a trusted read-only hint, or the default. */
-  source: 'rule' | 'server' | 'read-only' | 'default';
+  /**
+   * What decided: an explicit rule, the server's fallback, a trusted read-only hint, the default,
+   * or a suspicious description overriding a fallback or server-wide allow.
+   */
+  source: 'rule' | 'server' | 'read-only' | 'default' | 'suspicious';
   rule?: PolicyRule;
   redactOutbound: boolean;
 }
@@ -80,7 +85,12 @@ const EVALUATION_ORDER: readonly Policy[] = ['deny', 'ask', 'allow'];
  * fallback to `allow`, and only for a server the user marked trusted; they never touch a rule.
  */
 export function decidePolicy(config: PolicyConfig, subject: PolicySubject): PolicyDecision {
-  const rules = (config.rules ?? []).filter((rule) => ruleMatches(rule, subject));
+  // A suspicious tool is reviewed only by a choice about it: a server-wide allow does not count.
+  const rules = (config.rules ?? []).filter(
+    (rule) =>
+      ruleMatches(rule, subject) &&
+      !(subject.suspicious === true && rule.policy === 'allow' && rule.toolName === undefined),
+  );
   const server = config.servers?.[subject.serverId];
   const redactOutbound =
     server?.redactOutbound === true || rules.some((rule) => rule.redactOutbound === true);
@@ -90,6 +100,8 @@ export function decidePolicy(config: PolicyConfig, subject: PolicySubject): Poli
   }
   const fallback = server?.policy;
   const policy = fallback ?? config.defaultPolicy;
+  if (subject.suspicious === true && policy !== 'deny')
+    return { policy: 'ask', source: 'suspicious', redactOutbound };
   const hints = subject.annotations;
   if (
     policy === 'ask' &&

@@ -12,6 +12,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ErrorCode } from '../base/errors.js';
 import type { JsonObject } from '../base/json.js';
+import { findSuspicious } from '../base/suspicious-text.js';
 import {
   CONNECTORS_UNAVAILABLE_MESSAGE,
   connectorOutcomeResult,
@@ -125,6 +126,7 @@ function gateRequest(
       : { currentDefinitionHash: () => parts.definitionHash(entry.name) || undefined }),
     ...(entry.annotations === undefined ? {} : { annotations: entry.annotations }),
     ...(entry.description === '' ? {} : { description: entry.description }),
+    ...(findSuspicious(entry.description).length > 0 ? { suspicious: true } : {}),
     ...(context.notEnforced === undefined
       ? {}
       : { validation: { ok: true, notEnforced: context.notEnforced } }),

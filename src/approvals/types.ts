@@ -5,7 +5,14 @@
 import type { JsonObject, JsonValue } from '../base/json.js';
 
 /** Where a tool's effective policy comes from. */
-export type PolicySource = 'tool' | 'server' | 'default' | 'always-allow' | 'rule' | 'read-only';
+export type PolicySource =
+  | 'tool'
+  | 'server'
+  | 'default'
+  | 'always-allow'
+  | 'rule'
+  | 'read-only'
+  | 'suspicious';
 
 export interface ToolPolicyView {
   /** The tool's own setting (`policies.tools`); absent: it inherits from its server or the default. */
@@ -182,6 +189,8 @@ export interface ActivityQuery {
   decision?: ActivityEntry['decision'];
   since?: string;
   until?: string;
+  /** Words that must all appear (any case) in the tool, server, agent, decision, account, message or arguments. */
+  text?: string;
   /** Opaque cursor from the previous page. */
   cursor?: string;
   limit?: number;

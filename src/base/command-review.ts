@@ -33,7 +33,15 @@ export interface ReviewedCommand {
   env?: Readonly<Record<string, string>>;
 }
 
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'yash']);
+/**
+ * A shell by its program name, however installed: `/bin/sh`, `bash5.2`, `bash-5.2`, `rbash`,
+ * `ksh93`, `busybox`-style names. The path is already gone (see `programName`).
+ */
+const SHELL =
+  /^r?(?:sh|bash|zsh|dash|ksh|ksh93|mksh|pdksh|oksh|loksh|ash|fish|csh|tcsh|yash|posh|hush|elvish|xonsh|nu|osh|ysh)(?:[-_.]?\d+(?:\.\d+)*)?$/;
+const isShell = (program: string): boolean => SHELL.test(program);
+/** Multi-call binaries whose first argument names the applet: `busybox sh -c …`. */
+const MULTI_CALL = new Set(['busybox', 'toybox']);
 /** Interpreters and the flags that take code on the command line. */
 const CODE_FLAGS: ReadonlyArray<{ test: (program: string) => boolean; flags: RegExp; what: string }> = [
   { test: (p) => /^(python|pypy)\d*(\.\d+)?$/.test(p), flags: /^-[A-Za-z]*c$/, what: 'Python code' },
@@ -54,7 +62,20 @@ const POWERSHELL_COMMAND = /^[-/]c(o(m(m(a(n(d)?)?)?)?)?)?$/i;
 const POWERSHELL_ENCODED = /^[-/](e|ec|en(c(o(d(e(d(c(o(m(m(a(n(d)?)?)?)?)?)?)?)?)?)?)?)?)$/i;
 const ADMIN = new Set(['sudo', 'doas', 'su', 'pkexec', 'runas', 'gsudo']);
 /** Wrappers that run the rest of the line as the real command. */
-const WRAPPERS = new Set(['nohup', 'exec', 'command', 'time', 'nice', 'ionice', 'stdbuf', 'setsid', 'chrt']);
+const WRAPPERS = new Set([
+  'nohup',
+  'exec',
+  'command',
+  'time',
+  'nice',
+  'ionice',
+  'stdbuf',
+  'setsid',
+  'chrt',
+  'wsl',
+]);
+/** Wrapper options that take a value (`exec -a name`, `nice -n 5`, `wsl -d Ubuntu`), so the value is not the program. */
+const WRAPPER_VALUE_OPTION = /^(-[nksaioedu]|--(distribution|user|cd))$/;
 /** Variables that make a program load code from elsewhere. */
 const CODE_LOADING_ENV =
   /^(LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_INSERT_LIBRARIES|DYLD_LIBRARY_PATH|NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PYTHONINSPECT|BASH_ENV|ENV|ZDOTDIR|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|PROMPT_COMMAND|GIT_SSH_COMMAND|PATH)$/;
@@ -170,14 +191,30 @@ function examine(words: readonly string[], add: (callout: CommandCallout) => voi
         }
         at += /^(-u|--unset|-C|--chdir)$/.test(option) ? 2 : 1;
       }
+    } else if (program === 'su' || program === 'runuser') {
+      // `su -c 'script' user`: the target user's shell runs the script.
+      add({ kind: 'admin', message: `runs with administrator rights (${program})` });
+      const rest = words.slice(at + 1);
+      const flag = rest.findIndex((arg) => /^(-c|--command|--command=.*)$/.test(arg));
+      if (flag >= 0) {
+        const script = rest[flag]!.startsWith('--command=') ? rest[flag]!.slice(10) : (rest[flag + 1] ?? '');
+        add({ kind: 'inline-script', message: `runs a shell script inline (${program} -c)`, code: script });
+        inspectScript(script, add, depth);
+      }
+      return;
     } else if (ADMIN.has(program)) {
       add({ kind: 'admin', message: `runs with administrator rights (${program})` });
       at += 1;
       while (at < words.length && words[at]!.startsWith('-')) at += /^-[ugCDhprT]$/.test(words[at]!) ? 2 : 1;
     } else if (WRAPPERS.has(program) || program === 'timeout') {
       at += 1;
-      while (at < words.length && words[at]!.startsWith('-'))
-        at += /^-(n|k|s|[ioe])$/.test(words[at]!) ? 2 : 1;
+      while (at < words.length && words[at]!.startsWith('-')) {
+        const option = words[at]!;
+        at += 1;
+        // `wsl -e cmd …`: the word after the flag is the program.
+        if (program === 'wsl' && /^(-e|--exec)$/.test(option)) break;
+        if (WRAPPER_VALUE_OPTION.test(option)) at += 1;
+      }
       if (program === 'timeout' && at < words.length) at += 1;
     } else break;
   }
@@ -190,9 +227,10 @@ function examine(words: readonly string[], add: (callout: CommandCallout) => voi
   if (RECURSIVE_DELETE.test(line)) add({ kind: 'delete', message: 'deletes files recursively (rm -rf)' });
   if (depth > 4 || program === '') return;
 
-  if (SHELLS.has(program) || (program === 'busybox' && SHELLS.has(programName(rest[0] ?? '')))) {
-    const args = program === 'busybox' ? rest.slice(1) : rest;
-    const shell = program === 'busybox' ? `busybox ${programName(rest[0]!)}` : program;
+  const multiCall = MULTI_CALL.has(program) && isShell(programName(rest[0] ?? ''));
+  if (isShell(program) || multiCall) {
+    const args = multiCall ? rest.slice(1) : rest;
+    const shell = multiCall ? `${program} ${programName(rest[0]!)}` : program;
     const flag = args.findIndex((arg) => /^-[A-Za-z]*c[A-Za-z]*$/.test(arg) || arg === '--command');
     if (flag >= 0) {
       const script = args.slice(flag + 1).find((arg) => !arg.startsWith('-')) ?? '';

@@ -28,3 +28,11 @@ export function toServerId(label: string): string {
     .replace(/^-+|[-_]+$/g, '');
   return id === '' ? 'server' : id;
 }
+
+/** `base`, or `base-2`, `base-3`, … : the first that no existing server uses. */
+export function uniqueServerId(base: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(base)) return base;
+  let n = 2;
+  while (taken.has(`${base}-${n}`)) n++;
+  return `${base}-${n}`;
+}

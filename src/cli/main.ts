@@ -8,6 +8,7 @@ import { listingCommand } from './commands/listing.js';
 import { mcpCommand } from './commands/mcp.js';
 import { searchCommand } from './commands/search.js';
 import { serveCommand } from './commands/serve.js';
+import { uiLinkCommand } from './commands/ui-link.js';
 
 /** Every `toolbridge <command>`. A new command is one file in commands/ and one line here. */
 export const COMMANDS: readonly CliCommand[] = [
@@ -16,6 +17,7 @@ export const COMMANDS: readonly CliCommand[] = [
   listingCommand,
   evalCommand,
   serveCommand,
+  uiLinkCommand,
   mcpCommand,
 ];
 

@@ -39,6 +39,7 @@ const activityQuery: Schema = {
     decision: { enum: [...AUDIT_DECISIONS] },
     since: { type: 'string', maxLength: 64 },
     until: { type: 'string', maxLength: 64 },
+    text: { type: 'string', maxLength: 256 },
     cursor: { type: 'string', maxLength: 1024 },
     limit: { type: 'integer', minimum: 1, maximum: 10_000 },
   },

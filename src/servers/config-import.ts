@@ -8,7 +8,7 @@
 import { promises as fs } from 'node:fs';
 import { errorMessage, ToolbridgeError } from '../base/errors.js';
 import { defineMember, isPlainObject } from '../base/json.js';
-import { toServerId } from '../base/server-id.js';
+import { toServerId, uniqueServerId } from '../base/server-id.js';
 import { isHttpUrl } from './settings.js';
 import type { ServerConfig } from './types.js';
 
@@ -92,7 +92,7 @@ export function parseServerImport(text: string, options: ImportOptions = {}): Im
   for (const [name, raw] of Object.entries(entries)) {
     const converted = convertEntry(name, raw, inputLabels, notes);
     if (!converted) continue;
-    const id = uniqueId(toServerId(name), taken);
+    const id = uniqueServerId(toServerId(name), taken);
     taken.add(id);
     if (id !== toServerId(name))
       notes.push(`"${name}" was imported as "${id}" because "${toServerId(name)}" is taken.`);
@@ -280,13 +280,6 @@ function describeInputs(raw: unknown): Map<string, string> {
     }
   }
   return labels;
-}
-
-function uniqueId(base: string, taken: Set<string>): string {
-  if (!taken.has(base)) return base;
-  let n = 2;
-  while (taken.has(`${base}-${n}`)) n++;
-  return `${base}-${n}`;
 }
 
 /** JSON with comments and trailing commas (VS Code's JSONC); the error names line and column. */

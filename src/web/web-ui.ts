@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { endSocketWithStatus, requestTarget, sendPlain } from '../agents/http-response.js';
@@ -14,6 +15,11 @@ export interface WebUiOptions {
   rendererDir: string;
   /** Limits and clocks for the WebSocket; see `UiSocketServerOptions`. */
   socket?: Omit<UiSocketServerOptions, 'api'>;
+  /**
+   * Lets `toolbridge ui-link` ask for a fresh launch URL: `POST /api/ui-link` with this key as a
+   * bearer token and no Origin (a page cannot send it). Absent: the route answers 404.
+   */
+  linkKey?: string;
 }
 
 /** Where a listener mounts us: the agent endpoint's `LoopbackServer` has this shape. */
@@ -24,6 +30,7 @@ export interface UiMountPoint {
 
 export const UI_SOCKET_PATH = '/api/ws';
 const SESSION_PATH = '/api/session';
+export const UI_LINK_PATH = '/api/ui-link';
 const MAX_SESSION_BODY_BYTES = 4096;
 /** Close code the page reads as "signed out": it stops reconnecting and asks for a new link. */
 export const SESSION_REVOKED_CLOSE_CODE = 4001;
@@ -76,6 +83,7 @@ export class WebUi implements AsyncDisposable {
     const path = requestTarget(req)?.pathname;
     if (path === undefined) return sendPlain(res, 400, 'Bad request target');
     if (path === SESSION_PATH) return this.handleSession(req, res);
+    if (path === UI_LINK_PATH && this.options.linkKey !== undefined) return this.handleUiLink(req, res);
     if (path.startsWith('/api/')) return sendPlain(res, 404, 'Not found');
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
@@ -106,6 +114,24 @@ export class WebUi implements AsyncDisposable {
       this.sockets.accept(req, socket, head);
     }
   };
+
+  /** A new launch URL for `toolbridge ui-link`, on the address the request came in on. */
+  private handleUiLink(req: IncomingMessage, res: ServerResponse): void {
+    res.setHeader('Cache-Control', 'no-store');
+    const given = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+    if (req.method !== 'POST') {
+      res.setHeader('Allow', 'POST');
+      sendPlain(res, 405, 'Method not allowed');
+    } else if (req.headers.origin !== undefined) {
+      sendPlain(res, 403, 'Forbidden: not for pages');
+    } else if (given === undefined || !sameSecret(given, this.options.linkKey!)) {
+      sendPlain(res, 401, 'Wrong or missing ui-link key');
+    } else {
+      res.statusCode = 200;
+      res.setHeader('Content-Type', 'application/json');
+      res.end(JSON.stringify({ url: this.launchUrl(`http://${req.headers.host}`) }));
+    }
+  }
 
   /** `GET` says whether the cookie is still good; `POST {secret}` trades the launch secret for one. */
   private async handleSession(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -152,4 +178,11 @@ async function readSecret(req: IncomingMessage): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/** Compares in constant time, so the key cannot be guessed a byte at a time. */
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_AGENT_ID } from '../../agents/agent-registry.js';
-import type { Policy } from '../../api/ui-api.js';
+import type { Policy, ServerView } from '../../api/ui-api.js';
 import { createHost, DEFAULT_HOST_PORT, type Host } from '../../host/host.js';
+import { UiLinkKey } from '../../host/ui-link-key.js';
 import { checkClientMetadataUrl } from '../../servers/oauth/mcp-oauth.js';
 import { resolveDataDir } from '../../store/settings-file.js';
 import { WebUi } from '../../web/web-ui.js';
@@ -25,7 +26,18 @@ const RENDERER_DIR = fileURLToPath(new URL('../../../out/renderer', import.meta.
 export interface ServeOptions {
   /** Resolves when the server should stop. @defaultValue the first SIGINT or SIGTERM */
   shutdown?: () => Promise<void>;
+  /** When serve says which servers it still waits for. @defaultValue DEFAULT_SLOW_START */
+  slowStart?: SlowStartTiming;
 }
+
+export interface SlowStartTiming {
+  /** First notice, once start-up has taken this long. */
+  afterMs: number;
+  /** Then again this often, while the list of servers still starting changes. */
+  everyMs: number;
+}
+
+export const DEFAULT_SLOW_START: SlowStartTiming = Object.freeze({ afterMs: 1500, everyMs: 5000 });
 
 export function parsePolicy(command: string, value: string | undefined): Policy | undefined {
   if (value === undefined) return undefined;
@@ -57,7 +69,9 @@ first run), the agent endpoint and the web UI on one loopback port, then prints:
   agent endpoint: http://127.0.0.1:<port>/mcp
   agent token: <token>
   ui: http://127.0.0.1:<port>/#secret=<one-time secret>
-once every server has connected or failed (failures are reported on stderr). Stop it with
+once every server has connected or failed (failures are reported on stderr; while slow servers
+start, stderr says which ones it waits for). A ui: link works once; \`toolbridge ui-link\` prints
+a new one without a restart. Stop it with
 Ctrl-C (SIGINT) or SIGTERM; the servers it started are stopped too.
 
 Options:
@@ -102,13 +116,15 @@ Options:
           ...(clientMetadataUrl === undefined ? {} : { signIn: { clientMetadataUrl } }),
           log: (line) => io.stderr(`${line}\n`),
         });
-        const webUi = new WebUi({ api: host.api, rendererDir: RENDERER_DIR });
+        const linkKey = await UiLinkKey.create(dataDir);
+        const webUi = new WebUi({ api: host.api, rendererDir: RENDERER_DIR, linkKey: linkKey.key });
         try {
           webUi.mount(host.http!);
+          const stopReporting = reportSlowStart(() => host!.api.listServers(), io, options.slowStart);
           const stoppedEarly = await Promise.race([
             host.ready.then(() => false),
             shutdown.stopped.then(() => true),
-          ]);
+          ]).finally(stopReporting);
           if (!stoppedEarly) {
             await reportServerFailures(host, io);
             io.stdout(`agent endpoint: ${host.endpointUrl}\n`);
@@ -118,6 +134,7 @@ Options:
           }
           io.stderr('toolbridge serve: shutting down\n');
         } finally {
+          await linkKey.close();
           await webUi.close();
           await host.close();
         }
@@ -130,6 +147,53 @@ Options:
 }
 
 export const serveCommand = createServeCommand();
+
+/** The stderr line naming the servers still starting, or undefined when none is. */
+export function waitingLine(servers: readonly ServerView[]): string | undefined {
+  const starting = servers.filter((server) => server.status === 'starting');
+  if (starting.length === 0) return undefined;
+  const names = starting.map((server) => `${server.id} (${describeStart(server)})`).join(', ');
+  const count = starting.length === 1 ? '1 server' : `${starting.length} servers`;
+  return `toolbridge serve: waiting for ${count} to start: ${names}. The endpoint and ui: link follow once they are up or have failed; Ctrl-C stops.`;
+}
+
+function describeStart(server: ServerView): string {
+  const config = server.config;
+  if (config.transport !== 'stdio') return config.url;
+  const line = [config.command, ...(config.args ?? [])].join(' ');
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
+
+/**
+ * Says on stderr which servers serve still waits for, first after `afterMs` and again whenever
+ * the list has changed at each `everyMs`, so a slow `npx` download does not look like a hang.
+ * Returns the stop.
+ */
+export function reportSlowStart(
+  listServers: () => Promise<readonly ServerView[]>,
+  io: CliIo,
+  timing: SlowStartTiming = DEFAULT_SLOW_START,
+): () => void {
+  let last: string | undefined;
+  let interval: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const report = async () => {
+    const line = waitingLine(await listServers());
+    if (!stopped && line !== undefined && line !== last) io.stderr(`${line}\n`);
+    last = line;
+  };
+  const first = setTimeout(() => {
+    void report();
+    interval = setInterval(() => void report(), timing.everyMs);
+    interval.unref();
+  }, timing.afterMs);
+  first.unref();
+  return () => {
+    stopped = true;
+    clearTimeout(first);
+    clearInterval(interval);
+  };
+}
 
 async function reportServerFailures(host: Host, io: CliIo): Promise<void> {
   for (const server of await host.api.listServers()) {

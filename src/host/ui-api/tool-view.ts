@@ -4,6 +4,7 @@ import { approvalHash } from '../../approvals/definition-hash.js';
 import { toolPolicyView } from '../../approvals/policy-view.js';
 import { ToolbridgeError } from '../../base/errors.js';
 import type { JsonObject } from '../../base/json.js';
+import { findSuspicious } from '../../base/suspicious-text.js';
 import type { CatalogEntry, ToolDefinition } from '../../catalog/types.js';
 import type { HostCatalog } from '../host-catalog.js';
 import type { HostParts } from '../host-parts.js';
@@ -26,11 +27,13 @@ export function toolView(parts: ToolViewParts, name: string): ToolView {
   const entry = requireTool(catalog, name);
   const current = settings.current;
   const choice = current.tools[name] ?? {};
+  const suspicious = findSuspicious(entry.description);
   const decision = approvals.decide({
     serverId: entry.serverId,
     toolName: entry.toolName,
     definitionHash: approvalHash(entry, (name) => catalog.definitionHash(name)),
     annotations: entry.annotations,
+    ...(suspicious.length > 0 ? { suspicious: true } : {}),
   });
   const plan = catalog.plan(DEFAULT_CONTEXT_LENGTH_TOKENS);
   const view: ToolView = {
@@ -44,6 +47,7 @@ export function toolView(parts: ToolViewParts, name: string): ToolView {
     policy: toolPolicyView(entry, decision, current.policies.tools[name], policyOverride.value !== undefined),
   };
   if (entry.inputSchema !== undefined) view.inputSchema = entry.inputSchema;
+  if (suspicious.length > 0) view.suspicious = suspicious;
   const directName = plan.directNames.toDirect(name);
   if (directName !== undefined && directName !== name) view.directName = directName;
   if (entry.annotations?.readOnlyHint !== undefined) view.readOnlyHint = entry.annotations.readOnlyHint;

@@ -109,6 +109,41 @@ describe('toolbridge serve', () => {
     expect(upgradeStatus).toBe(401);
     await client.close();
 
+    // issue #16: toolbridge ui-link renews the link without a restart; the new secret signs in.
+    const renewed = spawn(process.execPath, [MAIN, 'ui-link', '--data-dir', dataDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const renewedOut = lines(renewed.stdout!);
+    expect(await new Promise<number | null>((resolve) => renewed.on('close', resolve))).toBe(0);
+    const link = new URL(renewedOut.find((line) => line.startsWith('ui: '))!.slice(4));
+    expect(link.origin).toBe(ui.origin);
+    expect(link.hash).toMatch(/^#secret=.+/);
+    expect(link.hash).not.toBe(ui.hash);
+    const signIn = await fetch(new URL('/api/session', ui.origin), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Toolbridge-CSRF': '1' },
+      body: JSON.stringify({ secret: link.hash.slice('#secret='.length) }),
+    });
+    expect(signIn.status).toBe(200);
+    const key = (await fs.readFile(path.join(dataDir, 'ui-link.key'), 'utf8')).trim();
+    expect((await fs.stat(path.join(dataDir, 'ui-link.key'))).mode & 0o777).toBe(0o600);
+    const linkUrl = new URL('/api/ui-link', ui.origin);
+    expect(
+      (await fetch(linkUrl, { method: 'POST', headers: { Authorization: 'Bearer wrong' } })).status,
+    ).toBe(401);
+    expect((await fetch(linkUrl, { method: 'POST' })).status).toBe(401);
+    expect(
+      (
+        await fetch(linkUrl, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${key}`, Origin: ui.origin },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await fetch(linkUrl, { method: 'POST', headers: { Authorization: `Bearer ${token}` } })).status,
+    ).toBe(401);
+
     // toolbridge mcp --connect relays a stdio agent to this host.
     const relayed = new Client({ name: 'stdio-agent', version: '1.0.0' });
     await relayed.connect(
@@ -142,6 +177,14 @@ describe('toolbridge serve', () => {
     expect(await exited).toBe(0);
     await waitUntil(() => servers.every((pid) => !alive(pid)), 10_000, 'the servers to exit');
     expect(err.join('\n')).not.toContain(TOKEN);
+    // The key goes with the serve that wrote it, and ui-link then says no serve is running.
+    await expect(fs.stat(path.join(dataDir, 'ui-link.key'))).rejects.toMatchObject({ code: 'ENOENT' });
+    const none = spawn(process.execPath, [MAIN, 'ui-link', '--data-dir', dataDir], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const noneErr = lines(none.stderr!);
+    expect(await new Promise<number | null>((resolve) => none.on('close', resolve))).not.toBe(0);
+    expect(noneErr.join('\n')).toContain('No toolbridge serve is running on the data folder');
   });
 
   it('toolbridge mcp serves one agent over stdio from its own host, never writing settings', async () => {
@@ -211,6 +254,33 @@ describe('toolbridge serve', () => {
       await expect(fs.access(path.join(own, 'host.lock'))).rejects.toThrow();
     } finally {
       killGroups(servers);
+      await fs.rm(own, { recursive: true, force: true });
+    }
+  });
+
+  it('issue #16: while a server is slow to start, serve says on stderr which one it waits for', async () => {
+    const own = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-serve-slow-'));
+    try {
+      const silent = { id: 'silent', transport: 'stdio', command: process.execPath, enabled: true };
+      await fs.writeFile(
+        path.join(own, 'settings.json'),
+        JSON.stringify({ version: 1, servers: [{ ...silent, args: [path.join(FIXTURES, 'silent.cjs')] }] }),
+        { mode: 0o600 },
+      );
+      const slow = spawn(process.execPath, [MAIN, 'serve', '--data-dir', own, '--port', '0'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const out = lines(slow.stdout!);
+      const err = lines(slow.stderr!);
+      await waitUntil(() => err.some((line) => line.includes('waiting for')), 20_000, 'the waiting line');
+      expect(err.find((line) => line.includes('waiting for'))).toMatch(
+        /^toolbridge serve: waiting for 1 server to start: silent \(.*silent\.cjs\)\./,
+      );
+      expect(out.some((line) => line.startsWith('ui: '))).toBe(false);
+      const exited = new Promise<number | null>((resolve) => slow.on('exit', resolve));
+      slow.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
       await fs.rm(own, { recursive: true, force: true });
     }
   });

@@ -345,6 +345,16 @@ describe('AuditLog.query', () => {
     ).toEqual([4, 0]);
   });
 
+  it('issue #16: finds free text in any case across tool, server, agent and arguments, every word', async () => {
+    const log = await seeded();
+    const all = async (query: object) => ns((await log.query({ limit: 500, ...query })).entries);
+    expect(await all({ text: 'CREATE_ISSUE' })).toEqual(await all({ toolName: 'mcp__github__create_issue' }));
+    expect(await all({ text: 'github agent-b' })).toEqual([21, 15, 9, 3]);
+    expect(await all({ text: '"n":17' })).toEqual([17]);
+    expect(await all({ text: '   ' })).toHaveLength(24);
+    expect(await all({ text: 'no-such-word' })).toEqual([]);
+  });
+
   it('refuses a bad cursor, limit or time with INVALID_ARGUMENT', async () => {
     const log = await seeded();
     for (const query of [
@@ -353,6 +363,7 @@ describe('AuditLog.query', () => {
       { limit: 501 },
       { limit: 1.5 },
       { since: 'yesterday' },
+      { until: 'soon' },
     ]) {
       await expect(log.query(query)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     }

@@ -20,6 +20,26 @@ describe('decidePolicy', () => {
     expect(decidePolicy(config, { serverId: 'other', toolName: 'x' })).toMatchObject({ policy: 'ask' });
   });
 
+  it('issue #16: a tool with a suspicious description asks until the person sets its own policy', () => {
+    const subject = { ...key, suspicious: true, annotations: { readOnlyHint: true } };
+    for (const config of [
+      { defaultPolicy: 'allow' },
+      { defaultPolicy: 'ask', servers: { files: { policy: 'allow', trusted: true } } },
+      { defaultPolicy: 'ask', rules: [{ serverId: 'files', policy: 'allow' }] },
+    ] satisfies PolicyConfig[]) {
+      expect(decidePolicy(config, subject)).toMatchObject({ policy: 'ask', source: 'suspicious' });
+      expect(decidePolicy(config, { ...subject, suspicious: false }).policy).toBe('allow');
+    }
+    // Its own rule is the review: the person read it and chose.
+    const reviewed: PolicyConfig = {
+      defaultPolicy: 'allow',
+      rules: [{ serverId: 'files', toolName: 'delete_file', policy: 'allow' }],
+    };
+    expect(decidePolicy(reviewed, subject)).toMatchObject({ policy: 'allow', source: 'rule' });
+    // It never loosens a deny.
+    expect(decidePolicy({ defaultPolicy: 'deny' }, subject).policy).toBe('deny');
+  });
+
   it('a tool rule beats the server fallback', () => {
     const config: PolicyConfig = {
       defaultPolicy: 'allow',

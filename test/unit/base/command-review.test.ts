@@ -35,6 +35,37 @@ describe('issue #12: commandCallouts finds shell call-outs however they are spel
     ['nohup', ['bash', '-c', 'id'], 'id'],
     ['timeout', ['5', 'sh', '-c', 'id'], 'id'],
   ];
+  // issue #16: a shell named by any path, version or wrapper is the same inline shell as bare `sh -c`.
+  const shellSpellings: Array<[string, string[]]> = [
+    ['/bin/sh', ['-c', 'id']],
+    ['/usr/bin/bash', ['-c', 'id']],
+    ['env', ['sh', '-c', 'id']],
+    ['/usr/bin/env', ['-i', '/bin/sh', '-c', 'id']],
+    ['/usr/local/bin/bash-5.2', ['-c', 'id']],
+    ['bash5.2', ['-c', 'id']],
+    ['/bin/rbash', ['-c', 'id']],
+    ['ksh93', ['-c', 'id']],
+    ['/nix/store/abc-bash-5.2/bin/bash', ['-c', 'id']],
+    ['C:\\Program Files\\Git\\bin\\bash.exe', ['-c', 'id']],
+    ['/bin/sh', ['-o', 'pipefail', '-c', 'id']],
+    ['exec', ['-a', 'server', '/bin/sh', '-c', 'id']],
+    ['nice', ['-n', '5', '/bin/bash', '-c', 'id']],
+    ['wsl', ['-d', 'Ubuntu', 'bash', '-c', 'id']],
+    ['wsl', ['-e', '/bin/sh', '-c', 'id']],
+    ['toybox', ['sh', '-c', 'id']],
+    ['su', ['-c', 'id', 'root']],
+    ['runuser', ['-u', 'svc', '--command=id']],
+  ];
+  for (const [command, args] of shellSpellings) {
+    it(`issue #16: ${[command, ...args].join(' ')} is called out as an inline shell`, () => {
+      expect(inline(command, ...args)?.code).toBe('id');
+    });
+  }
+  it('issue #16: shell-like names that are not shells stay quiet', () => {
+    for (const command of ['shx', 'bashful', 'shellcheck', 'fisher', 'node']) {
+      expect(kinds(command, '-c', 'x'), command).toEqual([]);
+    }
+  });
   for (const [command, args, code] of cases) {
     it(`${[command, ...args].join(' ')} runs code inline`, () => {
       expect(inline(command, ...args)?.code).toBe(code);

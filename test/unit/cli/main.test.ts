@@ -54,7 +54,7 @@ describe('run', () => {
     const { code, stderr } = await runCli('frobnicate');
     expect(code).toBe(2);
     expect(stderr).toBe(
-      'toolbridge: unknown command "frobnicate". Commands: search, describe, listing, eval, serve, mcp.\n',
+      'toolbridge: unknown command "frobnicate". Commands: search, describe, listing, eval, serve, ui-link, mcp.\n',
     );
   });
 

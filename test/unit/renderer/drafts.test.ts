@@ -1,4 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import {
+  isoToLocalInput,
+  localInputToIso,
+  withField,
+  withTimeRange,
+} from '../../../renderer/drafts/activity-filter.js';
 import { parseContextLength, TOKEN_MASK, visibleConfig } from '../../../renderer/drafts/agent-draft.js';
 import { statusOf } from '../../../renderer/drafts/form-status.js';
 import {
@@ -8,6 +14,7 @@ import {
 } from '../../../renderer/drafts/gateway-draft.js';
 import { canSignIn, describeTransport, serverAdvice } from '../../../renderer/drafts/server-draft.js';
 import { settingsPatchFromDraft, toSettingsDraft } from '../../../renderer/drafts/settings-draft.js';
+import { matchesFilter } from '../../../renderer/store/activity-slice.js';
 import type { ServerView, SettingsView } from '../../../src/api/ui-api.js';
 
 const settings: SettingsView = {
@@ -163,5 +170,56 @@ describe('server draft', () => {
     expect(serverAdvice(server({ status: 'needs-auth' }), 'https://as.example/authorize')).toBe(
       'open-sign-in-page',
     );
+  });
+});
+
+describe('issue #16: activity time range and fields', () => {
+  const now = new Date('2026-09-01T12:00:00Z');
+  it('a quick range sets since from now and clears until; any clears both', () => {
+    expect(withTimeRange({ toolName: 't', until: 'x' }, 'hour', now)).toEqual({
+      toolName: 't',
+      since: '2026-09-01T11:00:00.000Z',
+    });
+    expect(withTimeRange({ since: 'a', until: 'b', text: 'q' }, 'any', now)).toEqual({ text: 'q' });
+    expect(withTimeRange({}, 'week', now).since).toBe('2026-08-25T12:00:00.000Z');
+  });
+
+  it('round-trips a datetime-local value and drops empty or invalid ones', () => {
+    const iso = localInputToIso('2026-09-01T10:30');
+    expect(iso).toBeDefined();
+    expect(isoToLocalInput(iso)).toBe('2026-09-01T10:30');
+    expect(localInputToIso('')).toBeUndefined();
+    expect(localInputToIso('not a time')).toBeUndefined();
+    expect(isoToLocalInput(undefined)).toBe('');
+  });
+
+  it('never keeps an empty value in the filter', () => {
+    expect(withField({ text: 'a', agentId: 'b' }, 'text', '')).toEqual({ agentId: 'b' });
+    expect(withField({}, 'text', 'github')).toEqual({ text: 'github' });
+    expect(withField({ since: 's' }, 'since', undefined)).toEqual({});
+  });
+});
+
+describe('issue #16: the live activity filter is the host rule', () => {
+  const entry = {
+    id: '1',
+    time: '2026-09-01T10:00:00.000Z',
+    agentId: 'claude',
+    toolName: 'mcp__github__create_issue',
+    serverId: 'github',
+    arguments: { title: 'Crash on Start' },
+    decision: 'allow' as const,
+    decidedBy: 'user' as const,
+    durationMs: 1,
+    resultBytes: 1,
+    isError: false,
+  };
+  it('matches text in any case across fields, every word, and the time range', () => {
+    expect(matchesFilter(entry, { text: 'crash GITHUB' })).toBe(true);
+    expect(matchesFilter(entry, { text: 'crash gitlab' })).toBe(false);
+    expect(matchesFilter(entry, { text: 'by user' })).toBe(true);
+    expect(matchesFilter(entry, { since: '2026-09-01T09:00:00Z', until: '2026-09-01T10:00:00Z' })).toBe(true);
+    expect(matchesFilter(entry, { since: '2026-09-01T10:00:01Z' })).toBe(false);
+    expect(matchesFilter(entry, { since: 'garbage' })).toBe(false);
   });
 });

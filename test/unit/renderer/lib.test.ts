@@ -6,15 +6,18 @@ import {
   MIN_CONTEXT,
   stepFromContext,
 } from '../../../renderer/lib/context-scale.js';
+import { nameParts } from '../../../renderer/lib/format.js';
 import {
   buildCommandConfig,
   buildOAuthClient,
   buildUrlConfig,
   oauthFormValues,
+  serverIdTaken,
   suggestServerId,
 } from '../../../renderer/lib/server-form.js';
-import { findSuspicious, revealHidden } from '../../../renderer/lib/suspicious-text.js';
+import { whyThisForm } from '../../../renderer/lib/tier-text.js';
 import { splitCommandLine } from '../../../src/base/command-review.js';
+import { findSuspicious, revealHidden } from '../../../src/base/suspicious-text.js';
 
 describe('splitCommandLine', () => {
   it('splits on whitespace, groups quotes and expands nothing', () => {
@@ -43,6 +46,43 @@ describe('suggestServerId', () => {
     ['python3 -m', 'python3'],
   ])('%s → %s', (source, id) => {
     expect(suggestServerId(source)).toBe(id);
+  });
+
+  it('issue #16: never suggests an id a server already has', () => {
+    const taken = new Set(['github', 'github-2', 'fetch']);
+    expect(suggestServerId('npx -y @modelcontextprotocol/server-github', taken)).toBe('github-3');
+    expect(suggestServerId('uvx mcp-server-fetch', taken)).toBe('fetch-2');
+    expect(suggestServerId('uvx mcp-server-time', taken)).toBe('time');
+  });
+});
+
+describe('issue #16: the review says when an id is taken', () => {
+  const taken = new Set(['files']);
+  it('refuses the taken id on the id field and names a free one', () => {
+    const values = { id: 'files', name: '', commandLine: 'node s.js', env: '', cwd: '' };
+    expect(buildCommandConfig(values, taken)).toEqual({
+      ok: false,
+      field: 'id',
+      message: 'A server with the id "files" already exists; choose another, e.g. "files-2".',
+    });
+    expect(serverIdTaken('files', taken)).toContain('"files-2"');
+    expect(serverIdTaken('other', taken)).toBeUndefined();
+    expect(buildCommandConfig({ ...values, id: 'files-2' }, taken).ok).toBe(true);
+  });
+
+  it('also for a URL server', () => {
+    const result = buildUrlConfig(
+      {
+        id: 'files',
+        name: '',
+        transport: 'http',
+        url: 'https://x.example/mcp',
+        headers: '',
+        oauth: oauthFormValues(undefined),
+      },
+      taken,
+    );
+    expect(result.ok === false && result.field).toBe('id');
   });
 });
 
@@ -201,5 +241,57 @@ describe('context-length slider scale', () => {
     }
     expect(stepFromContext(10)).toBe(0);
     expect(stepFromContext(10 ** 9)).toBe(CONTEXT_STEPS);
+  });
+});
+
+describe('nameParts', () => {
+  it('issue #16: cuts a tool name only after its separators, so it never wraps mid-word', () => {
+    expect(nameParts('mcp__github__create_issue')).toEqual(['mcp__', 'github__', 'create_', 'issue']);
+    expect(nameParts('connectors__google-drive__files.list')).toEqual([
+      'connectors__',
+      'google-',
+      'drive__',
+      'files.',
+      'list',
+    ]);
+    expect(nameParts('search').join('')).toBe('search');
+    expect(nameParts('__x').join('')).toBe('__x');
+  });
+});
+
+describe('whyThisForm', () => {
+  const tier = {
+    contextLengthTokens: 200_000,
+    tier: 1 as const,
+    form: 'names' as const,
+    budgetTokens: 4000,
+    listingTokens: 2100,
+    deferredCount: 120,
+    deferredTokens: 60_000,
+    visibleTokens: 3000,
+    visibleToolNames: [],
+    toolSearchDescription: '',
+  };
+  const search = {
+    enabled: 'auto' as const,
+    listing: 'auto' as const,
+    thresholdPct: 2,
+    listingMaxTokens: 4000,
+    maxSearchLimit: 25,
+    searchDefaultLimit: 5,
+  };
+  it('issue #16: says the budget, where it comes from, and which richer forms did not fit', () => {
+    expect(whyThisForm(tier, search)).toBe(
+      'The listing may use 4,000 tokens (2% of 200,000 tokens of context, at most 4,000): "names" (2,100 tokens) is the most detailed form that fits; "full" would be larger.',
+    );
+    expect(whyThisForm({ ...tier, form: 'full' }, undefined)).toBe(
+      'The listing may use 4,000 tokens: "full" (2,100 tokens) is the most detailed form that fits.',
+    );
+    expect(whyThisForm({ ...tier, tier: 2, form: 'none' }, undefined)).toContain(
+      'no listing fits; "full", "names", "mixed", "groups" would be larger',
+    );
+    expect(whyThisForm({ ...tier, tier: 0, form: 'full' }, search)).toMatch(
+      /^Listing every tool directly fits/,
+    );
   });
 });

@@ -1,6 +1,8 @@
 /**
  * Tricks a poisoned tool description uses to hide instructions from the person reading it
  * (security checklist P4). We show the text in full and flag these; we never strip them quietly.
+ * One detector: the UI flags the text, and approvals ask before every call of such a tool until
+ * the person has set its own policy (approvals/policy.ts).
  */
 const CHECKS: Array<{ pattern: RegExp; warning: string }> = [
   { pattern: /[\u{E0000}-\u{E007F}]/u, warning: 'hidden Unicode tag characters' },

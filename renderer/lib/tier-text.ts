@@ -1,0 +1,31 @@
+import type { ListingForm, TierView, ToolSearchSettings } from '../../src/api/ui-api.js';
+import { formatNumber } from './format.js';
+
+/** What each tier means for the agent, in plain words (its name is `TIER_LABELS` in the store's selectors). */
+export const TIER_EXPLAINED: Record<TierView['tier'], string> = {
+  0: 'The catalog is small enough: the agent gets every tool with its full schema, as if it were connected to each server itself. No search step.',
+  1: 'The agent gets tool_search, tool_describe and tool_call, and tool_search’s description lists the tools held back, so the agent knows what exists without paying for every schema on every turn.',
+  2: 'Too many tools for a listing to fit: the description only names the servers, and the agent finds tools by searching.',
+};
+
+/** The listing forms from most to least detailed: the first that fits the budget is chosen. */
+const FORM_ORDER: readonly ListingForm[] = ['full', 'names', 'mixed', 'groups', 'none'];
+
+/** Why this listing form: the budget it had, and that it is the most detailed form that fits. */
+export function whyThisForm(tier: TierView, search: ToolSearchSettings | undefined): string {
+  const budget = formatNumber(tier.budgetTokens);
+  const share =
+    search === undefined
+      ? ''
+      : ` (${search.thresholdPct}% of ${formatNumber(tier.contextLengthTokens)} tokens of context, at most ${formatNumber(search.listingMaxTokens)})`;
+  if (tier.tier === 0) {
+    return `Listing every tool directly fits the budget of ${budget} tokens${share}, so nothing is held back.`;
+  }
+  const richer = FORM_ORDER.slice(0, Math.max(0, FORM_ORDER.indexOf(tier.form))).map((form) => `"${form}"`);
+  const fits =
+    tier.form === 'none'
+      ? 'no listing fits'
+      : `"${tier.form}" (${formatNumber(tier.listingTokens)} tokens) is the most detailed form that fits`;
+  const over = richer.length === 0 ? '' : `; ${richer.join(', ')} would be larger`;
+  return `The listing may use ${budget} tokens${share}: ${fits}${over}.`;
+}

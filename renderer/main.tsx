@@ -38,7 +38,7 @@ async function start(): Promise<void> {
     );
     return;
   }
-  store = createAppStore(connection.api, connection.state);
+  store = createAppStore(connection.api, connection.state, window.localStorage);
   bindHost(connection.api, store);
   void loadAll(store);
   root.render(

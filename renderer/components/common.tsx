@@ -99,7 +99,7 @@ export function ErrorText(props: { children: ReactNode; testId?: string }) {
   );
 }
 
-export function CopyButton(props: { text: string; label?: string; testId?: string }) {
+export function CopyButton(props: { text: string; label?: string; testId?: string; onCopy?: () => void }) {
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -109,6 +109,7 @@ export function CopyButton(props: { text: string; label?: string; testId?: strin
       className="small"
       data-testid={props.testId}
       onClick={() => {
+        props.onCopy?.();
         void navigator.clipboard.writeText(props.text).then(() => {
           setCopied(true);
           clearTimeout(timer.current);

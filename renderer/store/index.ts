@@ -5,6 +5,7 @@ import { type ActivitySlice, createActivitySlice } from './activity-slice.js';
 import { type AgentsSlice, createAgentsSlice } from './agents-slice.js';
 import { type CardsSlice, createCardsSlice } from './cards-slice.js';
 import { type CatalogSlice, createCatalogSlice } from './catalog-slice.js';
+import { createFirstRunSlice, type FirstRunSlice, type FirstRunStorage } from './first-run-slice.js';
 import { createPlaygroundSlice, type PlaygroundSlice } from './playground-slice.js';
 import { createPoliciesSlice, type PoliciesSlice } from './policies-slice.js';
 import { createServersSlice, type ServersSlice } from './servers-slice.js';
@@ -19,6 +20,7 @@ export type AppState = ServersSlice &
   AgentsSlice &
   PlaygroundSlice &
   PoliciesSlice &
+  FirstRunSlice &
   UiSlice;
 
 export type AppStore = StoreApi<AppState>;
@@ -27,7 +29,11 @@ export type AppStore = StoreApi<AppState>;
  * The renderer's single store. The API comes in as a parameter (no module singleton), so tests
  * hand in a fake and the app hands in whichever transport it picked.
  */
-export function createAppStore(api: ToolbridgeApi, connection: ConnectionState = 'open'): AppStore {
+export function createAppStore(
+  api: ToolbridgeApi,
+  connection: ConnectionState = 'open',
+  storage?: FirstRunStorage,
+): AppStore {
   return createStore<AppState>()((...args) => ({
     ...createServersSlice(api)(...args),
     ...createCatalogSlice(api)(...args),
@@ -37,6 +43,7 @@ export function createAppStore(api: ToolbridgeApi, connection: ConnectionState =
     ...createAgentsSlice(api)(...args),
     ...createPlaygroundSlice(api)(...args),
     ...createPoliciesSlice(api)(...args),
+    ...createFirstRunSlice(storage)(...args),
     ...createUiSlice(connection)(...args),
   }));
 }

@@ -22,6 +22,17 @@ export const selectToolsOf =
 
 export const selectAllTools = (state: AppState): ToolView[] => Object.values(state.tools).flat();
 
+/** One tool by its agent-facing name (the stored object, so a component re-renders only when it changes). */
+export const selectToolByName =
+  (name: string) =>
+  (state: AppState): ToolView | undefined => {
+    for (const list of Object.values(state.tools)) {
+      const found = list.find((tool) => tool.name === name);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+
 export const selectPinnedCount = (state: AppState): number =>
   selectAllTools(state).filter((t) => t.pinned).length;
 

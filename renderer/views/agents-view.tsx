@@ -245,6 +245,7 @@ function AgentAccess(props: {
 
 function ClientConfig(props: { connection: AgentConnectionInfo | undefined; draft: AgentDraft }) {
   const { connection, draft } = props;
+  const markFirstRun = useAppStore((s) => s.markFirstRun);
   const config = connection?.configs[draft.client];
   const clientInfo = CLIENTS.find((c) => c.id === draft.client);
   return (
@@ -271,7 +272,7 @@ function ClientConfig(props: { connection: AgentConnectionInfo | undefined; draf
             {visibleConfig(config, connection?.token, draft.showToken)}
           </pre>
           <div className="form-actions">
-            <CopyButton text={config} label="Copy config" />
+            <CopyButton text={config} label="Copy config" onCopy={() => markFirstRun('copy-config')} />
             <span className="faint small">It holds this agent's token: keep it private.</span>
           </div>
         </div>

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import type { SearchExplanationView } from '../../src/api/ui-api.js';
 import type { JsonObject } from '../../src/base/json.js';
-import { EmptyState, ErrorText, JsonBlock, ViewHeader } from '../components/common.js';
-import { useAppStoreShallow } from '../store/store-context.js';
+import { EmptyState, ErrorText, JsonBlock, ToolName, ViewHeader } from '../components/common.js';
+import { useAppStore, useAppStoreShallow } from '../store/store-context.js';
+import { CallForm } from './playground-call.js';
 
 /** Try the agent's three bridge tools by hand: search, describe, call (through approvals). */
 export function PlaygroundView() {
@@ -14,22 +15,17 @@ export function PlaygroundView() {
         title="Playground"
         lede="Use tool_search, tool_describe and tool_call the way an agent does, and see why each result ranked where it did."
       />
-      <SearchPanel
-        onDescribe={(name) => setDescribeNames(name)}
-        onCall={(name) => {
-          setCallName(name);
-          setDescribeNames(name);
-        }}
-      />
+      <SearchPanel />
       <DescribePanel names={describeNames} setNames={setDescribeNames} />
       <CallPanel name={callName} setName={setCallName} />
     </div>
   );
 }
 
-function SearchPanel(props: { onDescribe: (name: string) => void; onCall: (name: string) => void }) {
-  const { runSearch, result, toolCount } = useAppStoreShallow((s) => ({
+function SearchPanel() {
+  const { runSearch, result, toolCount, markFirstRun } = useAppStoreShallow((s) => ({
     runSearch: s.runSearch,
+    markFirstRun: s.markFirstRun,
     result: s.searchResult,
     toolCount: Object.values(s.tools).reduce((sum, tools) => sum + tools.length, 0),
   }));
@@ -57,6 +53,7 @@ function SearchPanel(props: { onDescribe: (name: string) => void; onCall: (name:
           const outcome = await runSearch(queries, Number.isNaN(parsed) ? undefined : parsed);
           setBusy(false);
           if (!outcome.ok) setError(outcome.error.message);
+          else markFirstRun('try-search');
         }}
       >
         <div className="query-list">
@@ -128,7 +125,7 @@ function SearchPanel(props: { onDescribe: (name: string) => void; onCall: (name:
         <div className="panel-body" data-testid="playground-results">
           {result.explanations.map((explanation, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: the same query may be asked twice
-            <ResultGroup key={index} index={index} explanation={explanation} {...props} />
+            <ResultGroup key={index} index={index} explanation={explanation} />
           ))}
           <div className="form-actions">
             <button type="button" className="small ghost" onClick={() => setShowRaw(!showRaw)}>
@@ -142,12 +139,7 @@ function SearchPanel(props: { onDescribe: (name: string) => void; onCall: (name:
   );
 }
 
-function ResultGroup(props: {
-  index: number;
-  explanation: SearchExplanationView;
-  onDescribe: (name: string) => void;
-  onCall: (name: string) => void;
-}) {
+function ResultGroup(props: { index: number; explanation: SearchExplanationView }) {
   const { explanation } = props;
   const best = Math.max(...explanation.matches.map((m) => m.score), 0);
   return (
@@ -212,35 +204,7 @@ function ResultGroup(props: {
       ) : (
         <div className="mt-s">
           {explanation.matches.map((match, rank) => (
-            <div className="match" key={match.name} data-testid="result-match" data-name={match.name}>
-              <span className="rank">{rank + 1}</span>
-              <div>
-                <div className="match-name">{match.name}</div>
-                <div className="term-scores" data-testid="match-terms">
-                  {Object.entries(match.terms)
-                    .sort((a, b) => b[1] - a[1])
-                    .map(([term, score]) => (
-                      <span key={term} className="chip">
-                        {term} <b>{score.toFixed(2)}</b>
-                      </span>
-                    ))}
-                </div>
-              </div>
-              <div className="row">
-                <span className="mono small" title="BM25 score" data-testid="match-score">
-                  {match.score.toFixed(2)}
-                </span>
-                <span className="meter score-meter">
-                  <span style={{ width: `${best > 0 ? (match.score / best) * 100 : 0}%` }} />
-                </span>
-                <button type="button" className="small" onClick={() => props.onDescribe(match.name)}>
-                  Describe
-                </button>
-                <button type="button" className="small" onClick={() => props.onCall(match.name)}>
-                  Call
-                </button>
-              </div>
-            </div>
+            <MatchRow key={match.name} match={match} rank={rank} best={best} />
           ))}
         </div>
       )}
@@ -302,89 +266,105 @@ function DescribePanel(props: { names: string; setNames: (names: string) => void
 }
 
 function CallPanel(props: { name: string; setName: (name: string) => void }) {
-  const { callTool, callResult, setView } = useAppStoreShallow((s) => ({
-    callTool: s.callTool,
-    callResult: s.callResult,
-    setView: s.setView,
-  }));
-  const [args, setArgs] = useState('{}');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   return (
     <section className="panel">
       <div className="panel-head">
         <h2>tool_call</h2>
         <span className="muted small">Goes through your approval policy like any agent's call.</span>
       </div>
-      <form
-        className="panel-body"
-        onSubmit={async (event) => {
-          event.preventDefault();
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(args);
-          } catch {
-            setError('The arguments are not valid JSON.');
-            return;
-          }
-          if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-            setError('The arguments must be a JSON object, e.g. {"path": "/tmp"}.');
-            return;
-          }
-          setBusy(true);
-          setError(undefined);
-          const outcome = await callTool(props.name.trim(), parsed as JsonObject);
-          setBusy(false);
-          if (!outcome.ok) setError(outcome.error.message);
-        }}
-      >
-        <div className="form-grid">
-          <label className="field span-all">
-            Tool name
-            <input
-              className="mono"
-              data-testid="call-name"
-              placeholder="mcp__server__tool"
-              value={props.name}
-              onChange={(e) => props.setName(e.target.value)}
-            />
-          </label>
-          <label className="field span-all">
-            Arguments (JSON object)
-            <textarea
-              data-testid="call-args"
-              rows={5}
-              value={args}
-              onChange={(e) => setArgs(e.target.value)}
-            />
-          </label>
-        </div>
-        <div className="form-actions">
-          <button
-            type="submit"
-            className="primary"
-            data-testid="call-submit"
-            disabled={busy || props.name.trim() === ''}
-          >
-            {busy ? 'Waiting…' : 'Call'}
-          </button>
-          {busy && (
-            <span className="muted small">
-              If this tool asks first, approve it in{' '}
-              <button type="button" className="small" onClick={() => setView('cards')}>
-                Cards
-              </button>
-            </span>
-          )}
-          {error !== undefined && <ErrorText testId="call-error">{error}</ErrorText>}
-        </div>
-        {callResult !== undefined && !busy && (
-          <div className="mt-m">
-            {callResult.isError === true && <div className="callout bad">The tool reported an error.</div>}
-            <JsonBlock value={callResult} testId="call-result" className="mt-s" />
-          </div>
-        )}
-      </form>
+      <div className="panel-body">
+        <label className="field">
+          Tool name
+          <input
+            className="mono"
+            data-testid="call-name"
+            placeholder="mcp__server__tool"
+            value={props.name}
+            onChange={(e) => props.setName(e.target.value)}
+          />
+        </label>
+        <CallForm name={props.name} testId="call" />
+      </div>
     </section>
+  );
+}
+
+type Match = SearchExplanationView['matches'][number];
+
+/** One result: why it ranked, and Describe / Call, whose output opens right under it. */
+function MatchRow(props: { match: Match; rank: number; best: number }) {
+  const { match, best } = props;
+  const describeTools = useAppStore((s) => s.describeTools);
+  const [open, setOpen] = useState<'describe' | 'call'>();
+  const [described, setDescribed] = useState<JsonObject>();
+  const [error, setError] = useState<string>();
+  const describe = async () => {
+    if (open === 'describe') {
+      setOpen(undefined);
+      return;
+    }
+    setOpen('describe');
+    const outcome = await describeTools([match.name]);
+    setError(outcome.ok ? undefined : outcome.error.message);
+    if (outcome.ok) setDescribed(outcome.value);
+  };
+  return (
+    <>
+      <div className="match" data-testid="result-match" data-name={match.name}>
+        <span className="rank">{props.rank + 1}</span>
+        <div>
+          <ToolName name={match.name} className="match-name" />
+          <div className="term-scores" data-testid="match-terms">
+            {Object.entries(match.terms)
+              .sort((a, b) => b[1] - a[1])
+              .map(([term, score]) => (
+                <span key={term} className="chip">
+                  {term} <b>{score.toFixed(2)}</b>
+                </span>
+              ))}
+          </div>
+        </div>
+        <div className="row">
+          <span className="mono small" title="BM25 score" data-testid="match-score">
+            {match.score.toFixed(2)}
+          </span>
+          <span className="meter score-meter">
+            <span style={{ width: `${best > 0 ? (match.score / best) * 100 : 0}%` }} />
+          </span>
+          <button
+            type="button"
+            className="small"
+            aria-expanded={open === 'describe'}
+            data-testid={`match-describe-button-${match.name}`}
+            onClick={() => void describe()}
+          >
+            Describe
+          </button>
+          <button
+            type="button"
+            className="small"
+            aria-expanded={open === 'call'}
+            data-testid={`match-call-button-${match.name}`}
+            onClick={() => setOpen(open === 'call' ? undefined : 'call')}
+          >
+            Call
+          </button>
+        </div>
+      </div>
+      {open === 'describe' && (
+        <div className="match-output">
+          {error !== undefined ? (
+            <ErrorText>{error}</ErrorText>
+          ) : (
+            described !== undefined && <JsonBlock value={described} testId={`match-describe-${match.name}`} />
+          )}
+        </div>
+      )}
+      {open === 'call' && (
+        <div className="match-output">
+          <CallForm name={match.name} testId={`match-call-${match.name}`} />
+        </div>
+      )}
+    </>
   );
 }

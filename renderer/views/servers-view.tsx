@@ -11,6 +11,7 @@ import {
   ToolName,
   ViewHeader,
 } from '../components/common.js';
+import { FirstRunChecklist } from '../components/first-run.js';
 import { EffectivePolicy, PolicySelect } from '../components/policy-controls.js';
 import {
   canSignIn,
@@ -54,6 +55,7 @@ export function ServersView() {
           )
         }
       />
+      <FirstRunChecklist />
       {adding && <AddServerPanel onDone={() => setAdding(false)} />}
       <SuspiciousNotice />
       {loaded && servers.length === 0 && !adding && (

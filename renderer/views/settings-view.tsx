@@ -1,7 +1,7 @@
-import type { SettingsView as Settings } from '../../src/api/ui-api.js';
+import type { SettingsView as Settings, SettingsPatch } from '../../src/api/ui-api.js';
 import { ViewHeader } from '../components/common.js';
 import { useSettingsDraft } from '../drafts/settings-draft.js';
-import { useAppStore } from '../store/store-context.js';
+import { useAppStore, useAppStoreShallow } from '../store/store-context.js';
 import { ConnectorsSection } from './settings-connectors.js';
 import { SettingsForm } from './settings-form.js';
 import { ApprovalRulesSection } from './settings-rules.js';
@@ -46,8 +46,16 @@ export function SettingsView() {
 
 /** Mounted only once settings are loaded, so the draft always starts from real values. */
 function LoadedSettingsForm(props: { settings: Settings }) {
-  const updateSettings = useAppStore((s) => s.updateSettings);
-  return <SettingsForm form={useSettingsDraft(props.settings, updateSettings)} />;
+  const { updateSettings, markFirstRun } = useAppStoreShallow((s) => ({
+    updateSettings: s.updateSettings,
+    markFirstRun: s.markFirstRun,
+  }));
+  const save = async (patch: SettingsPatch) => {
+    const outcome = await updateSettings(patch);
+    if (outcome.ok) markFirstRun('choose-approvals');
+    return outcome;
+  };
+  return <SettingsForm form={useSettingsDraft(props.settings, save)} />;
 }
 
 function StorageSection(props: { settings: Settings }) {

@@ -57,6 +57,12 @@ export class DefinitionReviews {
     return record !== undefined && record.hash !== hash ? record : undefined;
   }
 
+  /** The person accepted exactly this definition in the UI, not merely trusted it on first use. */
+  acceptedByUser(key: ToolKey, hash: string): boolean {
+    const record = this.records.get(keyOf(key));
+    return record?.reviewedBy === 'user' && record.hash === hash;
+  }
+
   /** Records the tools seen for the first time (trust on first use); a known tool is left as reviewed. */
   observe(serverId: string, definitions: readonly ToolDefinition[]): void {
     let added = false;

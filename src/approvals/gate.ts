@@ -92,7 +92,7 @@ export interface ApprovalGateOptions {
    */
   onAlwaysAllow?: (rule: PolicyRule) => void | Promise<void>;
   /** The reviewed definitions of local tools: a tool changed since its review is refused, unasked. */
-  reviews?: Pick<DefinitionReviews, 'heldAgainst'>;
+  reviews?: Pick<DefinitionReviews, 'heldAgainst' | 'acceptedByUser'>;
 }
 
 type Decision = Pick<ActivityEntry, 'decision' | 'decidedBy' | 'policySource'>;
@@ -228,7 +228,15 @@ export class ApprovalGate {
   /** The policy a call of this tool gets now: the settings' rules plus this session's "always". */
   decide(subject: PolicySubject): PolicyDecision {
     const config = this.options.policy();
-    return decidePolicy({ ...config, rules: [...(config.rules ?? []), ...this.sessionRules] }, subject);
+    // Accepting exactly this definition in the UI (the person read it) is its review too.
+    const reviewed =
+      subject.suspicious === true &&
+      subject.definitionHash !== undefined &&
+      this.options.reviews?.acceptedByUser(subject, subject.definitionHash) === true;
+    return decidePolicy(
+      { ...config, rules: [...(config.rules ?? []), ...this.sessionRules] },
+      reviewed ? { ...subject, suspicious: false } : subject,
+    );
   }
 
   /**

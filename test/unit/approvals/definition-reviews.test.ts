@@ -46,6 +46,16 @@ describe('DefinitionReviews', () => {
     });
   });
 
+  it('issue #16: tells a definition the person accepted from one only trusted on first use', async () => {
+    const reviews = await DefinitionReviews.open(memoryFile());
+    reviews.observe('files', [v2]);
+    expect(reviews.acceptedByUser(key, definitionHash(v2))).toBe(false);
+    await reviews.accept(key, v2);
+    expect(reviews.acceptedByUser(key, definitionHash(v2))).toBe(true);
+    expect(reviews.acceptedByUser(key, definitionHash(v1))).toBe(false);
+    expect(reviews.acceptedByUser({ serverId: 'files', toolName: 'other' }, definitionHash(v2))).toBe(false);
+  });
+
   it('skips records that do not fit and a file that is not ours, and writes only when something is new', async () => {
     const file = memoryFile({ version: 1, tools: [{ serverId: 'files' }, 'junk', { ...key, hash: 1 }] });
     const reviews = await DefinitionReviews.open(file);

@@ -92,7 +92,7 @@ export interface ApprovalGateOptions {
    */
   onAlwaysAllow?: (rule: PolicyRule) => void | Promise<void>;
   /** The reviewed definitions of local tools: a tool changed since its review is refused, unasked. */
-  reviews?: Pick<DefinitionReviews, 'heldAgainst' | 'acceptedByUser'>;
+  reviews?: Pick<DefinitionReviews, 'heldAgainst'> & Partial<Pick<DefinitionReviews, 'acceptedByUser'>>;
 }
 
 type Decision = Pick<ActivityEntry, 'decision' | 'decidedBy' | 'policySource'>;
@@ -232,7 +232,7 @@ export class ApprovalGate {
     const reviewed =
       subject.suspicious === true &&
       subject.definitionHash !== undefined &&
-      this.options.reviews?.acceptedByUser(subject, subject.definitionHash) === true;
+      this.options.reviews?.acceptedByUser?.(subject, subject.definitionHash) === true;
     return decidePolicy(
       { ...config, rules: [...(config.rules ?? []), ...this.sessionRules] },
       reviewed ? { ...subject, suspicious: false } : subject,

@@ -109,30 +109,34 @@ describe('toolbridge eval', () => {
     expect(stderr).toContain(message);
   });
 
-  it.skipIf(!existsSync(SHARED_QUERIES))('runs the shared dev set, per style and scope', async () => {
-    const { code, stdout } = await runCli(
-      'eval',
-      '--catalog-dir',
-      SHARED_CATALOGS,
-      '--queries',
-      SHARED_QUERIES,
-      '--json',
-    );
-    expect(code).toBe(0);
-    const report = JSON.parse(stdout);
-    expect(report.overall.queries).toBe(1648);
-    expect(Object.keys(report.byStyle)).toEqual(['keyword', 'natural']);
-    expect(Object.keys(report.byScope)).toEqual([
-      'cloudflare-api',
-      'github',
-      'livemcp-*',
-      'metatool',
-      'notion',
-    ]);
-    expect(report.byStyle.keyword.queries + report.byStyle.natural.queries).toBe(1648);
-    // Known-item queries are the easy end of the set, even with every catalog loaded together.
-    expect(report.byScope.notion.hitAtK).toBeGreaterThan(0.5);
-  }, 30_000); // builds 4,082 tools and runs 1,648 queries: about 3 s alone, more on a busy machine
+  it.skipIf(!existsSync(SHARED_QUERIES))(
+    'runs the shared dev set, per style and scope',
+    async () => {
+      const { code, stdout } = await runCli(
+        'eval',
+        '--catalog-dir',
+        SHARED_CATALOGS,
+        '--queries',
+        SHARED_QUERIES,
+        '--json',
+      );
+      expect(code).toBe(0);
+      const report = JSON.parse(stdout);
+      expect(report.overall.queries).toBe(1648);
+      expect(Object.keys(report.byStyle)).toEqual(['keyword', 'natural']);
+      expect(Object.keys(report.byScope)).toEqual([
+        'cloudflare-api',
+        'github',
+        'livemcp-*',
+        'metatool',
+        'notion',
+      ]);
+      expect(report.byStyle.keyword.queries + report.byStyle.natural.queries).toBe(1648);
+      // Known-item queries are the easy end of the set, even with every catalog loaded together.
+      expect(report.byScope.notion.hitAtK).toBeGreaterThan(0.5);
+    },
+    30_000,
+  ); // builds 4,082 tools and runs 1,648 queries: about 3 s alone, more on a busy machine
 });
 
 describe('mergeMetrics', () => {

@@ -17,6 +17,7 @@ import { parseRequestTarget } from './http-response.js';
 import { createAgentMcpServer, type SurfaceProvider } from './mcp-session.js';
 import { refusalResponse, refuseAgentMessage } from './message-guard.js';
 import { hasCredentialInQuery, readBearerToken } from './request-guard.js';
+import type { UpstreamRelay } from './upstream-relay.js';
 
 /** Who a bearer token belongs to. The AgentRegistry is one. */
 export interface AgentAuthenticator {
@@ -26,6 +27,8 @@ export interface AgentAuthenticator {
 export interface AgentEndpointOptions {
   agents: AgentAuthenticator;
   surfaces: SurfaceProvider;
+  /** Serves the servers' resources, prompts, completions and logs in every session. */
+  relay?: UpstreamRelay;
   /**
    * Sessions one agent may hold open. Opening one more closes that agent's least recently used
    * session that has no request in flight; its next request is told why. When every one is busy,
@@ -136,7 +139,7 @@ export class AgentEndpoint implements AsyncDisposable {
       );
     }
     if (!this.makeRoomFor(agent.id)) return this.sendNoRoom(res);
-    const server = createAgentMcpServer(agent.id, this.options.surfaces);
+    const server = createAgentMcpServer(agent.id, this.options.surfaces, this.options.relay);
     const transport = new SSEServerTransport(LEGACY_MESSAGES_PATH, res);
     const session: Session = {
       id: transport.sessionId,
@@ -323,7 +326,7 @@ export class AgentEndpoint implements AsyncDisposable {
   }
 
   private async openSession(agentId: string): Promise<StreamableHTTPServerTransport> {
-    const server = createAgentMcpServer(agentId, this.options.surfaces);
+    const server = createAgentMcpServer(agentId, this.options.surfaces, this.options.relay);
     let session: Session | undefined;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomBytes(24).toString('base64url'),

@@ -5,9 +5,11 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
+  type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, ToolbridgeError } from '../base/errors.js';
 import type { AgentSurface } from '../bridge/types.js';
+import { RELAY_CAPABILITIES, type UpstreamRelay } from './upstream-relay.js';
 
 /** Returns the surface for an agent as it is now; called on every request so changes show at once. */
 export type SurfaceProvider = (agentId: string) => AgentSurface;
@@ -15,12 +17,32 @@ export type SurfaceProvider = (agentId: string) => AgentSurface;
 export const SERVER_INFO = { name: 'toolbridge', version: '0.1.0' } as const;
 
 /**
+ * Everything the agent endpoint declares, in one place: tools, plus what the relay serves
+ * (resources, prompts, completions, logging) when there is one.
+ */
+export function agentCapabilities(relayed: boolean): ServerCapabilities {
+  const tools: ServerCapabilities = { tools: { listChanged: true } };
+  return relayed ? { ...tools, ...RELAY_CAPABILITIES } : tools;
+}
+
+/**
  * One SDK `Server` for one agent session (HTTP) or one stdio connection. tools/list and
  * tools/call come from the agent's surface; the request's abort signal (aborted when the agent
- * sends notifications/cancelled, or the session closes) is passed into the call.
+ * sends notifications/cancelled, or the session closes) is passed into the call. With a relay,
+ * the servers' resources, prompts, completions and logs are served too, and the session opens
+ * with the servers' instructions digested.
  */
-export function createAgentMcpServer(agentId: string, surfaces: SurfaceProvider): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: true } } });
+export function createAgentMcpServer(
+  agentId: string,
+  surfaces: SurfaceProvider,
+  relay?: UpstreamRelay,
+): Server {
+  const instructions = surfaces(agentId).instructions?.();
+  const server = new Server(SERVER_INFO, {
+    capabilities: agentCapabilities(relay !== undefined),
+    ...(instructions === undefined ? {} : { instructions }),
+  });
+  relay?.attach(server, agentId);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: surfaces(agentId).listTools() }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = request.params;

@@ -5,6 +5,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { AsyncDisposable } from '../base/lifecycle.js';
 import { createAgentMcpServer, type SurfaceProvider } from './mcp-session.js';
 import { refusalResponse, refuseAgentMessage } from './message-guard.js';
+import type { UpstreamRelay } from './upstream-relay.js';
 
 /** Longest message line read, as the HTTP endpoint's body limit. */
 const MAX_LINE_CHARS = 4 * 1024 * 1024;
@@ -29,12 +30,22 @@ export class StdioEndpoint implements AsyncDisposable {
   /** Resolves when the agent closes our stdin (or close() is called). */
   readonly done: Promise<void>;
 
-  constructor(agentId: string, surfaces: SurfaceProvider, io: { stdin?: Readable; stdout?: Writable } = {}) {
-    this.server = createAgentMcpServer(agentId, surfaces);
+  constructor(
+    agentId: string,
+    surfaces: SurfaceProvider,
+    io: { stdin?: Readable; stdout?: Writable } = {},
+    relay?: UpstreamRelay,
+  ) {
+    this.server = createAgentMcpServer(agentId, surfaces, relay);
     this.stdin = io.stdin ?? process.stdin;
     this.transport = new StdioServerTransport(this.checked, io.stdout);
     this.done = new Promise<void>((resolve) => {
-      this.server.onclose = () => resolve();
+      // The relay set its own first: keep it.
+      const closed = this.server.onclose;
+      this.server.onclose = () => {
+        closed?.();
+        resolve();
+      };
       // The SDK transport does not notice the end of stdin; an agent that exits closes it.
       this.stdin.once('end', () => void this.close());
     });

@@ -10,6 +10,7 @@ import { jsonResult } from './bridge-results.js';
 import { createBridgeScope } from './bridge-scope.js';
 import { agentTools } from './bridge-tools.js';
 import { capResult } from './result-cap.js';
+import { instructionsDigest } from './server-instructions.js';
 import { callCatalogTool, runToolCall } from './tool-call.js';
 import { type ToolDescribePayload, toolDescribePayload } from './tool-describe.js';
 import { type ToolSearchPayload, toolSearchPayload } from './tool-search.js';
@@ -50,6 +51,8 @@ export interface AgentSurfaceOptions {
   heldNames?: readonly string[];
   /** Real names Toolbridge cannot run, with why (see BridgeCatalog). */
   unsupported?: ReadonlyMap<string, string>;
+  /** Server id → its instructions: digested into `instructions()`, quoted by tool_describe. */
+  serverInstructions?: ReadonlyMap<string, string>;
   /**
    * A search index over `plan.deferred`, to share one between agents with the same catalog.
    * Without it the surface builds its own on the first search.
@@ -67,6 +70,7 @@ export interface AgentSurfaceOptions {
 
 /** The agent surface plus the bridge answers as data, for the UI playground and the CLI. */
 export interface BridgeSurface extends AgentSurface {
+  instructions(): string | undefined;
   /** Exactly what `tool_search` returns to an agent, as an object (connector leg included). */
   toolSearch(
     args: Record<string, unknown>,
@@ -98,6 +102,7 @@ export function createAgentSurface(options: AgentSurfaceOptions): BridgeSurface 
       unavailableNames: options.unavailableNames ?? [],
       heldNames: options.heldNames ?? [],
       ...(options.unsupported === undefined ? {} : { unsupported: options.unsupported }),
+      ...(options.serverInstructions === undefined ? {} : { serverInstructions: options.serverInstructions }),
     },
     executor: options.executor,
     validator: options.validator ?? sharedValidator,
@@ -150,6 +155,8 @@ export function createAgentSurface(options: AgentSurfaceOptions): BridgeSurface 
         : (scope.unsupportedReason(name) ?? unlistedMessage(name, plan));
       throw new McpError(ErrorCode.InvalidParams, message);
     },
+
+    instructions: () => instructionsDigest(options.serverInstructions ?? new Map(), plan.budgetTokens),
 
     toolSearch: (args, searchOptions) => toolSearchPayload(args, scope, searchOptions),
     toolDescribe: (args, describeOptions) => toolDescribePayload(args, scope, describeOptions),

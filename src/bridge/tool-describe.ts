@@ -4,6 +4,7 @@ import type { CatalogEntry } from '../catalog/types.js';
 import type { BridgeScope } from './bridge-scope.js';
 import { MAX_NAMES_PER_DESCRIBE } from './bridge-tools.js';
 import { explainNonDeferred } from './name-guidance.js';
+import { describedInstructions } from './server-instructions.js';
 import type { ConnectorDescription, ConnectorsStatus } from './types.js';
 
 const NOT_FOUND_HINT = 'Names in not_found are not currently available. Re-run tool_search to refresh.';
@@ -27,6 +28,8 @@ export interface ToolDescribePayload {
   errors?: Record<string, string>;
   /** The connector leg failed: why, and in `names` the connector names it could not describe. */
   connectors?: ConnectorsStatus;
+  /** Server id → its own instructions, for the servers of the tools described that gave any. */
+  server_instructions?: Record<string, string>;
 }
 
 /**
@@ -78,6 +81,8 @@ export async function toolDescribePayload(
   }
   if (Object.keys(errors).length > 0) payload.errors = errors;
   if (leg?.status !== undefined) payload.connectors = leg.status;
+  const instructions = instructionsFor(names.list, deferred, scope.catalog.serverInstructions);
+  if (instructions !== undefined) payload.server_instructions = instructions;
   return payload;
 }
 
@@ -91,6 +96,22 @@ function describeEntry(entry: CatalogEntry | ConnectorDescription): ToolDescript
     ...(local?.outputSchema === undefined ? {} : { outputSchema: local.outputSchema }),
     ...(local?.annotations === undefined ? {} : { annotations: { ...local.annotations } }),
   };
+}
+
+function instructionsFor(
+  names: readonly string[],
+  deferred: ReadonlyMap<string, CatalogEntry>,
+  instructions: ReadonlyMap<string, string> | undefined,
+): Record<string, string> | undefined {
+  if (instructions === undefined || instructions.size === 0) return undefined;
+  const quoted: Record<string, string> = {};
+  for (const name of names) {
+    const serverId = deferred.get(name)?.serverId;
+    const text = serverId === undefined ? undefined : instructions.get(serverId);
+    if (serverId !== undefined && text !== undefined)
+      defineMember(quoted, serverId, describedInstructions(text));
+  }
+  return Object.keys(quoted).length === 0 ? undefined : quoted;
 }
 
 function parseNames(value: unknown): { list: string[] } | { error: string } {

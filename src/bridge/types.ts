@@ -95,6 +95,8 @@ export interface AgentSurface {
   /** Visible tools in order: pinned tools, then manage_connections, then the bridge tools. */
   listTools(): Tool[];
   callTool(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallToolResult>;
+  /** Toolbridge's `instructions` for a session opened now: the servers' own, digested (see server-instructions.ts). */
+  instructions?(): string | undefined;
 }
 
 /** A pinned tool: listed directly to the agent, never behind the bridge (catalog's DirectEntry). */
@@ -123,6 +125,8 @@ export interface BridgeCatalog {
    * that says why; they are out of search, listing and pins, and a call or describe is told so.
    */
   unsupported?: ReadonlyMap<string, string>;
+  /** Server id → the instructions it gave at initialize; `tool_describe` quotes them beside its tools. */
+  serverInstructions?: ReadonlyMap<string, string>;
 }
 
 /** A tool the agent calls directly that is neither pinned nor a bridge tool (`manage_connections`). */

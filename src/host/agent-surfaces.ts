@@ -21,6 +21,7 @@ export class AgentSurfaces {
     const surface = this.catalog.surface(contextLengthTokens ?? this.contextLengthOf(agentId));
     return {
       listTools: () => surface.listTools(),
+      instructions: () => surface.instructions(),
       callTool: (name, args, context) => {
         const call = surface.callTool(name, args, context);
         this.calls.add(call);

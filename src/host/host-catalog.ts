@@ -132,6 +132,7 @@ export class HostCatalog {
         unavailableNames: built.disabled,
         heldNames: [...built.held.keys()],
         unsupported: built.unsupported,
+        serverInstructions: built.instructions,
         // The deferred set does not depend on the context length, so one index serves all.
         index: plan.activated ? this.index() : undefined,
       });
@@ -189,6 +190,7 @@ export class HostCatalog {
         { pinned, disabled: [...disabled, ...held.keys(), ...unsupported.keys()] },
       ),
       unsupported,
+      instructions: serverInstructions(servers, settings),
       disabled: disabled.filter((name) => definitions.has(name)),
       held,
       unavailable: unavailableServers(servers),
@@ -217,6 +219,8 @@ interface Built {
   held: Map<string, ReviewedDefinition>;
   /** Tools Toolbridge cannot run (they require MCP tasks), with what the agent is told. */
   unsupported: Map<string, string>;
+  /** Server id → instructions, of connected servers agents see (not denied, names not ambiguous). */
+  instructions: Map<string, string>;
   unavailable: UnavailableServer[];
   definitions: Map<string, ToolDefinition>;
   hashes: Map<string, string>;
@@ -242,6 +246,19 @@ function unavailableServers(servers: readonly ServerSnapshot[]): UnavailableServ
     result.push({ serverId: server.id, toolCount: server.tools.length, reason });
   }
   return result;
+}
+
+/** The instructions of the connected servers whose tools agents may call, in server order. */
+function serverInstructions(servers: readonly ServerSnapshot[], settings: Settings): Map<string, string> {
+  const instructions = new Map<string, string>();
+  for (const server of servers) {
+    const text = server.features?.instructions;
+    if (text === undefined || server.status !== 'connected' || ambiguousServerId(server.id) !== undefined)
+      continue;
+    if (settings.policies.servers[server.id] === 'deny') continue;
+    instructions.set(server.id, text);
+  }
+  return instructions;
 }
 
 /** Adds, per server, which of its tools agents do not see because they require MCP tasks. */

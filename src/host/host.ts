@@ -4,6 +4,7 @@ import { AgentRegistry } from '../agents/agent-registry.js';
 import { defaultCliCommand } from '../agents/client-configs.js';
 import { type ListenerLimits, LoopbackServer } from '../agents/loopback-server.js';
 import type { SurfaceProvider } from '../agents/mcp-session.js';
+import { UpstreamRelay } from '../agents/upstream-relay.js';
 import type { Policy } from '../api/ui-api.js';
 import { Approvals, approvalSettingsReader } from '../approvals/approvals.js';
 import { REVIEWS_FILE_NAME } from '../approvals/definition-reviews.js';
@@ -38,6 +39,7 @@ import {
   openSettings,
   settingsSnapshot,
 } from './host-settings.js';
+import { HostUpstream, withNamespacedResources } from './host-upstream.js';
 import { HostMcpActions } from './mcp-server-actions.js';
 import { ServerSignIn, type ServerSignInOptions } from './server-sign-in.js';
 import { ServersService, serverView } from './servers-service.js';
@@ -110,6 +112,7 @@ const CLOSE_ANSWER_GRACE_MS = 500;
 
 /** Everything createHost builds, one bag: what the UI API drives, plus the listener and the store. */
 type HostComponents = Omit<HostParts, 'endpointUrl' | 'surfaceFor' | 'catalogChanged'> & {
+  relay: UpstreamRelay;
   store: DisposableStore;
   http: LoopbackServer | undefined;
   endpoint: AgentEndpoint | undefined;
@@ -150,6 +153,8 @@ export class Host implements AsyncDisposable {
   private readonly store: DisposableStore;
   private readonly agentSurfaces: AgentSurfaces;
   private readonly changes: CatalogChanges;
+  /** The servers' resources, prompts, completions and logs, for every agent endpoint (HTTP and stdio). */
+  readonly relay: UpstreamRelay;
 
   /** @internal use createHost */
   constructor(parts: HostComponents) {
@@ -171,6 +176,7 @@ export class Host implements AsyncDisposable {
     this.agentSurfaces = parts.agentSurfaces;
     this.changes = parts.changes;
     this.onDidChangeAgentTools = parts.changes.onDidChangeAgentTools;
+    this.relay = parts.relay;
     this.api = createHostApi({
       ...parts,
       endpointUrl: () => this.endpointUrl,
@@ -302,7 +308,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const executor: ToolExecutor = {
       ...realCallExecutor({
         gate: approvals,
-        local: servers.toolExecutor(() => snapshot.current.callTimeoutMs),
+        local: withNamespacedResources(servers.toolExecutor(() => snapshot.current.callTimeoutMs)),
         connectors: () => connectors.current().gateway?.backend,
         definitionHash: (name) => catalog.definitionHash(name),
       }),
@@ -344,6 +350,14 @@ export async function createHost(options: HostOptions): Promise<Host> {
       await agents.ensureDefault(options.agentToken);
     }
 
+    const upstream = store.add(
+      new HostUpstream({
+        servers,
+        denied: (serverId) => snapshot.current.policies.servers[serverId] === 'deny',
+        log,
+      }),
+    );
+    const relay = store.add(new UpstreamRelay(upstream));
     const events = new UiEventHub();
     const changes = new CatalogChanges(catalog, agentSurfaces, events);
     // Servers are added before the host exists and started by it, so every status event is seen.
@@ -359,7 +373,11 @@ export async function createHost(options: HostOptions): Promise<Host> {
         ...(options.listenerLimits === undefined ? {} : { limits: options.listenerLimits }),
         log,
       });
-      endpoint = new AgentEndpoint({ agents, surfaces: (agentId) => agentSurfaces.surfaceFor(agentId) });
+      endpoint = new AgentEndpoint({
+        agents,
+        surfaces: (agentId) => agentSurfaces.surfaceFor(agentId),
+        relay,
+      });
       http.route('/mcp', endpoint.handle);
       // Legacy SSE (protocol 2024-11-05) for clients that predate Streamable HTTP.
       http.route('/sse', endpoint.handleLegacyStream);
@@ -393,6 +411,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       serverService,
       agentSurfaces,
       changes,
+      relay,
     });
     const subscriptions = [
       ...watchCatalogInputs({ servers, settings, agents, reviews: approvals.reviews }, changes),

@@ -16,13 +16,20 @@ import {
   StreamableHTTPClientTransport,
   StreamableHTTPError,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type CallToolResult,
   CallToolResultSchema,
+  EmptyResultSchema,
   ErrorCode,
   ListToolsResultSchema,
+  type LoggingLevel,
+  LoggingMessageNotificationSchema,
   McpError,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
   type Tool,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -36,7 +43,13 @@ import { type ChildExit, ChildProcessTransport, MESSAGE_TOO_LARGE } from './chil
 import type { ProcessLeases } from './process-leases.js';
 import { DEFAULT_CALL_TIMEOUT_MS } from './settings.js';
 import { StderrBuffer, type StderrBufferOptions } from './stderr-buffer.js';
-import type { ServerConfig, ServerReconnects, ServerState } from './types.js';
+import type {
+  ServerConfig,
+  ServerFeatures,
+  ServerReconnects,
+  ServerState,
+  UpstreamNotification,
+} from './types.js';
 
 /** Timers and time, injectable so tests can drive reconnects without sleeping. */
 export interface Clock {
@@ -134,6 +147,13 @@ export class ServerConnection implements AsyncDisposable {
   private readonly _onDidChangeTools = this.store.add(new Emitter<ToolDefinition[]>());
   /** The full tool list, whenever it differs from the last one. */
   readonly onDidChangeTools: Event<ToolDefinition[]> = this._onDidChangeTools.event;
+  private readonly _onDidNotify = this.store.add(new Emitter<UpstreamNotification>());
+  /** The server announced a resource or prompt change, or sent a log message (relayed to agents). */
+  readonly onDidNotify: Event<UpstreamNotification> = this._onDidNotify.event;
+  /** The log level agents asked for, applied to every session from now on. */
+  private loggingLevel: LoggingLevel | undefined;
+  /** Resource URIs (the server's own) agents are subscribed to; subscribed again on each new session. */
+  private readonly subscriptions = new Set<string>();
 
   private _config: ServerConfig;
   private _state: ServerState;
@@ -202,6 +222,69 @@ export class ServerConnection implements AsyncDisposable {
 
   get stderrTail(): string[] {
     return this.stderr.tail();
+  }
+
+  /** What the server declared at initialize, while connected. */
+  get features(): ServerFeatures | undefined {
+    const client = this.session?.established ? this.session.client : undefined;
+    if (client === undefined) return undefined;
+    const instructions = client.getInstructions();
+    return {
+      capabilities: (client.getServerCapabilities() ?? {}) as JsonObject,
+      ...(instructions === undefined || instructions.trim() === '' ? {} : { instructions }),
+    };
+  }
+
+  /**
+   * Sends one request other than tools/call (resources, prompts, completion, …) on the current
+   * session and returns the server's result, parsed by `schema`. Bounded by the list timeout
+   * unless `timeoutMs` says otherwise; a lost HTTP session is re-initialized and the request
+   * sent once more, as for calls. A JSON-RPC error the server answers with is rethrown as is.
+   */
+  async request<T extends AnySchema>(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    schema: T,
+    options: CallToolOptions = {},
+  ): Promise<SchemaOutput<T>> {
+    const timeoutMs = options.timeoutMs ?? this.timeouts.listTimeoutMs;
+    const send: SessionRequest<SchemaOutput<T>> = (client) =>
+      client.request({ method, ...(params === undefined ? {} : { params }) }, schema, {
+        signal: options.signal,
+        timeout: timeoutMs,
+      });
+    const session = await this.readySession(method, timeoutMs, options.signal);
+    try {
+      return await this.tracked(session, send);
+    } catch (error) {
+      if (!this.lostSession(error, session) || options.signal?.aborted)
+        throw this.requestError(error, method, timeoutMs, options.signal);
+    }
+    this.reinitialize(session);
+    const fresh = await this.readySession(method, timeoutMs, options.signal);
+    try {
+      return await this.tracked(fresh, send);
+    } catch (error) {
+      throw this.requestError(error, method, timeoutMs, options.signal);
+    }
+  }
+
+  /** Sets the server's log level now (when it logs) and on every later session. */
+  async setLoggingLevel(level: LoggingLevel): Promise<void> {
+    this.loggingLevel = level;
+    const client = this.session?.established ? this.session.client : undefined;
+    if (client?.getServerCapabilities()?.logging) await client.setLoggingLevel(level);
+  }
+
+  /** Subscribes to one of the server's resources (its own URI), now and on every later session. */
+  async subscribe(uri: string): Promise<void> {
+    this.subscriptions.add(uri);
+    await this.request('resources/subscribe', { uri }, EmptyResultSchema);
+  }
+
+  async unsubscribe(uri: string): Promise<void> {
+    if (!this.subscriptions.delete(uri)) return;
+    if (this.session?.established) await this.request('resources/unsubscribe', { uri }, EmptyResultSchema);
   }
 
   /** Connects if enabled and not yet connected. Resolves after the attempt, whatever its outcome (see `state`). */
@@ -399,6 +482,7 @@ export class ServerConnection implements AsyncDisposable {
         reconnects: this.countReconnect(),
       });
       if (changed) this._onDidChangeTools.fire(this.tools);
+      this.restoreAgentState(client);
     } catch (error) {
       if (epoch !== this.epoch || this.closed) return await this.abandon(session);
       await this.abandon(session);
@@ -501,6 +585,21 @@ export class ServerConnection implements AsyncDisposable {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       if (this.session === session) void this.refreshTools();
     });
+    const relay = (notification: UpstreamNotification): void => {
+      if (this.session === session && session.established) this._onDidNotify.fire(notification);
+    };
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () =>
+      relay({ method: 'notifications/resources/list_changed' }),
+    );
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () =>
+      relay({ method: 'notifications/prompts/list_changed' }),
+    );
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, ({ params }) =>
+      relay({ method: 'notifications/resources/updated', params: { uri: params.uri } }),
+    );
+    client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) =>
+      relay({ method: 'notifications/message', params }),
+    );
     await client.connect(transport, { timeout: this.timeouts.connectTimeoutMs });
     if (transport instanceof StreamableHTTPClientTransport) session.httpSessionId = () => transport.sessionId;
     return client;
@@ -537,6 +636,40 @@ export class ServerConnection implements AsyncDisposable {
       `tools/list went past ${MAX_TOOL_PAGES} pages; keeping the ${tools.length} tools read so far`,
     );
     return tools;
+  }
+
+  /** A new session hears the log level and the subscriptions agents asked the last one for. */
+  private restoreAgentState(client: Client): void {
+    const capabilities = client.getServerCapabilities();
+    const note = (what: string) => (error: unknown) =>
+      this.stderr.note(`could not ${what}: ${this.redact(errorMessage(error))}`);
+    if (this.loggingLevel !== undefined && capabilities?.logging) {
+      client.setLoggingLevel(this.loggingLevel).catch(note('set the log level'));
+    }
+    if (!capabilities?.resources?.subscribe) return;
+    for (const uri of this.subscriptions) {
+      client.subscribeResource({ uri }).catch(note(`subscribe to ${uri}`));
+    }
+  }
+
+  private requestError(error: unknown, method: string, timeoutMs: number, signal?: AbortSignal): unknown {
+    if (signal?.aborted) {
+      return new ToolbridgeError('CANCELLED', `The ${method} request to server "${this.id}" was cancelled.`);
+    }
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      return new ToolbridgeError(
+        'TIMEOUT',
+        `Server "${this.id}" did not answer ${method} within ${seconds(timeoutMs)}; it may be hung.`,
+        { data: { serverId: this.id, timeoutMs }, cause: error },
+      );
+    }
+    if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) return error;
+    const status = this._config.transport === 'stdio' ? undefined : httpStatusOf(error);
+    return new ToolbridgeError(
+      'SERVER_UNAVAILABLE',
+      `Server "${this.id}" could not answer ${method}${status === undefined ? '' : ` (HTTP ${status})`}: ${this.redact(errorMessage(error))}`,
+      { data: { serverId: this.id, ...(status === undefined ? {} : { httpStatus: status }) }, cause: error },
+    );
   }
 
   // --- failures and reconnecting ---------------------------------------------------------------

@@ -4,7 +4,8 @@
  * routes tool calls. Per-tool switches, pins and policies are settings the catalog and approvals
  * apply; the manager only exposes what each server offers. `close()` stops all servers at once.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
+import type { CallToolResult, LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter, type Event } from '../base/emitter.js';
 import { ToolbridgeError } from '../base/errors.js';
 import { type AsyncDisposable, DisposableStore } from '../base/lifecycle.js';
@@ -13,11 +14,17 @@ import type { ToolExecutor } from '../bridge/types.js';
 import type { ServerTools, ToolDefinition } from '../catalog/types.js';
 import { killNow } from './process-reaper.js';
 import { type CallToolOptions, ServerConnection, type ServerConnectionOptions } from './server-connection.js';
-import type { ServerConfig, ServerSnapshot, ServerState } from './types.js';
+import type { ServerConfig, ServerSnapshot, ServerState, UpstreamNotification } from './types.js';
 
 export interface ServerStatusChange {
   id: string;
   state: ServerState;
+}
+
+/** A notification one server sent for agents (see UpstreamNotification). */
+export interface ServerNotification {
+  id: string;
+  notification: UpstreamNotification;
 }
 
 export interface ServerToolsChange {
@@ -41,6 +48,9 @@ export class ServerManager implements AsyncDisposable {
   private readonly _onDidChangeTools = this.store.add(new Emitter<ServerToolsChange>());
   /** A server's tool list changed (on connect, list_changed, stop, removal: then `[]`). */
   readonly onDidChangeTools: Event<ServerToolsChange> = this._onDidChangeTools.event;
+  private readonly _onDidNotify = this.store.add(new Emitter<ServerNotification>());
+  /** A server announced resource or prompt changes, or sent a log message. */
+  readonly onDidNotify: Event<ServerNotification> = this._onDidNotify.event;
   private readonly _onDidRemove = this.store.add(new Emitter<{ id: string }>());
   readonly onDidRemove: Event<{ id: string }> = this._onDidRemove.event;
 
@@ -146,13 +156,41 @@ export class ServerManager implements AsyncDisposable {
 
   snapshotOf(id: string): ServerSnapshot {
     const { connection } = this.require(id);
+    const features = connection.features;
     return {
       id,
       config: connection.config,
       ...connection.state,
       tools: connection.tools,
       stderrTail: connection.stderrTail,
+      ...(features === undefined ? {} : { features }),
     };
+  }
+
+  /** See `ServerConnection.request`. Throws `NOT_FOUND` for an unknown server. */
+  request<T extends AnySchema>(
+    serverId: string,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    schema: T,
+    options?: CallToolOptions,
+  ): Promise<SchemaOutput<T>> {
+    return this.require(serverId).connection.request(method, params, schema, options);
+  }
+
+  /** Every server's log level, now and after reconnects (logging/setLevel fans out). */
+  async setLoggingLevel(level: LoggingLevel): Promise<void> {
+    await Promise.allSettled(
+      [...this.entries.values()].map((entry) => entry.connection.setLoggingLevel(level)),
+    );
+  }
+
+  subscribe(serverId: string, uri: string): Promise<void> {
+    return this.require(serverId).connection.subscribe(uri);
+  }
+
+  unsubscribe(serverId: string, uri: string): Promise<void> {
+    return this.require(serverId).connection.unsubscribe(uri);
   }
 
   /** What every server offers now, in server order (the catalog's input). */
@@ -207,6 +245,9 @@ export class ServerManager implements AsyncDisposable {
       }),
     );
     store.add(connection.onDidChangeTools((tools) => this._onDidChangeTools.fire({ id: config.id, tools })));
+    store.add(
+      connection.onDidNotify((notification) => this._onDidNotify.fire({ id: config.id, notification })),
+    );
     this.entries.set(config.id, { connection, store });
   }
 

@@ -1,3 +1,4 @@
+import type { JsonObject } from '../base/json.js';
 import type { ToolDefinition } from '../catalog/types.js';
 
 /** How to reach one MCP server. Secret values (env, headers) live in the secret store, not here. */
@@ -57,6 +58,23 @@ export interface ServerReconnects {
   lastReason: string;
 }
 
+/** What a connected server declared at initialize. JSON-safe. */
+export interface ServerFeatures {
+  /** Its `capabilities` (resources, prompts, completions, logging, …). */
+  capabilities: JsonObject;
+  /** Its `instructions` for the model, when it gave any. */
+  instructions?: string;
+}
+
+/** A notification from a server that agents hear about (relayed, re-addressed by the host). */
+export type UpstreamNotification =
+  | { method: 'notifications/resources/list_changed' | 'notifications/prompts/list_changed' }
+  | { method: 'notifications/resources/updated'; params: { uri: string } }
+  | {
+      method: 'notifications/message';
+      params: { level: string; logger?: string; data?: unknown };
+    };
+
 /** One server as the manager sees it now. */
 export interface ServerSnapshot extends ServerState {
   id: string;
@@ -65,4 +83,6 @@ export interface ServerSnapshot extends ServerState {
   tools: ToolDefinition[];
   /** Last lines the server wrote to stderr, oldest first (bounded, redacted). */
   stderrTail: string[];
+  /** What it declared at initialize, while connected. */
+  features?: ServerFeatures;
 }

@@ -112,6 +112,7 @@ Options:
             STDIO_AGENT_ID,
             (agentId) => running.surfaceFor(agentId),
             streams,
+            running.relay,
           );
           const subscription = host.onDidChangeAgentTools(() => endpoint.notifyToolsChanged());
           await endpoint.start();

@@ -85,8 +85,9 @@ describe('issue #12: what one result may send the agent', () => {
     const note = lastText(result);
     expect(note).toContain('over the 65,536 bytes (64.0 KiB) limit');
     expect(note).toMatch(/content\[1\] \(image image\/png, 1,048,6\d\d bytes \(1\.0 MiB\)\) left out/);
+    // The embedded resource is named as the agent can read it (issue #14: toolbridge://<server>/<uri>).
     expect(note).toMatch(
-      /content\[2\] \(resource fixture:\/\/big, 1,048,6\d\d bytes \(1\.0 MiB\)\) left out/,
+      /content\[2\] \(resource toolbridge:\/\/big\/fixture:\/\/big, 1,048,6\d\d bytes \(1\.0 MiB\)\) left out/,
     );
     expect(note).toContain('structuredContent (');
 

@@ -68,7 +68,7 @@ export class HostUpstream implements UpstreamFeatures, Disposable {
     this.offering = this.offeringNow();
     this.store.add(this._onDidNotify);
     this.store.add(options.servers.onDidNotify((event) => this.relay(event)));
-    this.store.add(options.servers.onDidChangeStatus(() => this.announceChangedOffering()));
+    this.store.add(options.servers.onDidChangeStatus(() => this.recheckOffering()));
   }
 
   async listResources(): Promise<Resource[]> {
@@ -294,8 +294,12 @@ export class HostUpstream implements UpstreamFeatures, Disposable {
     return { resources: ids('resources'), prompts: ids('prompts') };
   }
 
-  /** A server that offers resources or prompts came or went: agents re-list them. */
-  private announceChangedOffering(): void {
+  /**
+   * Tells agents to re-list resources or prompts when the servers offering them changed (one came
+   * or went, or its policy became or stopped being `deny`). Server changes are watched; the host
+   * calls this after a settings change.
+   */
+  recheckOffering(): void {
     const now = this.offeringNow();
     if (now.resources !== this.offering.resources) {
       this._onDidNotify.fire({ method: 'notifications/resources/list_changed' });

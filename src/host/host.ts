@@ -357,6 +357,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
         log,
       }),
     );
+    // After the listener above that updates `current`, which `denied` reads.
+    store.add(settings.onDidChange(() => upstream.recheckOffering()));
     const relay = store.add(new UpstreamRelay(upstream));
     const events = new UiEventHub();
     const changes = new CatalogChanges(catalog, agentSurfaces, events);

@@ -340,4 +340,17 @@ describe('issue #14: list changes reach every agent', () => {
     );
     await host.servers.start('beta');
   });
+
+  it('issue #14: a server whose policy becomes deny is withdrawn at once, and agents are told', async () => {
+    const withdrawn = next(agents.sse, ResourceListChangedNotificationSchema);
+    await host.api.setServerPolicy('gamma', 'deny');
+    await withdrawn;
+    expect(JSON.stringify(await agents.sse.listResources())).not.toContain('toolbridge://gamma/');
+    const back = next(agents.sse, PromptListChangedNotificationSchema);
+    await host.api.setServerPolicy('gamma', null);
+    await back;
+    expect((await agents.sse.listPrompts()).prompts.map((prompt) => prompt.name)).toContain(
+      'gamma__summarize',
+    );
+  });
 });

@@ -240,6 +240,16 @@ describe('toolbridge serve', () => {
         arguments: { calls: [{ name: 'mcp__everything__echo', arguments: { message: 'over stdio' } }] },
       })) as CallToolResult;
       expect((result.content[0] as { text: string }).text).toBe('Echo: over stdio');
+      // Issue #14: everything besides tools passes through this endpoint too.
+      expect(client.getInstructions()).toContain('\n- everything: ');
+      expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toContain(
+        'everything__args-prompt',
+      );
+      const { resources } = await client.listResources();
+      expect(resources.length).toBeGreaterThan(0);
+      expect(resources.every((resource) => resource.uri.startsWith('toolbridge://everything/'))).toBe(true);
+      const read = await client.readResource({ uri: resources[0]!.uri });
+      expect(read.contents[0]?.uri).toBe(resources[0]!.uri);
       servers = childPids(mcpPid);
       expect(servers.length).toBe(2);
       // Closing stdin starts the shutdown; the SDK client sends SIGTERM 2 s later and SIGKILL 2 s

@@ -6,6 +6,7 @@ import { useAppStore, useAppStoreShallow } from '../store/store-context.js';
 import { ApprovalCard, ARM_DELAY_MS, useStopAgent } from './approval-card.js';
 import { CallCard, entryOutcomeText } from './call-card.js';
 import { ConnectionRows } from './connection-rows.js';
+import { ElicitationCard, SamplingCard } from './request-cards.js';
 
 export { ARM_DELAY_MS } from './approval-card.js';
 
@@ -105,6 +106,10 @@ export function CardsView() {
               armedAt={armed}
               onDecided={onDecided(card.id)}
             />
+          ) : card.kind === 'elicitation' ? (
+            <ElicitationCard key={card.id} card={card} now={now} armedAt={armed} />
+          ) : card.kind === 'sampling' ? (
+            <SamplingCard key={card.id} card={card} now={now} armedAt={armed} />
           ) : (
             <ConnectionCard key={card.id} card={card} now={now} />
           );
@@ -130,7 +135,8 @@ function arrange(
   }
   for (const card of Object.values(cards)) {
     // A card of a call shows inside that call's card.
-    if (card.call === undefined || !(card.call.id in calls)) items.push({ kind: 'card', card });
+    const call = 'call' in card ? card.call : undefined;
+    if (call === undefined || !(call.id in calls)) items.push({ kind: 'card', card });
   }
   const createdAt = (item: Item) => (item.kind === 'call' ? item.call.createdAt : item.card.createdAt);
   const id = (item: Item) => (item.kind === 'call' ? item.call.id : item.card.id);

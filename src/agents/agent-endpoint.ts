@@ -42,10 +42,11 @@ export interface AgentEndpointOptions {
    */
   maxBodyBytes?: number;
   /**
-   * Answer each POST with one JSON body instead of an SSE stream. Notifications still reach the
-   * agent on its GET stream; nothing we send belongs to a request's own stream, and a JSON answer
-   * costs about half as much per call.
-   * @defaultValue `true`
+   * Answer each POST with one JSON body instead of an SSE stream. A JSON answer costs about half
+   * as much per call, but what belongs to a call (its progress, a server's elicitation, sampling
+   * or roots request) cannot travel with it: the SDK drops it, and on the GET stream progress
+   * arrives after the answer, which the agent then discards. So calls are answered as streams.
+   * @defaultValue `false`
    */
   jsonResponse?: boolean;
 }
@@ -330,7 +331,7 @@ export class AgentEndpoint implements AsyncDisposable {
     let session: Session | undefined;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomBytes(24).toString('base64url'),
-      enableJsonResponse: this.options.jsonResponse ?? true,
+      enableJsonResponse: this.options.jsonResponse ?? false,
       onsessioninitialized: (id) => {
         session = { id, agentId, server, transport, lastUsed: ++this.uses, inFlight: 0 };
         this.sessions.set(id, session);

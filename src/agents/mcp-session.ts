@@ -5,10 +5,12 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
+  RootsListChangedNotificationSchema,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, ToolbridgeError } from '../base/errors.js';
 import type { AgentSurface } from '../bridge/types.js';
+import { agentCallPeer, progressRelay } from './agent-peer.js';
 import { RELAY_CAPABILITIES, type UpstreamRelay } from './upstream-relay.js';
 
 /** Returns the surface for an agent as it is now; called on every request so changes show at once. */
@@ -28,9 +30,10 @@ export function agentCapabilities(relayed: boolean): ServerCapabilities {
 /**
  * One SDK `Server` for one agent session (HTTP) or one stdio connection. tools/list and
  * tools/call come from the agent's surface; the request's abort signal (aborted when the agent
- * sends notifications/cancelled, or the session closes) is passed into the call. With a relay,
- * the servers' resources, prompts, completions and logs are served too, and the session opens
- * with the servers' instructions digested.
+ * sends notifications/cancelled, or the session closes) is passed into the call, with the agent
+ * as the peer its servers may ask things of and, when it sent a progress token, where the
+ * server's progress goes. With a relay, the servers' resources, prompts, completions and logs are
+ * served too, and the session opens with the servers' instructions digested.
  */
 export function createAgentMcpServer(
   agentId: string,
@@ -44,12 +47,22 @@ export function createAgentMcpServer(
   });
   relay?.attach(server, agentId);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: surfaces(agentId).listTools() }));
+  server.setNotificationHandler(RootsListChangedNotificationSchema, () => surfaces(agentId).rootsChanged?.());
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = request.params;
+    const progressToken = request.params._meta?.progressToken;
+    const call = agentCallPeer(server, agentId, extra);
     try {
-      return await surfaces(agentId).callTool(name, args, { agentId, signal: extra.signal });
+      return await surfaces(agentId).callTool(name, args, {
+        agentId,
+        signal: extra.signal,
+        peer: call.peer,
+        ...(progressToken === undefined ? {} : { onProgress: progressRelay(extra, progressToken) }),
+      });
     } catch (error) {
       return toAgentError(name, error);
+    } finally {
+      call.ended();
     }
   });
   return server;

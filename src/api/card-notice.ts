@@ -14,6 +14,15 @@ export function cardNotice(card: CardView): CardNotice {
   if (card.kind === 'approval') {
     return { title: 'Approval needed', body: `${card.agentId} wants to call ${card.toolName}` };
   }
+  if (card.kind === 'elicitation') {
+    return { title: 'Input needed', body: `Server ${card.serverId} asks: ${card.message}` };
+  }
+  if (card.kind === 'sampling') {
+    return {
+      title: 'Model use needs approval',
+      body: `Server ${card.serverId} asks ${card.agentId}'s model for a reply`,
+    };
+  }
   const names = card.targets
     .map((target) => (target.kind === 'connector' ? (target.app?.title ?? target.name) : target.name))
     .join(', ');

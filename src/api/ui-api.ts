@@ -15,8 +15,10 @@ import type {
   ArgumentSecret,
   CallEntryRef,
   CardDecision,
+  ElicitationCardView,
   Policy,
   PolicyRuleView,
+  SamplingCardView,
   ToolChangeView,
   ToolPolicyView,
 } from '../approvals/types.js';
@@ -39,9 +41,12 @@ export type {
   CallAccount,
   CallEntryRef,
   CardDecision,
+  ElicitationCardView,
   Policy,
   PolicyRuleView,
   PolicySource,
+  RequestCallView,
+  SamplingCardView,
   ToolChangeView,
   ToolDefinitionView,
   ToolPolicyView,
@@ -112,7 +117,7 @@ export interface ConnectionCardView {
   expiresAt: string;
 }
 
-export type CardView = ApprovalCardView | ConnectionCardView;
+export type CardView = ApprovalCardView | ConnectionCardView | ElicitationCardView | SamplingCardView;
 
 /**
  * Where one entry of a tool_call is: not reached yet (`queued`), judged by a policy (`checking`),
@@ -189,6 +194,10 @@ export interface SettingsView {
   defaultPolicy: Policy;
   cardTimeoutMs: number;
   callTimeoutMs: number;
+  /** The longest a call may run however often its server reports progress (each report restarts `callTimeoutMs`). */
+  maxCallTimeoutMs: number;
+  /** Elicitation opens a card while a window is open, even when the agent could answer it. */
+  preferElicitationCards: boolean;
   /** The most one tool result may send an agent, in bytes; more is cut with a note. */
   maxResultBytes: number;
   redactionPatterns: string[];

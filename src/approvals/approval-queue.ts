@@ -228,7 +228,6 @@ export class ApprovalQueue implements AsyncDisposable {
    * card is not waiting any more (decided, expired, cancelled), so a double approve runs once.
    */
   resolve(id: string, decision: CardDecision): void {
-    const parsed = parseDecision(decision);
     const card = this.pending.get(id);
     if (card === undefined) {
       throw new ToolbridgeError(
@@ -236,6 +235,7 @@ export class ApprovalQueue implements AsyncDisposable {
         'This card is no longer waiting: it was already decided, expired or cancelled. Nothing was run for it now.',
       );
     }
+    const parsed = parseDecision(decision);
     switch (parsed.action) {
       case 'approve':
       case 'always': {

@@ -31,6 +31,11 @@ export interface ApprovalsSection {
   redactionPatterns: string[];
   /** How long an approval or connection card waits for the user. */
   cardTimeoutMs: number;
+  /**
+   * A server's elicitation opens a card while a Toolbridge window is open even when the agent
+   * could answer it itself.
+   */
+  preferElicitationCards: boolean;
 }
 
 export const APPROVALS_SECTION: SettingsSection<ApprovalsSection> = {
@@ -38,6 +43,7 @@ export const APPROVALS_SECTION: SettingsSection<ApprovalsSection> = {
     policies: { default: 'ask', servers: {}, tools: {}, rules: [] },
     redactionPatterns: [],
     cardTimeoutMs: DEFAULT_CARD_TIMEOUT_MS,
+    preferElicitationCards: false,
   }),
   check(c, raw) {
     const base = APPROVALS_SECTION.defaults();
@@ -48,6 +54,10 @@ export const APPROVALS_SECTION: SettingsSection<ApprovalsSection> = {
           ? base.redactionPatterns
           : checkPatterns(c, raw.redactionPatterns),
       cardTimeoutMs: c.durationMs(raw, 'cardTimeoutMs', base.cardTimeoutMs, 'e.g. 300000 for 5 minutes'),
+      preferElicitationCards:
+        raw.preferElicitationCards === undefined
+          ? base.preferElicitationCards
+          : c.boolean(raw.preferElicitationCards, 'preferElicitationCards'),
     };
   },
 };

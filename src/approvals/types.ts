@@ -145,11 +145,72 @@ export interface CallEntryRef {
   index: number;
 }
 
+/**
+ * A person's answer to a card. Approval cards take approve, always, deny or stop; a sampling
+ * card approve or deny; an elicitation card accept (with the form's `content`; none for a URL),
+ * decline or cancel (dismissed without a choice).
+ */
 export type CardDecision =
   | { action: 'approve' }
   | { action: 'always' }
   | { action: 'deny'; message?: string }
-  | { action: 'stop' };
+  | { action: 'stop' }
+  | { action: 'accept'; content?: JsonObject }
+  | { action: 'decline' }
+  | { action: 'cancel' };
+
+/** The tool call a server's request came with: the one in flight on that connection. */
+export interface RequestCallView {
+  agentId: string;
+  /** The agent-facing tool name, `mcp__<server>__<tool>`. */
+  toolName: string;
+}
+
+/**
+ * A server asks the person for input (MCP elicitation): a form built from `requestedSchema`, or
+ * a URL to open, its host name shown before it opens. The tool call waits for the answer.
+ */
+export interface ElicitationCardView {
+  kind: 'elicitation';
+  id: string;
+  serverId: string;
+  /** The tool call it came with; absent when none was in flight (the server asked on its own). */
+  origin?: RequestCallView;
+  mode: 'form' | 'url';
+  /** The server's words, shown exactly as text. */
+  message: string;
+  /** Form mode: a flat object schema of strings, numbers, booleans and enums. */
+  requestedSchema?: JsonObject;
+  /** URL mode: the page the server wants opened, and its host name as the URL parser reads it. */
+  url?: string;
+  urlHost?: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/**
+ * A server asks for a reply of the agent's model (MCP sampling), which spends the user's model:
+ * the card shows the prompt exactly and the requesting server; approve relays it to the agent.
+ */
+export interface SamplingCardView {
+  kind: 'sampling';
+  id: string;
+  serverId: string;
+  /** The tool call it came with. */
+  origin?: RequestCallView;
+  /** The agent whose model would answer. */
+  agentId: string;
+  /** The conversation to send, each message's content as the server sent it. */
+  messages: Array<{ role: string; content: JsonValue }>;
+  systemPrompt?: string;
+  maxTokens: number;
+  /** Context the server asks the agent to add (`thisServer`, `allServers`), if any. */
+  includeContext?: string;
+  /** Model hints and priorities, as sent. */
+  modelPreferences?: JsonObject;
+  createdAt: string;
+  expiresAt: string;
+}
 
 /**
  * What became of a call, as the audit line says (the only list of them): a policy's answer, a

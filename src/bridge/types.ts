@@ -4,6 +4,7 @@ import type { JsonObject, JsonValue } from '../base/json.js';
 import type { UnavailableServer } from '../catalog/listing.js';
 import type { CatalogEntry } from '../catalog/types.js';
 import type { IndexEntry } from '../search/types.js';
+import type { AgentPeer, ProgressListener } from './agent-peer.js';
 
 /** Who is calling and how to cancel. */
 export interface CallContext {
@@ -33,6 +34,10 @@ export interface CallContext {
    * opens show inside that call's one card.
    */
   call?: { id: string; index: number };
+  /** The agent a server may ask for input, a model reply or its roots while this call runs. */
+  peer?: AgentPeer;
+  /** Set when the agent sent a progress token: the server's progress notifications go here. */
+  onProgress?: ProgressListener;
 }
 
 /** One entry of a tool_call as the person's record of it starts: in input order, before any runs. */
@@ -97,6 +102,8 @@ export interface AgentSurface {
   callTool(name: string, args: Record<string, unknown>, context: CallContext): Promise<CallToolResult>;
   /** Toolbridge's `instructions` for a session opened now: the servers' own, digested (see server-instructions.ts). */
   instructions?(): string | undefined;
+  /** The agent says its roots changed (notifications/roots/list_changed): servers are told in turn. */
+  rootsChanged?(): void;
 }
 
 /** A pinned tool: listed directly to the agent, never behind the bridge (catalog's DirectEntry). */

@@ -14,6 +14,8 @@ export class AgentSurfaces {
   constructor(
     private readonly catalog: Pick<HostCatalog, 'surface'>,
     private readonly agents: Pick<AgentRegistry, 'get' | 'list'>,
+    /** An agent's roots changed: every server hears roots/list_changed and asks again. */
+    private readonly rootsChanged: () => void = () => undefined,
   ) {}
 
   /** Tools and calls for one agent as of now (each call gets its Stop from the bridge). */
@@ -29,6 +31,7 @@ export class AgentSurfaces {
         call.then(done, done);
         return call;
       },
+      rootsChanged: this.rootsChanged,
     };
   }
 

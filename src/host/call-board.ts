@@ -88,7 +88,8 @@ export class CallBoard implements Disposable {
 
   /** A card opened; one that decides or holds a recorded entry shows inside its call's card. */
   cardOpened(card: CardView): void {
-    if (card.call === undefined) return;
+    // A server's elicitation or sampling card stands on its own (MCP does not tie it to an entry).
+    if (card.kind === 'elicitation' || card.kind === 'sampling' || card.call === undefined) return;
     const call = this.open.get(card.call.id);
     const { index } = card.call;
     if (call === undefined || call.view.entries[index] === undefined) return;

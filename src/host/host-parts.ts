@@ -1,6 +1,7 @@
 import type { AgentRegistry } from '../agents/agent-registry.js';
 import type { Policy, ToolbridgeApi, UiMethod } from '../api/ui-api.js';
 import type { Approvals } from '../approvals/approvals.js';
+import type { RequestCards } from '../approvals/request-cards.js';
 import type { SecretStore } from '../base/secret-store.js';
 import type { AgentSurface } from '../bridge/types.js';
 import type { ServerManager } from '../servers/server-manager.js';
@@ -31,6 +32,8 @@ export interface HostParts {
   connectionCards: ConnectionCards | undefined;
   /** Each tool_call that needed the person, as one card, and the recent ones. */
   calls: CallBoard;
+  /** Open elicitation and sampling cards (servers' requests); undefined where no UI can show them. */
+  requestCards: RequestCards | undefined;
   /** Open UIs (web pages, the desktop window): cards open only while one is attached. */
   uiPresence: UiPresence;
   /** Opens a card's sign-in link for the person (desktop); undefined lets the UI open it. */

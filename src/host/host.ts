@@ -10,10 +10,12 @@ import { Approvals, approvalSettingsReader } from '../approvals/approvals.js';
 import { REVIEWS_FILE_NAME } from '../approvals/definition-reviews.js';
 import { realCallExecutor } from '../approvals/real-call.js';
 import { createRedactor, SharedRedactor } from '../approvals/redaction.js';
+import { RequestCards } from '../approvals/request-cards.js';
 import type { Event } from '../base/emitter.js';
 import { type AsyncDisposable, DisposableStore, toDisposable } from '../base/lifecycle.js';
 import type { SecretStore } from '../base/secret-store.js';
 import type { AgentSurface, ToolExecutor } from '../bridge/types.js';
+import { mcpToolName } from '../catalog/naming.js';
 import { openServerLeases } from '../servers/lease-files.js';
 import { ServerManager, type ServerManagerOptions } from '../servers/server-manager.js';
 import { resolveServerSecrets } from '../servers/server-secrets.js';
@@ -25,6 +27,7 @@ import { AgentSurfaces } from './agent-surfaces.js';
 import { describeApp } from './app-logos.js';
 import { CallBoard } from './call-board.js';
 import { CatalogChanges, watchCatalogInputs } from './catalog-changes.js';
+import { ClientRequests } from './client-requests.js';
 import { ConnectionCards } from './connection-cards.js';
 import { DataDirLock } from './data-dir-lock.js';
 import { createHostApi, type HostApi } from './host-api.js';
@@ -146,6 +149,7 @@ export class Host implements AsyncDisposable {
   readonly connectionCards: ConnectionCards | undefined;
   /** Each tool_call that needed the person, as one card (and the recent ones). */
   readonly calls: CallBoard;
+  readonly requestCards: RequestCards | undefined;
   readonly policyOverride: { value: Policy | undefined };
   readonly events: UiEventHub;
   /** Sign-in to remote servers (OAuth), one client per HTTP/SSE server. */
@@ -169,6 +173,7 @@ export class Host implements AsyncDisposable {
     this.endpoint = parts.endpoint;
     this.connectionCards = parts.connectionCards;
     this.calls = parts.calls;
+    this.requestCards = parts.requestCards;
     this.policyOverride = parts.policyOverride;
     this.events = parts.events;
     this.signIn = parts.signIn;
@@ -216,6 +221,7 @@ export class Host implements AsyncDisposable {
       // Fail the calls waiting on cards while the endpoint can still send the agents their
       // INTERRUPTED answer; closing the listener first would cut those requests instead.
       await this.approvals.queue.close();
+      await this.requestCards?.close();
       await this.agentSurfaces.callsSettled(CLOSE_ANSWER_GRACE_MS);
       await this.store.close();
     })();
@@ -270,13 +276,26 @@ export async function createHost(options: HostOptions): Promise<Host> {
         ...(options.signIn === undefined ? {} : { options: options.signIn }),
       }),
     );
+    // Cards need a UI, which mounts on the listener; without one, sign-in links go to the agent
+    // and servers' elicitation goes to the agent or is declined.
+    const listening = options.listen !== false;
+    const uiPresence = new UiPresence();
+    const requestCards = listening ? store.add(new RequestCards()) : undefined;
     const servers = store.add(
       new ServerManager({
         leases: leases.leases,
         fetchFor: (config) => signIn.fetchFor(config),
         scopeNeeded: (config) => signIn.scopeNeeded(config),
+        clientRequests: new ClientRequests({
+          cards: requestCards,
+          uiPresent: () => uiPresence.present,
+          preferCards: () => snapshot.current.preferElicitationCards,
+          cardTimeoutMs: () => snapshot.current.cardTimeoutMs,
+          toolName: mcpToolName,
+        }),
         ...options.serverOptions,
         callTimeoutMs: snapshot.current.callTimeoutMs,
+        maxCallTimeoutMs: snapshot.current.maxCallTimeoutMs,
         resolveConfig: (config) => resolveServerSecrets(config, secrets),
         redact: (text) => redactor.current.redactText(text),
       }),
@@ -308,7 +327,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const executor: ToolExecutor = {
       ...realCallExecutor({
         gate: approvals,
-        local: withNamespacedResources(servers.toolExecutor(() => snapshot.current.callTimeoutMs)),
+        local: withNamespacedResources(servers.toolExecutor(() => snapshot.current)),
         connectors: () => connectors.current().gateway?.backend,
         definitionHash: (name) => catalog.definitionHash(name),
       }),
@@ -325,10 +344,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     );
 
     const serverService = new ServersService({ servers, catalog, settings, signIn });
-    // Cards need a UI, which mounts on the listener; without one, sign-in links go to the agent.
-    const connectionCards =
-      options.listen === false ? undefined : store.add(new ConnectionCards(describeApp));
-    const uiPresence = new UiPresence();
+    const connectionCards = listening ? store.add(new ConnectionCards(describeApp)) : undefined;
     const connectors = new HostConnectors({
       settings: () => snapshot.current,
       secrets,
@@ -345,7 +361,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
 
     const agents = await AgentRegistry.open(agentRecordStore(settings), secrets);
     store.add(agents);
-    const agentSurfaces = new AgentSurfaces(catalog, agents);
+    const agentSurfaces = new AgentSurfaces(catalog, agents, () => servers.notifyRootsChanged());
     if (!readOnly && (options.listen !== false || options.agentToken !== undefined)) {
       await agents.ensureDefault(options.agentToken);
     }
@@ -403,6 +419,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       endpoint,
       connectionCards,
       calls,
+      requestCards,
       uiPresence,
       policyOverride,
       events,
@@ -425,6 +442,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
           agents,
           approvals,
           connectionCards,
+          requestCards: host.requestCards,
           calls,
           serverView: (id) => serverView(host, id),
           settingsView: () => settingsView(host),

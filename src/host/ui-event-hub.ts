@@ -1,6 +1,7 @@
 import type { AgentRegistry } from '../agents/agent-registry.js';
 import { type ServerView, type SettingsView, UI_EVENTS, type UiEventMap } from '../api/ui-api.js';
 import type { Approvals } from '../approvals/approvals.js';
+import type { RequestCards } from '../approvals/request-cards.js';
 import { ToolbridgeError } from '../base/errors.js';
 import type { Disposable } from '../base/lifecycle.js';
 import type { ServerManager } from '../servers/server-manager.js';
@@ -45,6 +46,8 @@ export interface UiEventSources {
   agents: Pick<AgentRegistry, 'onDidChangeAgents'>;
   approvals: Pick<Approvals, 'onDidOpenCard' | 'onDidResolveCard' | 'onDidAppendActivity'>;
   connectionCards: Pick<ConnectionCards, 'onDidOpen' | 'onDidUpdate' | 'onDidResolve'> | undefined;
+  /** Servers' elicitation and sampling cards; they stand on their own, outside the call board. */
+  requestCards: Pick<RequestCards, 'onDidOpen' | 'onDidResolve'> | undefined;
   /** The tool_calls' cards: told of every card opened and resolved, it reports each call's update. */
   calls: Pick<CallBoard, 'cardOpened' | 'cardResolved' | 'onDidUpdateCall'>;
   /** The server row as the UI shows it. */
@@ -83,6 +86,14 @@ export function relayToUi(sources: UiEventSources, events: UiEventHub): Disposab
             events.fire('cardResolved', { id, outcome });
             calls.cardResolved(id, outcome);
           }),
+        ]),
+    ...(sources.requestCards === undefined
+      ? []
+      : [
+          sources.requestCards.onDidOpen((card) => events.fire('cardOpened', card)),
+          sources.requestCards.onDidResolve(({ id, outcome }) =>
+            events.fire('cardResolved', { id, outcome }),
+          ),
         ]),
     approvals.onDidResolveCard(({ id, outcome }) => {
       events.fire('cardResolved', { id, outcome });

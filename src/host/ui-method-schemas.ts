@@ -25,8 +25,10 @@ const decision: Schema = {
   type: 'object',
   required: ['action'],
   properties: {
-    action: { enum: ['approve', 'always', 'deny', 'stop'] },
+    action: { enum: ['approve', 'always', 'deny', 'stop', 'accept', 'decline', 'cancel'] },
     message: { type: 'string', maxLength: 4096 },
+    /** An elicitation form's values; the host checks them against the requested schema. */
+    content: { type: 'object' },
   },
   additionalProperties: false,
 };

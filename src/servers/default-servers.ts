@@ -74,6 +74,8 @@ export async function defaultServerConfigs(dataDir: string): Promise<ServerConfi
       args: [resolvePackageBin('@modelcontextprotocol/server-filesystem', 'mcp-server-filesystem'), sandbox],
       ...withEnv(),
       enabled: true,
+      // Its roots when the agent declares none: the server replaces its folders with the roots it hears.
+      roots: [sandbox],
     },
     {
       id: 'memory',

@@ -37,11 +37,19 @@ import { Emitter, type Event } from '../base/emitter.js';
 import { errorMessage, ToolbridgeError } from '../base/errors.js';
 import type { JsonObject } from '../base/json.js';
 import { type AsyncDisposable, type Disposable, DisposableStore, toDisposable } from '../base/lifecycle.js';
+import type { AgentPeer, ProgressListener } from '../bridge/agent-peer.js';
 import type { ToolDefinition } from '../catalog/types.js';
 import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from './backoff.js';
 import { type ChildExit, ChildProcessTransport, MESSAGE_TOO_LARGE } from './child-process-transport.js';
+import {
+  type ClientRequestHandler,
+  clientCapabilities,
+  deliverProgressFirst,
+  type ServerRequestOrigin,
+  serveClientRequests,
+} from './client-requests.js';
 import type { ProcessLeases } from './process-leases.js';
-import { DEFAULT_CALL_TIMEOUT_MS } from './settings.js';
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_CALL_TIMEOUT_MS } from './settings.js';
 import { StderrBuffer, type StderrBufferOptions } from './stderr-buffer.js';
 import type {
   ServerConfig,
@@ -70,8 +78,18 @@ export interface ServerConnectionOptions {
   connectTimeoutMs?: number;
   /** Each `tools/list` page must arrive within this. @defaultValue 30000 */
   listTimeoutMs?: number;
-  /** Default for `callTool`; a call may pass its own. @defaultValue 60000 */
+  /**
+   * Default for `callTool`; a call may pass its own. Each progress notification of the call
+   * starts it again, up to `maxCallTimeoutMs` in all. @defaultValue 60000
+   */
   callTimeoutMs?: number;
+  /** The longest a call may run however often its server reports progress. @defaultValue 600000 */
+  maxCallTimeoutMs?: number;
+  /**
+   * Answers the server's elicitation and sampling requests; without it they are not declared
+   * to servers (roots always are).
+   */
+  clientRequests?: ClientRequestHandler;
   /** The longest stopping a stdio server waits before SIGKILL (stdin end → SIGTERM → SIGKILL). @defaultValue 2000 */
   stopGraceMs?: number;
   backoff?: Partial<BackoffOptions>;
@@ -107,6 +125,7 @@ export const DEFAULT_CONNECTION_OPTIONS = Object.freeze({
   connectTimeoutMs: 30_000,
   listTimeoutMs: 30_000,
   callTimeoutMs: DEFAULT_CALL_TIMEOUT_MS,
+  maxCallTimeoutMs: DEFAULT_MAX_CALL_TIMEOUT_MS,
   stopGraceMs: 2_000,
 });
 
@@ -115,6 +134,19 @@ export interface CallToolOptions {
   signal?: AbortSignal;
   /** Overrides the connection's call timeout. */
   timeoutMs?: number;
+  /** Overrides the connection's maximum for a call that keeps reporting progress. */
+  maxTimeoutMs?: number;
+  /** The agent the server may ask for input, a model reply or its roots while this call runs. */
+  peer?: AgentPeer;
+  /** Receives the server's progress notifications for this call. */
+  onProgress?: ProgressListener;
+}
+
+/** A call on its way: the server's requests meanwhile are taken to belong to the latest one. */
+interface CallInFlight {
+  toolName: string;
+  peer?: AgentPeer;
+  signal?: AbortSignal;
 }
 
 /** A safety net against servers whose cursors never end. */
@@ -165,8 +197,11 @@ export class ServerConnection implements AsyncDisposable {
     connectTimeoutMs: number;
     listTimeoutMs: number;
     callTimeoutMs: number;
+    maxCallTimeoutMs: number;
     stopGraceMs: number;
   };
+  private readonly calls: CallInFlight[] = [];
+  private lastPeer: AgentPeer | undefined;
   private session: Session | undefined;
   private connecting: Promise<void> | undefined;
   private retryTimer: Disposable | undefined;
@@ -197,6 +232,7 @@ export class ServerConnection implements AsyncDisposable {
       connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECTION_OPTIONS.connectTimeoutMs,
       listTimeoutMs: options.listTimeoutMs ?? DEFAULT_CONNECTION_OPTIONS.listTimeoutMs,
       callTimeoutMs: options.callTimeoutMs ?? DEFAULT_CONNECTION_OPTIONS.callTimeoutMs,
+      maxCallTimeoutMs: options.maxCallTimeoutMs ?? DEFAULT_CONNECTION_OPTIONS.maxCallTimeoutMs,
       stopGraceMs: options.stopGraceMs ?? DEFAULT_CONNECTION_OPTIONS.stopGraceMs,
     };
     this.stderr = new StderrBuffer({ ...options.stderr, redact: (line) => this.redact(line) });
@@ -349,8 +385,10 @@ export class ServerConnection implements AsyncDisposable {
       );
     }
     const reconnect = connectionKey(config) !== connectionKey(this._config);
+    const rootsChanged = JSON.stringify(config.roots ?? []) !== JSON.stringify(this._config.roots ?? []);
     const wasEnabled = this._config.enabled;
     this._config = config;
+    if (rootsChanged && !reconnect) this.notifyRootsChanged();
     if (!config.enabled) {
       if (wasEnabled || this._state.status !== 'disabled') await this.stop();
       return;
@@ -400,6 +438,7 @@ export class ServerConnection implements AsyncDisposable {
     options: CallToolOptions = {},
   ): Promise<CallToolResult> {
     const timeoutMs = options.timeoutMs ?? this.timeouts.callTimeoutMs;
+    const maxTimeoutMs = Math.max(timeoutMs, options.maxTimeoutMs ?? this.timeouts.maxCallTimeoutMs);
     const started = this.clock.now();
     const remaining = (): number => Math.max(1, timeoutMs - (this.clock.now() - started));
     if (options.signal?.aborted) throw this.cancelled(name);
@@ -410,22 +449,46 @@ export class ServerConnection implements AsyncDisposable {
         {
           signal: options.signal,
           timeout: remaining(),
+          // Progress shows the server is alive: each notification starts the timeout again.
+          onprogress: (progress) => options.onProgress?.(progress),
+          resetTimeoutOnProgress: true,
+          maxTotalTimeout: Math.max(1, maxTimeoutMs - (this.clock.now() - started)),
         },
       );
-    const session = await this.readySession(name, timeoutMs, options.signal);
+    const call: CallInFlight = {
+      toolName: name,
+      ...(options.peer === undefined ? {} : { peer: options.peer }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    };
+    if (options.peer !== undefined) this.lastPeer = options.peer;
+    this.calls.push(call);
     try {
-      return await this.tracked(session, request);
-    } catch (error) {
-      if (!this.lostSession(error, session) || options.signal?.aborted)
-        throw this.callError(error, name, timeoutMs, session, options.signal);
+      const timeouts = { timeoutMs, maxTimeoutMs };
+      const session = await this.readySession(name, timeoutMs, options.signal);
+      try {
+        return await this.tracked(session, request);
+      } catch (error) {
+        if (!this.lostSession(error, session) || options.signal?.aborted)
+          throw this.callError(error, name, timeouts, session, options.signal);
+      }
+      this.reinitialize(session);
+      const fresh = await this.readySession(name, remaining(), options.signal);
+      try {
+        return await this.tracked(fresh, request);
+      } catch (error) {
+        throw this.callError(error, name, timeouts, fresh, options.signal, { retried: true });
+      }
+    } finally {
+      this.calls.splice(this.calls.indexOf(call), 1);
     }
-    this.reinitialize(session);
-    const fresh = await this.readySession(name, remaining(), options.signal);
-    try {
-      return await this.tracked(fresh, request);
-    } catch (error) {
-      throw this.callError(error, name, timeoutMs, fresh, options.signal, { retried: true });
-    }
+  }
+
+  /** Tells the server its roots changed (the agent's, or its `roots` setting); it asks for them again. */
+  notifyRootsChanged(): void {
+    const client = this.session?.established ? this.session.client : undefined;
+    client?.sendRootsListChanged().catch((error: unknown) => {
+      this.stderr.note(`could not send roots/list_changed: ${this.redact(errorMessage(error))}`);
+    });
   }
 
   /** Stops for good: session, child, timers, listeners. */
@@ -573,9 +636,15 @@ export class ServerConnection implements AsyncDisposable {
     if (session.closing)
       throw new ToolbridgeError('CANCELLED', `Connecting to server "${this.id}" was abandoned.`);
     const client = new Client(this.options.clientInfo ?? { name: 'toolbridge', version: '0.1.0' }, {
-      capabilities: {},
+      capabilities: clientCapabilities(this.options.clientRequests),
     });
     session.client = client;
+    serveClientRequests(client, {
+      handler: this.options.clientRequests,
+      origin: (signal) => this.requestOrigin(signal),
+      configuredRoots: () => this._config.roots ?? [],
+      lastPeer: () => this.lastPeer,
+    });
     owner.add({ close: () => transport.close() });
     owner.add({ close: () => client.close() });
     client.onclose = () => this.onSessionClosed(session, epoch);
@@ -601,6 +670,7 @@ export class ServerConnection implements AsyncDisposable {
       relay({ method: 'notifications/message', params }),
     );
     await client.connect(transport, { timeout: this.timeouts.connectTimeoutMs });
+    deliverProgressFirst(transport);
     if (transport instanceof StreamableHTTPClientTransport) session.httpSessionId = () => transport.sessionId;
     return client;
   }
@@ -730,16 +800,41 @@ export class ServerConnection implements AsyncDisposable {
     throw this.unavailable(name);
   }
 
+  /** Who a server's request arriving now is for: the latest call in flight, if any. */
+  private requestOrigin(signal: AbortSignal): ServerRequestOrigin {
+    const call = this.calls.at(-1);
+    const signals = call?.signal === undefined ? [signal] : [signal, call.signal];
+    return {
+      serverId: this.id,
+      ...(call === undefined
+        ? {}
+        : { call: { toolName: call.toolName, ...(call.peer === undefined ? {} : { peer: call.peer }) } }),
+      signal: AbortSignal.any(signals),
+      note: (line) => this.stderr.note(this.redact(line)),
+    };
+  }
+
   private callError(
     error: unknown,
     name: string,
-    timeoutMs: number,
+    { timeoutMs, maxTimeoutMs }: { timeoutMs: number; maxTimeoutMs: number },
     session: Session,
     signal?: AbortSignal,
     { retried = false }: { retried?: boolean } = {},
   ): unknown {
     const data = { serverId: this.id, toolName: name };
     if (signal?.aborted) return this.cancelled(name);
+    if (
+      error instanceof McpError &&
+      error.code === ErrorCode.RequestTimeout &&
+      (error.data as { maxTotalTimeout?: unknown } | undefined)?.maxTotalTimeout !== undefined
+    ) {
+      return new ToolbridgeError(
+        'TIMEOUT',
+        `Tool "${name}" on server "${this.id}" kept reporting progress but did not finish within ${seconds(maxTimeoutMs)}, the most a call may run. Raise the maximum call time in Settings if it needs longer.`,
+        { data: { ...data, timeoutMs: maxTimeoutMs }, cause: error },
+      );
+    }
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
       return new ToolbridgeError(
         'TIMEOUT',
@@ -1026,7 +1121,8 @@ function toToolDefinition(tool: Tool): ToolDefinition {
 
 /** The fields that decide how to connect; a change to any of them reconnects. */
 function connectionKey(config: ServerConfig): string {
-  const { id: _id, name: _name, enabled: _enabled, trusted: _trusted, ...rest } = config;
+  // Roots are told with roots/list_changed, not by reconnecting.
+  const { id: _id, name: _name, enabled: _enabled, trusted: _trusted, roots: _roots, ...rest } = config;
   return JSON.stringify(rest);
 }
 

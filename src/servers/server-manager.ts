@@ -208,15 +208,28 @@ export class ServerManager implements AsyncDisposable {
     return this.require(serverId).connection.callTool(toolName, args, options);
   }
 
-  /** The bridge's executor for local tools: each call goes to its server with the call timeout now. */
-  toolExecutor(callTimeoutMs: () => number): ToolExecutor {
+  /**
+   * The bridge's executor for local tools: each call goes to its server with the call timeouts
+   * now, the calling agent as the peer the server may ask things, and its progress listener.
+   */
+  toolExecutor(timeouts: () => { callTimeoutMs: number; maxCallTimeoutMs: number }): ToolExecutor {
     return {
-      callTool: (entry, args, context) =>
-        this.callTool(entry.serverId, entry.toolName, args, {
+      callTool: (entry, args, context) => {
+        const { callTimeoutMs, maxCallTimeoutMs } = timeouts();
+        return this.callTool(entry.serverId, entry.toolName, args, {
           ...(context.signal === undefined ? {} : { signal: context.signal }),
-          timeoutMs: callTimeoutMs(),
-        }),
+          ...(context.peer === undefined ? {} : { peer: context.peer }),
+          ...(context.onProgress === undefined ? {} : { onProgress: context.onProgress }),
+          timeoutMs: callTimeoutMs,
+          maxTimeoutMs: maxCallTimeoutMs,
+        });
+      },
     };
+  }
+
+  /** Tells every connected server its roots changed (an agent said its own did). */
+  notifyRootsChanged(): void {
+    for (const entry of this.entries.values()) entry.connection.notifyRootsChanged();
   }
 
   /**

@@ -9,21 +9,35 @@ import { describeValue, SettingsChecker, type SettingsSection } from '../base/se
 import type { OAuthClientConfig, ServerConfig } from './types.js';
 
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+/** 10 minutes: a long job that keeps reporting progress may run this long. */
+export const DEFAULT_MAX_CALL_TIMEOUT_MS = 10 * 60_000;
 
 export interface ServersSection {
   /** In creation order; the host starts them in this order and closes them in reverse. */
   servers: ServerConfig[];
-  /** How long a tool call may run on its server. */
+  /** How long a tool call may run on its server; each progress notification starts it again. */
   callTimeoutMs: number;
+  /** The longest a call may run however often its server reports progress. */
+  maxCallTimeoutMs: number;
 }
 
 export const SERVERS_SECTION: SettingsSection<ServersSection> = {
-  defaults: () => ({ servers: [], callTimeoutMs: DEFAULT_CALL_TIMEOUT_MS }),
+  defaults: () => ({
+    servers: [],
+    callTimeoutMs: DEFAULT_CALL_TIMEOUT_MS,
+    maxCallTimeoutMs: DEFAULT_MAX_CALL_TIMEOUT_MS,
+  }),
   check(c, raw) {
     const base = SERVERS_SECTION.defaults();
     return {
       servers: raw.servers === undefined ? base.servers : checkServers(c, raw.servers),
       callTimeoutMs: c.durationMs(raw, 'callTimeoutMs', base.callTimeoutMs, 'e.g. 60000 for 1 minute'),
+      maxCallTimeoutMs: c.durationMs(
+        raw,
+        'maxCallTimeoutMs',
+        base.maxCallTimeoutMs,
+        'e.g. 600000 for 10 minutes',
+      ),
     };
   },
 };
@@ -37,7 +51,7 @@ export function validateServerConfig(raw: unknown, path = 'server'): ServerConfi
 }
 
 const TRANSPORTS = ['stdio', 'http', 'sse'] as const;
-const COMMON_SERVER_KEYS = ['id', 'name', 'enabled', 'trusted', 'transport'];
+const COMMON_SERVER_KEYS = ['id', 'name', 'enabled', 'trusted', 'transport', 'roots'];
 const STDIO_KEYS = [...COMMON_SERVER_KEYS, 'command', 'args', 'env', 'cwd'];
 const REMOTE_KEYS = [...COMMON_SERVER_KEYS, 'url', 'headers', 'oauth'];
 const OAUTH_EXAMPLE = '{"clientId": "toolbridge-desktop", "redirectPort": 33418}';
@@ -61,6 +75,23 @@ function checkServers(c: SettingsChecker, raw: unknown): ServerConfig[] {
     servers.push(server);
   });
   return servers;
+}
+
+/** POSIX `/…`, Windows `C:\\…` or `\\\\server\\share`; no node:path here, this file stays pure. */
+const ABSOLUTE_PATH = /^(\/|[A-Za-z]:[\\/]|\\\\)/;
+
+/** A server's roots: absolute folders or `file:` URIs, as MCP roots must be. */
+function checkRoots(c: SettingsChecker, raw: unknown, path: string): string[] {
+  const roots = c.stringList(raw, path);
+  roots.forEach((root, index) => {
+    if (!root.startsWith('file:///') && !ABSOLUTE_PATH.test(root)) {
+      c.issue(
+        `${path}[${index}]`,
+        `must be an absolute folder or a file: URI, e.g. "/home/me/projects" or "file:///home/me/projects"; got ${describeValue(root)}.`,
+      );
+    }
+  });
+  return roots;
 }
 
 function checkServer(c: SettingsChecker, raw: unknown, path: string): ServerConfig | undefined {
@@ -94,6 +125,7 @@ function checkServer(c: SettingsChecker, raw: unknown, path: string): ServerConf
     ...(raw.name === undefined ? {} : { name: c.string(raw.name, `${path}.name`) ?? '' }),
     enabled: raw.enabled === undefined ? true : c.boolean(raw.enabled, `${path}.enabled`),
     ...(raw.trusted === undefined ? {} : { trusted: c.boolean(raw.trusted, `${path}.trusted`) }),
+    ...(raw.roots === undefined ? {} : { roots: checkRoots(c, raw.roots, `${path}.roots`) }),
   };
   if (transport === 'stdio') {
     c.knownKeys(raw, path, STDIO_KEYS);

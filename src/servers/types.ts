@@ -29,6 +29,11 @@ export type ServerConfig = ServerTransportConfig & {
   enabled: boolean;
   /** The user trusts this server's annotations (readOnlyHint etc.). */
   trusted?: boolean;
+  /**
+   * Folders (absolute paths or `file:` URIs) the server sees as its roots when the agent calling
+   * it declares none. The default filesystem server has its sandbox folder.
+   */
+  roots?: string[];
 };
 
 export type ServerStatus = 'starting' | 'connected' | 'error' | 'needs-auth' | 'disabled';

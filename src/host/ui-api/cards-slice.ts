@@ -3,15 +3,21 @@ import { ToolbridgeError } from '../../base/errors.js';
 import type { UiApiSlice } from '../host-parts.js';
 
 /**
- * Cards: approval cards (the gate's queue) and connection cards (manage_connections), answered by
- * the person, and the tool_calls they belong to (one card per call, the recent ones kept).
+ * Cards: approval cards (the gate's queue), elicitation and sampling cards (servers' requests) and
+ * connection cards (manage_connections), answered by the person, and the tool_calls they belong
+ * to (one card per call, the recent ones kept).
  */
 export const cardsSlice: UiApiSlice<
-  'approvals' | 'connectionCards' | 'openUrl' | 'calls',
+  'approvals' | 'requestCards' | 'connectionCards' | 'openUrl' | 'calls',
   'listCards' | 'resolveCard' | 'resolveConnectionTarget' | 'listCalls' | 'decideRest' | 'stopAgent'
-> = ({ approvals, connectionCards: cards, openUrl, calls }) => {
-  const listCards = async () => [...approvals.listCards(), ...(cards?.list() ?? [])];
+> = ({ approvals, requestCards, connectionCards: cards, openUrl, calls }) => {
+  const listCards = async () => [
+    ...approvals.listCards(),
+    ...(requestCards?.list() ?? []),
+    ...(cards?.list() ?? []),
+  ];
   const resolveCard = async (id: string, decision: CardDecision) => {
+    if (requestCards?.has(id)) return requestCards.resolve(id, decision);
     if (cards?.has(id)) {
       // A connection card only stops (or is dismissed); its targets are decided one by one.
       if (decision.action !== 'stop' && decision.action !== 'deny') {
@@ -61,7 +67,10 @@ export const cardsSlice: UiApiSlice<
     },
 
     stopAgent: async (agentId) => {
-      const open = (await listCards()).filter((card) => card.agentId === agentId);
+      // A server's elicitation or sampling card closes with the call it came with.
+      const open = [...approvals.listCards(), ...(cards?.list() ?? [])].filter(
+        (card) => card.agentId === agentId,
+      );
       // Every tool_call of the agent stops once; a card outside any recorded call counts as one.
       const stopped = new Set(open.map((card) => card.call?.id ?? card.id));
       for (const card of open) {

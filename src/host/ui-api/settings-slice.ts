@@ -13,6 +13,8 @@ const PATCHABLE = [
   'defaultPolicy',
   'cardTimeoutMs',
   'callTimeoutMs',
+  'maxCallTimeoutMs',
+  'preferElicitationCards',
   'maxResultBytes',
   'redactionPatterns',
   'connectors',
@@ -37,6 +39,9 @@ export const settingsSlice: UiApiSlice<keyof SettingsViewParts, 'getSettings' | 
       if (patch.defaultPolicy !== undefined) draft.policies.default = patch.defaultPolicy;
       if (patch.cardTimeoutMs !== undefined) draft.cardTimeoutMs = patch.cardTimeoutMs;
       if (patch.callTimeoutMs !== undefined) draft.callTimeoutMs = patch.callTimeoutMs;
+      if (patch.maxCallTimeoutMs !== undefined) draft.maxCallTimeoutMs = patch.maxCallTimeoutMs;
+      if (patch.preferElicitationCards !== undefined)
+        draft.preferElicitationCards = patch.preferElicitationCards;
       if (patch.maxResultBytes !== undefined) draft.maxResultBytes = patch.maxResultBytes;
       if (patch.redactionPatterns !== undefined) draft.redactionPatterns = patch.redactionPatterns;
       if (patch.connectors !== undefined)
@@ -58,6 +63,8 @@ export async function settingsView(parts: SettingsViewParts): Promise<SettingsVi
     defaultPolicy: parts.policyOverride.value ?? current.policies.default,
     cardTimeoutMs: current.cardTimeoutMs,
     callTimeoutMs: current.callTimeoutMs,
+    maxCallTimeoutMs: current.maxCallTimeoutMs,
+    preferElicitationCards: current.preferElicitationCards,
     maxResultBytes: current.maxResultBytes,
     redactionPatterns: current.redactionPatterns,
     dataDir: parts.dataDir,

@@ -21,6 +21,7 @@ describe('validateSettings', () => {
           args: ['-y', 'x'],
           env: { A: 'b' },
           enabled: true,
+          roots: ['/home/me/projects', 'file:///srv/data'],
         },
         {
           id: 'remote',
@@ -57,6 +58,8 @@ describe('validateSettings', () => {
       redactionPatterns: ['sk-[a-z0-9]+'],
       cardTimeoutMs: 10_000,
       callTimeoutMs: 5_000,
+      maxCallTimeoutMs: 50_000,
+      preferElicitationCards: true,
       maxResultBytes: 65_536,
     };
     expect(validateSettings(doc)).toEqual(doc);

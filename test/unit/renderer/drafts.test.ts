@@ -29,6 +29,8 @@ const settings: SettingsView = {
   defaultPolicy: 'ask',
   cardTimeoutMs: 120_000,
   callTimeoutMs: 60_500,
+  maxCallTimeoutMs: 600_000,
+  preferElicitationCards: false,
   maxResultBytes: 256 * 1024,
   redactionPatterns: ['sk-[a-z]+', 'ghp_\\w+'],
   dataDir: '/data',

@@ -108,6 +108,8 @@ function loadedFake() {
       cardTimeoutMs: 1000,
       maxResultBytes: 262144,
       callTimeoutMs: 1000,
+      maxCallTimeoutMs: 600000,
+      preferElicitationCards: false,
       redactionPatterns: [],
       dataDir: '/tmp/x',
       secretStoreKind: 'file-0600',
@@ -178,7 +180,8 @@ describe('bindHost', () => {
 
       fake.emit('cardOpened', card('c1', '2026-01-03T00:00:00.000Z'));
       fake.emit('cardUpdated', { ...card('c1', '2026-01-03T00:00:00.000Z'), agentId: 'b' });
-      expect(store.getState().cards.c1?.agentId).toBe('b');
+      const updated = store.getState().cards.c1;
+      expect(updated?.kind === 'approval' && updated.agentId).toBe('b');
       fake.emit('cardResolved', { id: 'c1', outcome: 'approved' });
       expect(store.getState().cards.c1).toBeUndefined();
 

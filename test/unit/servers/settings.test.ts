@@ -18,6 +18,23 @@ describe('validateServerConfig', () => {
   });
 });
 
+describe("a server's roots", () => {
+  it('issue #14: must be absolute folders or file: URIs, and say so', () => {
+    const issues = issuesOf(() =>
+      validateSettings({
+        servers: [{ id: 'a', transport: 'stdio', command: 'x', roots: ['/ok', 'relative/dir', 'https://x'] }],
+      }),
+    );
+    expect(issues).toEqual([
+      {
+        path: 'servers[0].roots[1]',
+        message: expect.stringContaining('must be an absolute folder or a file: URI'),
+      },
+      { path: 'servers[0].roots[2]', message: expect.stringContaining('"/home/me/projects"') },
+    ]);
+  });
+});
+
 describe("a remote server's pre-registered OAuth client", () => {
   const remote = { id: 'r', transport: 'http', url: 'https://example.com/mcp' };
 

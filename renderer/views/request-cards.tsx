@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import type { CardDecision, ElicitationCardView, SamplingCardView } from '../../src/api/ui-api.js';
 import type { JsonObject } from '../../src/base/json.js';
 import { ErrorText, ExternalLink, ServerText } from '../components/common.js';
@@ -31,33 +31,76 @@ function useDecision(id: string, armed: boolean) {
   return { busy, error, decide };
 }
 
-function CardHeader(props: { who: string; what: string; serverId: string; call?: { toolName: string } }) {
+/** What both request cards share: the frame, who asks what, the times, the buttons and the error. */
+function RequestCardShell(props: {
+  card: ElicitationCardView | SamplingCardView;
+  label: string;
+  what: string;
+  now: number;
+  armed: boolean;
+  error: string | undefined;
+  actions: ReactNode;
+  children: ReactNode;
+}) {
+  const { card } = props;
   return (
-    <div className="card-title">
-      <span className="badge accent plain">{props.who}</span>
-      <span className="muted">{props.what}</span>
-      {props.call !== undefined && (
-        <span className="muted small">
-          while running <span className="tool">{props.call.toolName}</span>
-        </span>
-      )}
-    </div>
+    <section
+      className="panel card"
+      data-card={card.id}
+      data-testid={`card-${card.id}`}
+      data-kind={card.kind}
+      data-armed={props.armed}
+      aria-label={props.label}
+    >
+      <div className="panel-body">
+        <div className="card-title">
+          <span className="badge accent plain">{card.serverId}</span>
+          <span className="muted">{props.what}</span>
+          {card.origin !== undefined && (
+            <span className="muted small">
+              while running <span className="tool">{card.origin.toolName}</span>
+            </span>
+          )}
+        </div>
+        <p className="faint small mt-s">
+          Opened {formatTime(card.createdAt)} · expires {formatRemaining(card.expiresAt, props.now)}
+          {!props.armed && (
+            <>
+              {' '}
+              <span className="badge plain small arming" data-testid="card-arming">
+                ready in a moment
+              </span>
+            </>
+          )}
+        </p>
+        {props.children}
+        <div className="card-actions">{props.actions}</div>
+        {props.error !== undefined && <ErrorText testId="card-error">{props.error}</ErrorText>}
+      </div>
+    </section>
   );
 }
 
-function Timing(props: { createdAt: string; expiresAt: string; now: number; armed: boolean }) {
+/** One decision button of a request card. */
+function DecisionButton(props: {
+  testId: string;
+  className?: string;
+  disabled: boolean;
+  title?: string;
+  onClick: () => void;
+  children: ReactNode;
+}) {
   return (
-    <p className="faint small mt-s">
-      Opened {formatTime(props.createdAt)} · expires {formatRemaining(props.expiresAt, props.now)}
-      {!props.armed && (
-        <>
-          {' '}
-          <span className="badge plain small arming" data-testid="card-arming">
-            ready in a moment
-          </span>
-        </>
-      )}
-    </p>
+    <button
+      type="button"
+      className={props.className}
+      disabled={props.disabled}
+      data-testid={props.testId}
+      title={props.title}
+      onClick={props.onClick}
+    >
+      {props.children}
+    </button>
   );
 }
 
@@ -71,67 +114,52 @@ export function ElicitationCard(props: CardProps<ElicitationCardView>) {
   const { busy, error, decide } = useDecision(card.id, armed);
   const [values, setValues] = useState<Record<string, FieldValue>>(() => initialValues(card));
   const disabled = busy || !armed;
+  const accept = () => {
+    if (card.mode === 'url') {
+      openVetted(card.url);
+      void decide({ action: 'accept' });
+    } else void decide({ action: 'accept', content: formContent(card, values) });
+  };
   return (
-    <section
-      className="panel card"
-      data-card={card.id}
-      data-testid={`card-${card.id}`}
-      data-kind="elicitation"
-      data-armed={armed}
-      aria-label={`Server ${card.serverId} asks for input`}
-    >
-      <div className="panel-body">
-        <CardHeader
-          who={card.serverId}
-          what={card.mode === 'url' ? 'asks you to open a page' : 'asks you for input'}
-          serverId={card.serverId}
-          {...(card.origin === undefined ? {} : { call: card.origin })}
-        />
-        <Timing createdAt={card.createdAt} expiresAt={card.expiresAt} now={props.now} armed={armed} />
-        <ServerText text={card.message} className="mt-m" testId="card-elicitation-message" />
-        {card.mode === 'url' ? (
-          <UrlRow card={card} />
-        ) : (
-          <ElicitationForm card={card} values={values} onChange={setValues} />
-        )}
-        <div className="card-actions">
-          <button
-            type="button"
-            className="primary"
-            disabled={disabled}
-            data-testid="card-accept"
-            onClick={() => {
-              if (card.mode === 'url') {
-                openVetted(card.url);
-                void decide({ action: 'accept' });
-              } else void decide({ action: 'accept', content: formContent(card, values) });
-            }}
-          >
+    <RequestCardShell
+      card={card}
+      label={`Server ${card.serverId} asks for input`}
+      what={card.mode === 'url' ? 'asks you to open a page' : 'asks you for input'}
+      now={props.now}
+      armed={armed}
+      error={error}
+      actions={
+        <>
+          <DecisionButton testId="card-accept" className="primary" disabled={disabled} onClick={accept}>
             {card.mode === 'url' ? `Open ${card.urlHost ?? 'the page'}` : 'Send'}
-          </button>
-          <button
-            type="button"
+          </DecisionButton>
+          <DecisionButton
+            testId="card-decline"
             className="danger"
             disabled={disabled}
-            data-testid="card-decline"
             onClick={() => void decide({ action: 'decline' })}
           >
             Decline
-          </button>
-          <button
-            type="button"
+          </DecisionButton>
+          <DecisionButton
+            testId="card-cancel"
             className="ghost"
             disabled={disabled}
-            data-testid="card-cancel"
             title="Dismiss without answering; the server hears the request was cancelled"
             onClick={() => void decide({ action: 'cancel' })}
           >
             Dismiss
-          </button>
-        </div>
-        {error !== undefined && <ErrorText testId="card-error">{error}</ErrorText>}
-      </div>
-    </section>
+          </DecisionButton>
+        </>
+      }
+    >
+      <ServerText text={card.message} className="mt-m" testId="card-elicitation-message" />
+      {card.mode === 'url' ? (
+        <UrlRow card={card} />
+      ) : (
+        <ElicitationForm card={card} values={values} onChange={setValues} />
+      )}
+    </RequestCardShell>
   );
 }
 
@@ -375,77 +403,67 @@ export function SamplingCard(props: CardProps<SamplingCardView>) {
   const { busy, error, decide } = useDecision(card.id, armed);
   const disabled = busy || !armed;
   return (
-    <section
-      className="panel card"
-      data-card={card.id}
-      data-testid={`card-${card.id}`}
-      data-kind="sampling"
-      data-armed={armed}
-      aria-label={`Server ${card.serverId} asks ${card.agentId}'s model for a reply`}
-    >
-      <div className="panel-body">
-        <CardHeader
-          who={card.serverId}
-          what={`asks the model of ${card.agentId} for a reply (up to ${card.maxTokens} tokens)`}
-          serverId={card.serverId}
-          {...(card.origin === undefined ? {} : { call: card.origin })}
-        />
-        <Timing createdAt={card.createdAt} expiresAt={card.expiresAt} now={props.now} armed={armed} />
-        {card.systemPrompt !== undefined && (
-          <>
-            <h3 className="section-title">System prompt</h3>
-            <ServerText text={card.systemPrompt} testId="card-system-prompt" />
-          </>
-        )}
-        <h3 className="section-title">Messages</h3>
-        <div className="stack" data-testid="card-sampling-messages">
-          {card.messages.map((message, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: messages have no id and never reorder
-            <div key={index} className="small">
-              <span className="badge plain">{message.role}</span>{' '}
-              {contentBlocks(message.content).map((block, blockIndex) =>
-                block.text !== undefined ? (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: blocks have no id and never reorder
-                  <ServerText key={blockIndex} text={block.text} inline />
-                ) : (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: blocks have no id and never reorder
-                  <span key={blockIndex} className="muted">
-                    [{block.label}]
-                  </span>
-                ),
-              )}
-            </div>
-          ))}
-        </div>
-        {card.includeContext !== undefined && card.includeContext !== 'none' && (
-          <p className="callout warn mt-m">
-            The server also asks the agent to add context from{' '}
-            {card.includeContext === 'allServers' ? 'all servers' : 'this server'}.
-          </p>
-        )}
-        <div className="card-actions">
-          <button
-            type="button"
+    <RequestCardShell
+      card={card}
+      label={`Server ${card.serverId} asks ${card.agentId}'s model for a reply`}
+      what={`asks the model of ${card.agentId} for a reply (up to ${card.maxTokens} tokens)`}
+      now={props.now}
+      armed={armed}
+      error={error}
+      actions={
+        <>
+          <DecisionButton
+            testId="card-approve"
             className="primary"
             disabled={disabled}
-            data-testid="card-approve"
             onClick={() => void decide({ action: 'approve' })}
           >
             Approve
-          </button>
-          <button
-            type="button"
+          </DecisionButton>
+          <DecisionButton
+            testId="card-deny"
             className="danger"
             disabled={disabled}
-            data-testid="card-deny"
             onClick={() => void decide({ action: 'deny' })}
           >
             Deny
-          </button>
-        </div>
-        {error !== undefined && <ErrorText testId="card-error">{error}</ErrorText>}
+          </DecisionButton>
+        </>
+      }
+    >
+      {card.systemPrompt !== undefined && (
+        <>
+          <h3 className="section-title">System prompt</h3>
+          <ServerText text={card.systemPrompt} testId="card-system-prompt" />
+        </>
+      )}
+      <h3 className="section-title">Messages</h3>
+      <div className="stack" data-testid="card-sampling-messages">
+        {card.messages.map((message, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: messages have no id and never reorder
+          <div key={index} className="small">
+            <span className="badge plain">{message.role}</span>{' '}
+            {contentBlocks(message.content).map((block, blockIndex) =>
+              block.text !== undefined ? (
+                // biome-ignore lint/suspicious/noArrayIndexKey: blocks have no id and never reorder
+                <ServerText key={blockIndex} text={block.text} inline />
+              ) : (
+                // biome-ignore lint/suspicious/noArrayIndexKey: blocks have no id and never reorder
+                <span key={blockIndex} className="muted">
+                  [{block.label}]
+                </span>
+              ),
+            )}
+          </div>
+        ))}
       </div>
-    </section>
+      {card.includeContext !== undefined && card.includeContext !== 'none' && (
+        <p className="callout warn mt-m">
+          The server also asks the agent to add context from{' '}
+          {card.includeContext === 'allServers' ? 'all servers' : 'this server'}.
+        </p>
+      )}
+    </RequestCardShell>
   );
 }
 

@@ -62,7 +62,7 @@ async function whenListed(name: string): Promise<void> {
       async () => resultText(await agent.callTool({ name: 'tool_describe', arguments: { names: [name] } })),
       { timeout: 30_000 },
     )
-    .toContain('inputSchema');
+    .toContain('"parameters"');
 }
 
 describe('issue #14: cards for what a server asks', () => {

@@ -137,7 +137,7 @@ describe('issue #12: agent-supplied JSON is bounded at the edge', () => {
         headers: { ...headers, 'Mcp-Session-Id': session, 'Mcp-Protocol-Version': '2025-06-18' },
         body: typeof body === 'string' ? body : JSON.stringify(body),
       });
-      return { status: response.status, body: (await response.json()) as unknown };
+      return { status: response.status, body: await rpcAnswer(response) };
     };
     for (const [params, words] of [
       [5, 'params must be a JSON object'],
@@ -171,3 +171,17 @@ describe('issue #12: agent-supplied JSON is bounded at the edge', () => {
     expect(ok.body).toMatchObject({ id: 9, result: { tools: expect.any(Array) } });
   });
 });
+
+/**
+ * The JSON-RPC answer of a POST: a JSON body (refused at the edge) or the last message of the SSE
+ * stream the endpoint answers calls with (issue #14: what belongs to a call travels with it).
+ */
+async function rpcAnswer(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) return JSON.parse(text);
+  const data = text
+    .split('\n')
+    .filter((line) => line.startsWith('data: '))
+    .map((line) => JSON.parse(line.slice('data: '.length)) as unknown);
+  return data.at(-1);
+}

@@ -6,7 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClientRequestHandler } from '../../../src/servers/client-requests.js';
 import { defaultServerConfigs } from '../../../src/servers/default-servers.js';
 import { ServerManager } from '../../../src/servers/server-manager.js';
 import type { ServerStatus } from '../../../src/servers/types.js';
@@ -90,5 +92,55 @@ describe('default servers', () => {
     expect(pids.every((pid) => typeof pid === 'number' && isAlive(pid))).toBe(true);
     await manager.close();
     await waitUntil(() => pids.every((pid) => !isAlive(pid)), 5_000, 'server processes to exit');
+  });
+});
+
+describe('issue #14: the reference server "everything" with the client features declared', () => {
+  let dataDir: string;
+  let manager: ServerManager;
+  const asked: string[] = [];
+  const handler: ClientRequestHandler = {
+    elicit: async (params) => {
+      asked.push(`elicit ${params.mode ?? 'form'}`);
+      return params.mode === 'url' ? { action: 'decline' } : { action: 'accept', content: { name: 'Ada' } };
+    },
+    createMessage: async (params) => {
+      asked.push(`sample ${JSON.stringify(params.messages[0]?.content)}`);
+      return { role: 'assistant', content: { type: 'text', text: 'a reply' }, model: 'test-model' };
+    },
+  };
+  const hidden = ['trigger-elicitation-request', 'trigger-url-elicitation', 'trigger-sampling-request'];
+
+  beforeAll(async () => {
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-defaults-features-'));
+    manager = new ServerManager({ callTimeoutMs: 20_000, clientRequests: handler });
+    const everything = (await defaultServerConfigs(dataDir)).find((config) => config.id === 'everything')!;
+    await manager.add({ ...everything, roots: [path.join(dataDir, 'sandbox')] });
+  });
+
+  afterAll(async () => {
+    await manager.close();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  const names = () => manager.snapshotOf('everything').tools.map((tool) => tool.name);
+
+  it('lists the tools it hides from clients without elicitation, sampling and roots', async () => {
+    await waitUntil(() => hidden.every((name) => names().includes(name)), 15_000, 'the hidden tools');
+    expect(names()).toContain('get-roots-list');
+  });
+
+  it('their calls reach the client features and come back', async () => {
+    await waitUntil(() => hidden.every((name) => names().includes(name)), 15_000, 'the hidden tools');
+    const elicited = textOf(await manager.callTool('everything', 'trigger-elicitation-request', {}));
+    expect(elicited).toContain('User provided the requested information');
+    const sampled = await manager.callTool('everything', 'trigger-sampling-request', { prompt: 'hello' });
+    expect(textOf(sampled)).toContain('a reply');
+    const roots = JSON.stringify(await manager.callTool('everything', 'get-roots-list', {}));
+    expect(roots).toContain(pathToFileURL(path.join(dataDir, 'sandbox')).href);
+    expect(asked).toEqual([
+      'elicit form',
+      `sample ${JSON.stringify({ type: 'text', text: 'Resource trigger-sampling-request context: hello' })}`,
+    ]);
   });
 });

@@ -399,8 +399,8 @@ describe('progress and cancellation', () => {
   );
 });
 
-/** Until an agent call is running in the host. */
+/** Until an agent call is running in the host (its calls in flight are a private set). */
 async function waitForInFlight(host: Host): Promise<void> {
-  const surfaces = (host as unknown as { agentSurfaces: { inFlight(): unknown[] } }).agentSurfaces;
-  await until(() => surfaces.inFlight().length > 0, 'the call to be in flight');
+  const surfaces = (host as unknown as { agentSurfaces: { calls: Set<unknown> } }).agentSurfaces;
+  await until(() => surfaces.calls.size > 0, 'the call to be in flight');
 }

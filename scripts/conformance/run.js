@@ -53,7 +53,8 @@ export const CLIENT_SCENARIOS = [
 /** Why a scenario fails where that is known, shown next to a failure in the table. */
 const BARE_TOOL_NAME =
   "not applicable: it calls the suite's reference server's own tool by its bare name; through Toolbridge a server's tools are `mcp__<server>__<tool>` behind `tool_call`";
-const NOT_RELAYED = 'not relayed by the agent endpoint yet (issue #14)';
+const BARE_FEATURE_NAME =
+  "not applicable: it asks for the suite's reference server's own resource URI or prompt by its bare name; through Toolbridge they are `toolbridge://<server>/<uri>` and `<server>__<prompt>` (listing, reading, getting and subscribing are relayed: test/integration/host/passthrough.test.ts)";
 export const FAILURE_NOTES = {
   server: {
     ...Object.fromEntries(
@@ -71,28 +72,25 @@ export const FAILURE_NOTES = {
         'elicitation-sep1330-enums',
       ].map((name) => [name, BARE_TOOL_NAME]),
     ),
+    'tools-call-with-logging': BARE_TOOL_NAME,
     ...Object.fromEntries(
       [
-        'tools-call-with-logging',
-        'logging-set-level',
         'completion-complete',
-        'resources-list',
         'resources-read-text',
         'resources-read-binary',
         'resources-templates-read',
         'resources-subscribe',
         'resources-unsubscribe',
-        'prompts-list',
         'prompts-get-simple',
         'prompts-get-with-args',
         'prompts-get-embedded-resource',
         'prompts-get-with-image',
-      ].map((name) => [name, NOT_RELAYED]),
+      ].map((name) => [name, BARE_FEATURE_NAME]),
     ),
   },
   client: {
     'elicitation-sep1034-client-defaults':
-      'upstream connections declare no elicitation capability yet (issue #14)',
+      'not applicable to the driver: its upstream client has no agent and no person to answer, so it declares no elicitation; the host answers through the agent or a card (test/integration/host/client-requests.test.ts)',
   },
 };
 

@@ -262,6 +262,9 @@ describe('approvals', () => {
     arguments: { calls: [{ name, arguments: { path: folder } }] },
   });
 
+  const noDecisionCardLeft = () =>
+    expect.poll(() => page.locator('[data-card]').count(), { timeout: 15_000 }).toBe(0);
+
   it('an agent call under ask opens a card; Approve gives the agent the result', async () => {
     agent = await connectAgent(serve);
     await openView('cards');
@@ -288,6 +291,7 @@ describe('approvals', () => {
     const result = await pending;
     expect(result.isError).toBe(true);
     expect(resultText(result)).toContain('Not that folder, use notes/ instead');
+    await noDecisionCardLeft();
   });
 
   it('Enter approves and Esc denies the focused card', async () => {
@@ -299,6 +303,9 @@ describe('approvals', () => {
     await attributeOf(card, 'data-armed').toBe('true');
     await page.keyboard.press('Enter');
     expect(resultText(await first)).toContain('hello.txt');
+    // The agent can hear its answer before the page hears the card is gone: wait for the page, so
+    // the next card found is the second call's, not this one on its way out.
+    await noDecisionCardLeft();
 
     const second = agent.callTool(listCall('mcp__files__list_directory'), undefined, { timeout: 60_000 });
     await shown(page.locator('[data-card]').first(), 20_000);
@@ -306,6 +313,7 @@ describe('approvals', () => {
     await attributeOf(page.locator('[data-card]').first(), 'data-armed').toBe('true');
     await page.keyboard.press('Escape');
     expect((await second).isError).toBe(true);
+    await noDecisionCardLeft();
   });
 });
 

@@ -12,6 +12,7 @@ import ts from 'typescript';
  */
 const SRC_LAYERS = [
   'src/base',
+  'src/platform',
   'src/search',
   'src/catalog',
   'src/api',
@@ -28,6 +29,8 @@ const SRC_LAYERS = [
 
 export const LAYERS = {
   'src/base': { imports: [] },
+  // base's Node-only half (processes, /proc): what the renderer and the engine must never load.
+  'src/platform': { imports: ['src/base'] },
   'src/search': { imports: ['src/base'] },
   'src/catalog': { imports: ['src/search', 'src/base'] },
   'src/api': {
@@ -36,11 +39,11 @@ export const LAYERS = {
   },
   // A domain implements the ports the bridge declares (and may use the bridge's helpers for
   // them); the bridge never imports a domain.
-  'src/servers': { imports: ['src/bridge', 'src/catalog', 'src/search', 'src/base'] },
+  'src/servers': { imports: ['src/bridge', 'src/catalog', 'src/search', 'src/platform', 'src/base'] },
   'src/connectors': { imports: ['src/bridge', 'src/catalog', 'src/search', 'src/base'] },
   'src/approvals': { imports: ['src/bridge', 'src/catalog', 'src/search', 'src/base'] },
   // Loads, migrates and saves documents it does not understand: the domains check their sections.
-  'src/store': { imports: ['src/base'] },
+  'src/store': { imports: ['src/platform', 'src/base'] },
   'src/bridge': { imports: ['src/catalog', 'src/search', 'src/base'] },
   'src/agents': { imports: ['src/bridge', 'src/catalog', 'src/search', 'src/base'] },
   'src/host': {
@@ -54,6 +57,7 @@ export const LAYERS = {
       'src/catalog',
       'src/search',
       'src/api',
+      'src/platform',
       'src/base',
     ],
   },

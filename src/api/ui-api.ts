@@ -24,9 +24,9 @@ import type {
 } from '../approvals/types.js';
 import type { CommandCallout } from '../base/command-review.js';
 import type { JsonObject, JsonValue } from '../base/json.js';
-import type { TierView } from '../bridge/bridge-tools.js';
 import type { CallEntryOutcome } from '../bridge/types.js';
 import type { ToolSearchSettings } from '../catalog/tool-search-config.js';
+import type { ListingForm } from '../catalog/types.js';
 import type { AppView, ConnectionCardRow } from '../connectors/manage-connections.js';
 import type { ServerConfig, ServerReconnects, ServerStatus } from '../servers/types.js';
 
@@ -52,11 +52,27 @@ export type {
   ToolPolicyView,
 } from '../approvals/types.js';
 export { SECRET_MASK } from '../base/secret-mask.js';
-export type { TierView } from '../bridge/bridge-tools.js';
 export type { ToolSearchSettings } from '../catalog/tool-search-config.js';
 export type { ListingForm } from '../catalog/types.js';
 export type { AppView, ConnectionCardRow } from '../connectors/manage-connections.js';
 export type { OAuthClientConfig, ServerConfig, ServerReconnects, ServerStatus } from '../servers/types.js';
+
+/** The Tiers view's card: the agent's disclosure tier, its listing form and what each part costs. */
+export interface TierView {
+  contextLengthTokens: number;
+  tier: 0 | 1 | 2;
+  form: ListingForm;
+  budgetTokens: number;
+  listingTokens: number;
+  deferredCount: number;
+  /** What the deferred tools' schemas would cost if listed directly. */
+  deferredTokens: number;
+  /** What the agent's tool list costs now (visible tools + bridge). */
+  visibleTokens: number;
+  visibleToolNames: string[];
+  /** The exact `tool_search` description the model receives. */
+  toolSearchDescription: string;
+}
 
 export interface ServerView {
   id: string;

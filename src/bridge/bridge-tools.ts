@@ -5,26 +5,9 @@ import {
   TOOL_DESCRIBE_NAME,
   TOOL_SEARCH_NAME,
 } from '../catalog/naming.js';
-import { estimateToolTokens } from '../catalog/tokens.js';
 import type { ToolSearchSettings } from '../catalog/tool-search-config.js';
 import { type ToolSurfacePlan, toolDefinition } from '../catalog/tool-surface.js';
 import type { ListingForm } from '../catalog/types.js';
-
-export interface TierView {
-  contextLengthTokens: number;
-  tier: 0 | 1 | 2;
-  form: ListingForm;
-  budgetTokens: number;
-  listingTokens: number;
-  deferredCount: number;
-  /** What the deferred tools' schemas would cost if listed directly. */
-  deferredTokens: number;
-  /** What the agent's tool list costs now (visible tools + bridge). */
-  visibleTokens: number;
-  visibleToolNames: string[];
-  /** The exact `tool_search` description the model receives. */
-  toolSearchDescription: string;
-}
 
 /**
  * The bridge's own tool definitions, as the agent sees them (reference §1.11, in our words).
@@ -191,25 +174,4 @@ export function agentTools(plan: ToolSurfacePlan, options: AgentToolsOptions): T
   const direct: Tool[] = plan.direct.map(({ entry, directName }) => toolDefinition(entry, directName));
   if (options.manageConnections) direct.push(options.manageConnections);
   return [...direct, ...bridgeToolsForPlan(plan, options)];
-}
-
-/** The UI's tier card for a plan and the tools the agent lists (see `agentTools`). */
-export function tierView(
-  plan: ToolSurfacePlan,
-  tools: readonly Tool[],
-  contextLengthTokens: number,
-): TierView {
-  const toolSearch = tools.find((tool) => tool.name === TOOL_SEARCH_NAME);
-  return {
-    contextLengthTokens,
-    tier: plan.tier,
-    form: plan.form,
-    budgetTokens: plan.budgetTokens,
-    listingTokens: plan.listing.tokens,
-    deferredCount: plan.deferredCount,
-    deferredTokens: plan.deferredTokens,
-    visibleTokens: estimateToolTokens(tools),
-    visibleToolNames: tools.map((tool) => tool.name),
-    toolSearchDescription: toolSearch?.description ?? '',
-  };
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { errorMessage, ToolbridgeError } from '../base/errors.js';
 import { isPlainObject } from '../base/json.js';
 import type { AsyncDisposable } from '../base/lifecycle.js';
-import { processStartTime } from '../base/process-alive.js';
+import { processStartTime } from '../platform/process-alive.js';
 import { PRIVATE_FILE_MODE, writeFileAtomic } from '../store/atomic-file.js';
 
 export const LOCK_FILE_NAME = 'host.lock';

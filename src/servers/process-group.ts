@@ -2,7 +2,7 @@
  * Signals for whole process groups (POSIX). A stdio server leads its own group, so one signal
  * reaches everything it started. EPERM means a member exists that we may not signal: still alive.
  */
-import { processExists } from '../base/process-alive.js';
+import { processExists } from '../platform/process-alive.js';
 
 export const PROCESS_GROUPS = process.platform !== 'win32';
 

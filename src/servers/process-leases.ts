@@ -10,7 +10,7 @@
  * process-reaper.ts). Elsewhere than Linux a still-running leader cannot be told apart, so it is
  * left alone.
  */
-import { processExists, processStat } from '../base/process-alive.js';
+import { processExists, processStat } from '../platform/process-alive.js';
 import { groupAlive, PROCESS_GROUPS } from './process-group.js';
 import { running, type StopOutcome, stopProcesses } from './process-reaper.js';
 

@@ -14,7 +14,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { processStat } from '../base/process-alive.js';
+import { processStat } from '../platform/process-alive.js';
 import { groupAlive, signalGroup } from './process-group.js';
 
 /** The environment variable that carries a server's lease token to it and its descendants. */

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { processExists } from '../base/process-alive.js';
+import { processExists } from '../platform/process-alive.js';
 
 const TEMP_SUFFIX = '.tmp';
 const queues = new Map<string, Promise<unknown>>();

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ToolbridgeError } from '../base/errors.js';
 import { isPlainObject } from '../base/json.js';
-import { processExists } from '../base/process-alive.js';
+import { processExists } from '../platform/process-alive.js';
 import { PRIVATE_FILE_MODE } from './atomic-file.js';
 
 export interface FileLockOptions {

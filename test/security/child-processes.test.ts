@@ -10,8 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { processStartTime } from '../../src/base/process-alive.js';
 import { createHost } from '../../src/host/host.js';
+import { processStartTime } from '../../src/platform/process-alive.js';
 import { writeSettings } from '../helpers/host-kit.js';
 import { alive, buildPrivateCli, lines, waitUntil } from '../integration/host/process-kit.js';
 

@@ -1,4 +1,5 @@
-import { agentTools, tierView } from '../../bridge/bridge-tools.js';
+import { agentTools } from '../../bridge/bridge-tools.js';
+import { tierView } from '../../host/ui-api/tier-view.js';
 import { CATALOG_FLAGS, CATALOG_FLAGS_HELP, openCatalog } from '../cli-catalog.js';
 import { type CliCommand, integerFlag, parseArgs, requireFlag } from '../command.js';
 

@@ -1,8 +1,8 @@
 import { DEFAULT_CONTEXT_LENGTH_TOKENS } from '../../agents/agent-registry.js';
 import type { ToolView } from '../../api/ui-api.js';
 import { ToolbridgeError } from '../../base/errors.js';
-import { tierView } from '../../bridge/bridge-tools.js';
 import type { UiApiSlice } from '../host-parts.js';
+import { tierView } from './tier-view.js';
 import { requireTool, type ToolViewParts, toolView } from './tool-view.js';
 
 /** The catalog's tools: listing, the person's on/off and pin choices, and the tier an agent gets. */

@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { processStartTime } from '../../../src/base/process-alive.js';
+import { processStartTime } from '../../../src/platform/process-alive.js';
 import { type LeaseFile, type ProcessLease, ProcessLeases } from '../../../src/servers/process-leases.js';
 import { ServerConnection } from '../../../src/servers/server-connection.js';
 import {

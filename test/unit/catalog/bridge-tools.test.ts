@@ -2,15 +2,9 @@
 import { fileURLToPath } from 'node:url';
 import { ListToolsResultSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import {
-  agentTools,
-  bridgeTools,
-  tierView,
-  toolSearchDescription,
-} from '../../../src/bridge/bridge-tools.js';
+import { agentTools, bridgeTools, toolSearchDescription } from '../../../src/bridge/bridge-tools.js';
 import { classifyEntries, entriesFromServers } from '../../../src/catalog/catalog.js';
 import { loadCatalogDir } from '../../../src/catalog/catalog-dir.js';
-import { estimateToolTokens } from '../../../src/catalog/tokens.js';
 import { DEFAULT_TOOL_SEARCH_SETTINGS } from '../../../src/catalog/tool-search-config.js';
 import { planToolSurface } from '../../../src/catalog/tool-surface.js';
 
@@ -112,24 +106,5 @@ describe('agentTools', () => {
       settings,
     });
     expect(agentTools(plan, { settings }).map((tool) => tool.name)).not.toContain('tool_search');
-  });
-});
-
-describe('tierView', () => {
-  it('reports the plan with the visible tools and their cost', () => {
-    const plan = planToolSurface(classifyEntries(entries), { settings, contextLengthTokens: 40_000 });
-    const tools = agentTools(plan, { settings });
-    const view = tierView(plan, tools, 40_000);
-    expect(view).toMatchObject({
-      contextLengthTokens: 40_000,
-      tier: 1,
-      form: 'full',
-      budgetTokens: 2000,
-      listingTokens: plan.listing.tokens,
-      deferredCount: 9,
-      visibleToolNames: ['tool_search', 'tool_describe', 'tool_call'],
-      visibleTokens: estimateToolTokens(tools),
-    });
-    expect(view.toolSearchDescription).toBe(tools[0]!.description);
   });
 });

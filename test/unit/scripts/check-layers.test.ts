@@ -59,7 +59,7 @@ describe('check-layers', () => {
         "import type { ServersSection } from '../servers/settings.js';\nexport type F = ServersSection;\n",
     });
     expect(checkLayers(root, none)).toEqual([
-      'layer: src/store/settings-file.ts imports type from src/servers/settings.ts: src/store/ may import only src/base.',
+      'layer: src/store/settings-file.ts imports type from src/servers/settings.ts: src/store/ may import only src/platform, src/base.',
     ]);
   });
 

@@ -123,7 +123,7 @@ describe('writeFileAtomic under kill -9', () => {
     // Run the real writer in a child: transpile it (and the one helper it imports) to JS.
     const ts = await import('typescript');
     const code = path.join(dir, 'code');
-    for (const file of ['store/atomic-file', 'base/process-alive']) {
+    for (const file of ['store/atomic-file', 'platform/process-alive']) {
       const source = await fs.readFile(new URL(`../../../src/${file}.ts`, import.meta.url), 'utf8');
       const js = ts.transpileModule(source, {
         compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },

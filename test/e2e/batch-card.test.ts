@@ -1,24 +1,7 @@
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CONNECTOR_GATEWAY_TOKEN_KEY } from '../../src/base/secret-store.js';
-import { FileSecretStore } from '../../src/store/file-secret-store.js';
-import { type FixtureGateway, startFixtureGateway } from '../fixtures/gateway/fixture-gateway.js';
-import { writeSettings } from '../helpers/host-kit.js';
-import {
-  attributeOf,
-  connectAgent,
-  navigate,
-  openSignedIn,
-  reportFailure,
-  resultText,
-  SCREENSHOTS,
-  shown,
-  textOf,
-  type UiSession,
-} from './e2e-kit.js';
+import { describe, expect, it } from 'vitest';
+import { attributeOf, navigate, resultText, SCREENSHOTS, setUpUi, shown, textOf } from './e2e-kit.js';
 
 /**
  * Issue #16, the card queue people trust: a real `toolbridge serve` under ask with the fixture
@@ -27,42 +10,16 @@ import {
  * linked asks for it inside that same card; and nothing waiting goes unnoticed on other views.
  */
 
-let gateway: FixtureGateway;
-let ui: UiSession;
-let context: BrowserContext;
-let page: Page;
-let agent: Client;
-
-beforeAll(async () => {
-  gateway = await startFixtureGateway({ connected: ['github'] });
-  ui = await openSignedIn({
-    serveArgs: ['--policy', 'ask'],
-    prepare: async (dataDir) => {
-      const { store } = await FileSecretStore.open(dataDir);
-      await store.set(CONNECTOR_GATEWAY_TOKEN_KEY, gateway.token);
-      await writeSettings(dataDir, { connectors: { gatewayUrl: gateway.url, enabled: true } });
-    },
-  });
-  ({ context, page } = ui);
-  agent = await connectAgent(ui.serve);
-});
-
-afterEach(reportFailure('batch-card', () => ui));
-
-afterAll(async () => {
-  await agent?.close();
-  await ui?.close();
-  await gateway?.close();
-});
+const ui = setUpUi('batch-card', { policy: 'ask', gateway: { connected: ['github'], linked: true } });
 
 const batch = (calls: Array<{ name: string; arguments: Record<string, unknown> }>) =>
-  agent.callTool({ name: 'tool_call', arguments: { calls } }, undefined, {
+  ui.agent.callTool({ name: 'tool_call', arguments: { calls } }, undefined, {
     timeout: 120_000,
   }) as Promise<CallToolResult>;
 
 /** The approval card shown now, once its keys and buttons have armed. */
 async function armedCard() {
-  const card = page.locator('[data-card]').first();
+  const card = ui.page.locator('[data-card]').first();
   await shown(card, 20_000);
   await attributeOf(card, 'data-armed').toBe('true');
   return card;
@@ -70,13 +27,13 @@ async function armedCard() {
 
 describe('issue #16: one card per tool_call', () => {
   it('three entries, mixed decisions, one connected from the card and one skipped, results in input order', async () => {
-    await navigate(page, 'cards');
+    await navigate(ui.page, 'cards');
     const call = batch([
       { name: 'connectors__github__CREATE_ISSUE', arguments: { owner: 'o', repo: 'r', title: 'denied one' } },
       { name: 'connectors__notion__POST_SEARCH', arguments: { query: 'roadmap' } },
       { name: 'connectors__slack__CHAT_POST_MESSAGE', arguments: { channel: 'c', text: 'hi' } },
     ]);
-    const callCard = page.locator('[data-call]');
+    const callCard = ui.page.locator('[data-call]');
     await shown(callCard, 20_000);
     const entries = callCard.getByTestId('call-entry');
     await expect.poll(() => entries.count()).toBe(3);
@@ -89,7 +46,7 @@ describe('issue #16: one card per tool_call', () => {
       'connectors__notion__POST_SEARCH',
       'connectors__slack__CHAT_POST_MESSAGE',
     ]);
-    await page.screenshot({ path: join(SCREENSHOTS, 'batch-card.png') });
+    await ui.page.screenshot({ path: join(SCREENSHOTS, 'batch-card.png') });
 
     // 1 of 3: denied on its own.
     await (await armedCard()).getByTestId('card-deny').click();
@@ -102,13 +59,13 @@ describe('issue #16: one card per tool_call', () => {
     // Notion is not linked: its connection row shows inside the call's card, not as a second card.
     const notion = callCard.getByTestId('card-target-notion');
     await shown(notion);
-    expect(await page.locator('.card.connection').count()).toBe(0);
+    expect(await ui.page.locator('.card.connection').count()).toBe(0);
     await textOf(notion.getByTestId('card-target-need')).toContain("Notion isn't connected.");
     expect(await notion.textContent()).not.toContain('initiated');
     await textOf(notion.getByTestId('card-connect-notion')).toBe('Connect and run');
-    await page.screenshot({ path: join(SCREENSHOTS, 'batch-card-connect.png') });
+    await ui.page.screenshot({ path: join(SCREENSHOTS, 'batch-card-connect.png') });
     const [tab] = await Promise.all([
-      context.waitForEvent('page'),
+      ui.context.waitForEvent('page'),
       notion.getByTestId('card-connect-notion').click(),
     ]);
     await tab.waitForLoadState();
@@ -130,7 +87,7 @@ describe('issue #16: one card per tool_call', () => {
       [2, 'connectors__slack__CHAT_POST_MESSAGE', 'CONNECTION_REQUIRED'],
     ]);
     expect(answer.results[2]?.error?.skipped_by_user).toBe(true);
-    expect(gateway.executions.map((run) => run.slug)).toEqual(['NOTION_POST_SEARCH']);
+    expect(ui.gateway.executions.map((run) => run.slug)).toEqual(['NOTION_POST_SEARCH']);
 
     // The card confirms what happened to each entry before it moves to Recent.
     await expect
@@ -140,18 +97,18 @@ describe('issue #16: one card per tool_call', () => {
         expect.stringMatching(/^Approved · ran in \d/),
         'Skipped: its app was not connected · not run',
       ]);
-    await page.screenshot({ path: join(SCREENSHOTS, 'batch-card-done.png') });
-    const recent = page.getByTestId('recent-call');
+    await ui.page.screenshot({ path: join(SCREENSHOTS, 'batch-card-done.png') });
+    const recent = ui.page.getByTestId('recent-call');
     await shown(recent, 20_000);
     expect(await recent.getByTestId('recent-entry').count()).toBe(3);
-    expect(await page.locator('[data-call]').count()).toBe(0);
+    expect(await ui.page.locator('[data-call]').count()).toBe(0);
   });
 });
 
 describe('issue #16: never miss a card', () => {
   it('a banner on every view, the title and favicon badge, and an opt-in browser notification', async () => {
     // Chromium's notifications, observed: the page's own Notification calls are recorded.
-    await page.addInitScript(() => {
+    await ui.page.addInitScript(() => {
       const shown: Array<{ title: string; body?: string }> = [];
       (window as unknown as { shownNotes: typeof shown }).shownNotes = shown;
       class RecordedNotification {
@@ -169,27 +126,27 @@ describe('issue #16: never miss a card', () => {
       // As if the person were in another window.
       document.hasFocus = () => false;
     });
-    await page.reload();
-    await navigate(page, 'servers');
+    await ui.page.reload();
+    await navigate(ui.page, 'servers');
     const first = batch([{ name: 'connectors__github__GET_ME', arguments: {} }]);
-    const banner = page.getByTestId('waiting-banner');
+    const banner = ui.page.getByTestId('waiting-banner');
     await shown(banner, 20_000);
     await textOf(banner.getByTestId('waiting-banner-text')).toBe(
       'default wants to call connectors__github__GET_ME: waiting for you.',
     );
-    await expect.poll(() => page.title()).toBe('(1) Toolbridge · waiting for you');
-    expect(await page.locator('link[rel="icon"]').getAttribute('href')).toContain('favicon-waiting.svg');
+    await expect.poll(() => ui.page.title()).toBe('(1) Toolbridge · waiting for you');
+    expect(await ui.page.locator('link[rel="icon"]').getAttribute('href')).toContain('favicon-waiting.svg');
     for (const view of ['tiers', 'activity', 'settings']) {
-      await navigate(page, view);
+      await navigate(ui.page, view);
       await shown(banner);
     }
-    await page.screenshot({ path: join(SCREENSHOTS, 'waiting-banner.png') });
+    await ui.page.screenshot({ path: join(SCREENSHOTS, 'waiting-banner.png') });
 
     await banner.getByTestId('waiting-banner-notify').click();
     await shown(banner.getByTestId('waiting-banner-notify-off'));
     const second = batch([{ name: 'connectors__github__SEARCH_REPOSITORIES', arguments: {} }]);
     await expect
-      .poll(() => page.evaluate(() => (window as unknown as { shownNotes: unknown[] }).shownNotes))
+      .poll(() => ui.page.evaluate(() => (window as unknown as { shownNotes: unknown[] }).shownNotes))
       .toEqual([
         {
           title: 'Toolbridge: Approval needed',
@@ -199,15 +156,15 @@ describe('issue #16: never miss a card', () => {
     await textOf(banner.getByTestId('waiting-banner-text')).toBe('2 calls wait for you.');
 
     await banner.getByTestId('waiting-banner-review').click();
-    await attributeOf(page.getByTestId('nav-cards'), 'aria-current').toBe('page');
+    await attributeOf(ui.page.getByTestId('nav-cards'), 'aria-current').toBe('page');
     for (let left = 2; left > 0; left--) {
       await (await armedCard()).getByTestId('card-deny').click();
-      await expect.poll(() => page.locator('[data-card]').count()).toBe(left - 1);
+      await expect.poll(() => ui.page.locator('[data-card]').count()).toBe(left - 1);
     }
     expect(resultText(await first)).toContain('DENIED');
     expect(resultText(await second)).toContain('DENIED');
     await expect.poll(() => banner.count()).toBe(0);
-    await expect.poll(() => page.title()).toBe('Toolbridge');
-    expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe('./favicon.svg');
+    await expect.poll(() => ui.page.title()).toBe('Toolbridge');
+    expect(await ui.page.locator('link[rel="icon"]').getAttribute('href')).toBe('./favicon.svg');
   });
 });

@@ -1,16 +1,5 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  attributeOf,
-  connectAgent,
-  navigate,
-  openSignedIn,
-  reportFailure,
-  type Serve,
-  shown,
-  type UiSession,
-} from './e2e-kit.js';
+import { describe, expect, it } from 'vitest';
+import { attributeOf, navigate, setUpUi, shown } from './e2e-kit.js';
 
 /**
  * Issue #12, approvals are deliberate acts: real `toolbridge serve` under ask, the built renderer
@@ -18,23 +7,7 @@ import {
  * echo). One key press, however fast or long, decides at most one card.
  */
 
-let ui: UiSession;
-let serve: Serve;
-let page: Page;
-let agent: Client;
-
-beforeAll(async () => {
-  ui = await openSignedIn({ serveArgs: ['--policy', 'ask'] });
-  ({ serve, page } = ui);
-  agent = await connectAgent(serve);
-});
-
-afterEach(reportFailure('cards-keyboard', () => ui));
-
-afterAll(async () => {
-  await agent?.close();
-  await ui?.close();
-});
+const ui = setUpUi('cards-keyboard', { policy: 'ask' });
 
 interface Tracked {
   settled: boolean;
@@ -44,7 +17,7 @@ interface Tracked {
 /** One echo call under ask; `settled` turns true once the agent has its answer. */
 function echo(message: string): Tracked {
   const tracked: Tracked = { settled: false, result: Promise.resolve() };
-  tracked.result = agent
+  tracked.result = ui.agent
     .callTool(
       {
         name: 'tool_call',
@@ -59,11 +32,11 @@ function echo(message: string): Tracked {
   return tracked;
 }
 
-const cards = () => page.locator('[data-card]');
+const cards = () => ui.page.locator('[data-card]');
 
 /** Opens `n` cards and waits until all show and the first (newest) is focused and armed. */
 async function openCards(n: number, label: string): Promise<Tracked[]> {
-  await navigate(page, 'cards');
+  await navigate(ui.page, 'cards');
   const calls: Tracked[] = [];
   for (let i = 0; i < n; i++) {
     calls.push(echo(`${label} ${i}`));
@@ -79,8 +52,8 @@ async function openCards(n: number, label: string): Promise<Tracked[]> {
 async function drain(calls: Tracked[]): Promise<void> {
   while ((await cards().count()) > 0) {
     const id = await cards().first().getAttribute('data-card');
-    await page.locator(`[data-card="${id}"]`).getByTestId('card-approve').click();
-    await page.locator(`[data-card="${id}"]`).waitFor({ state: 'detached' });
+    await ui.page.locator(`[data-card="${id}"]`).getByTestId('card-approve').click();
+    await ui.page.locator(`[data-card="${id}"]`).waitFor({ state: 'detached' });
   }
   await Promise.all(calls.map((call) => call.result));
 }
@@ -88,9 +61,9 @@ async function drain(calls: Tracked[]): Promise<void> {
 describe('issue #12: one key press decides at most one card', () => {
   it('two Enters 120 ms apart approve exactly one call; the next card shows it is not ready yet', async () => {
     const calls = await openCards(2, 'double enter');
-    await page.keyboard.press('Enter');
-    await page.waitForTimeout(120);
-    await page.keyboard.press('Enter');
+    await ui.page.keyboard.press('Enter');
+    await ui.page.waitForTimeout(120);
+    await ui.page.keyboard.press('Enter');
     // The card that took the decided one's place has focus, visibly waiting.
     const next = cards().first();
     await expect.poll(() => cards().count()).toBe(1);
@@ -107,13 +80,13 @@ describe('issue #12: one key press decides at most one card', () => {
 
   it('holding Enter (key repeat) approves exactly one call', async () => {
     const calls = await openCards(3, 'held enter');
-    await page.keyboard.down('Enter');
+    await ui.page.keyboard.down('Enter');
     // Repeated keydowns, as the OS sends while the key is held, for longer than the arm delay.
     for (let i = 0; i < 40; i++) {
-      await page.keyboard.down('Enter');
-      await page.waitForTimeout(40);
+      await ui.page.keyboard.down('Enter');
+      await ui.page.waitForTimeout(40);
     }
-    await page.keyboard.up('Enter');
+    await ui.page.keyboard.up('Enter');
     await expect.poll(() => calls.filter((call) => call.settled).length).toBe(1);
     await attributeOf(cards().first(), 'data-armed').toBe('true');
     expect(await cards().count()).toBe(2);
@@ -132,19 +105,19 @@ describe('issue #12: one key press decides at most one card', () => {
   it('a card arriving while a deny message is typed does not take focus or the keys', async () => {
     const calls = await openCards(1, 'typing');
     const id = await cards().first().getAttribute('data-card');
-    const box = page.locator(`[data-card="${id}"]`).getByTestId('card-deny-message');
+    const box = ui.page.locator(`[data-card="${id}"]`).getByTestId('card-deny-message');
     await box.click();
-    await page.keyboard.type('Not this one, ');
+    await ui.page.keyboard.type('Not this one, ');
     calls.push(echo('arrives while typing'));
     await expect.poll(() => cards().count(), { timeout: 30_000 }).toBe(2);
-    await page.keyboard.type('use notes/ instead');
+    await ui.page.keyboard.type('use notes/ instead');
     expect(await box.evaluate((el) => el === document.activeElement)).toBe(true);
     expect(await box.inputValue()).toBe('Not this one, use notes/ instead');
     // Enter in the box denies the card it belongs to, not the new one on top.
-    await page.keyboard.press('Enter');
+    await ui.page.keyboard.press('Enter');
     await expect.poll(() => calls.filter((call) => call.settled).length).toBe(1);
     expect(calls[0]!.settled).toBe(true);
-    expect(await page.locator(`[data-card="${id}"]`).count()).toBe(0);
+    expect(await ui.page.locator(`[data-card="${id}"]`).count()).toBe(0);
     await drain(calls);
   });
 
@@ -154,7 +127,7 @@ describe('issue #12: one key press decides at most one card', () => {
     const id = await read.getAttribute('data-card');
     calls.push(echo('arrives while reading'));
     await expect.poll(() => cards().count(), { timeout: 30_000 }).toBe(2);
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-card'))).toBe(id);
+    expect(await ui.page.evaluate(() => document.activeElement?.getAttribute('data-card'))).toBe(id);
     await drain(calls);
   });
 });

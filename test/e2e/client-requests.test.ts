@@ -1,17 +1,6 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  navigate,
-  openSignedIn,
-  reportFailure,
-  resultText,
-  type Serve,
-  shown,
-  type UiSession,
-} from './e2e-kit.js';
+import { describe, expect, it } from 'vitest';
+import { navigate, resultText, setUpUi, shown } from './e2e-kit.js';
 
 /**
  * Issue #14, what servers ask the person: real `toolbridge serve` with its default servers, the
@@ -20,46 +9,38 @@ import {
  * only to clients that declare them, so these calls also show Toolbridge declares both upstream.
  */
 
-let ui: UiSession;
-let serve: Serve;
-let page: Page;
-let agent: Client;
 const prompts: string[] = [];
-
-beforeAll(async () => {
-  ui = await openSignedIn({ serveArgs: ['--policy', 'allow'], height: 1400 });
-  ({ serve, page } = ui);
-  agent = new Client({ name: 'e2e-sampling-agent', version: '1.0.0' }, { capabilities: { sampling: {} } });
-  agent.setRequestHandler(CreateMessageRequestSchema, (request) => {
-    const first = request.params.messages[0]?.content;
-    prompts.push(first !== undefined && !Array.isArray(first) && first.type === 'text' ? first.text : '');
-    return { role: 'assistant', content: { type: 'text', text: 'Sunny, 21 °C.' }, model: 'e2e-model' };
-  });
-  await agent.connect(
-    new StreamableHTTPClientTransport(new URL(serve.endpointUrl), {
-      requestInit: { headers: { Authorization: `Bearer ${serve.agentToken}` } },
-    }),
-  );
-});
-
-afterEach(reportFailure('client-requests', () => ui));
-
-afterAll(async () => {
-  await agent?.close();
-  await ui?.close();
+const ui = setUpUi('client-requests', {
+  policy: 'allow',
+  height: 1400,
+  agent: {
+    name: 'e2e-sampling-agent',
+    capabilities: { sampling: {} },
+    prepare: (client) =>
+      client.setRequestHandler(CreateMessageRequestSchema, (request) => {
+        const first = request.params.messages[0]?.content;
+        prompts.push(first !== undefined && !Array.isArray(first) && first.type === 'text' ? first.text : '');
+        return { role: 'assistant', content: { type: 'text', text: 'Sunny, 21 °C.' }, model: 'e2e-model' };
+      }),
+  },
 });
 
 function toolCall(name: string, args: Record<string, unknown> = {}) {
-  return agent.callTool({ name: 'tool_call', arguments: { calls: [{ name, arguments: args }] } }, undefined, {
-    timeout: 90_000,
-  });
+  return ui.agent.callTool(
+    { name: 'tool_call', arguments: { calls: [{ name, arguments: args }] } },
+    undefined,
+    {
+      timeout: 90_000,
+    },
+  );
 }
 
 /** Until `tool_describe` knows the tool: "everything" registers these after it initialized. */
 async function whenListed(name: string): Promise<void> {
   await expect
     .poll(
-      async () => resultText(await agent.callTool({ name: 'tool_describe', arguments: { names: [name] } })),
+      async () =>
+        resultText(await ui.agent.callTool({ name: 'tool_describe', arguments: { names: [name] } })),
       { timeout: 30_000 },
     )
     .toContain('"parameters"');
@@ -69,9 +50,9 @@ describe('issue #14: cards for what a server asks', () => {
   it('an elicitation form card, filled in the page, completes the tool call', async () => {
     const name = 'mcp__everything__trigger-elicitation-request';
     await whenListed(name);
-    await navigate(page, 'cards');
+    await navigate(ui.page, 'cards');
     const pending = toolCall(name);
-    const card = page.locator('[data-kind="elicitation"]').first();
+    const card = ui.page.locator('[data-kind="elicitation"]').first();
     await shown(card, 30_000);
     expect(await card.getByTestId('card-elicitation-message').textContent()).toContain(
       'Please provide inputs for the following fields:',
@@ -91,9 +72,9 @@ describe('issue #14: cards for what a server asks', () => {
   it('a sampling approval card shows the prompt and the server; approving relays it to the agent', async () => {
     const name = 'mcp__everything__trigger-sampling-request';
     await whenListed(name);
-    await navigate(page, 'cards');
+    await navigate(ui.page, 'cards');
     const pending = toolCall(name, { prompt: 'What is the weather in Lisbon?', maxTokens: 64 });
-    const card = page.locator('[data-kind="sampling"]').first();
+    const card = ui.page.locator('[data-kind="sampling"]').first();
     await shown(card, 30_000);
     const messages = (await card.getByTestId('card-sampling-messages').textContent()) ?? '';
     expect(messages).toContain('What is the weather in Lisbon?');

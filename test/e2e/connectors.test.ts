@@ -1,21 +1,7 @@
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type FixtureGateway, startFixtureGateway } from '../fixtures/gateway/fixture-gateway.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type OAuthFixture, startOAuthMcpServer } from '../fixtures/oauth/oauth-mcp-server.js';
-import {
-  connectAgent,
-  gone,
-  navigate,
-  openUi,
-  reportFailure,
-  resultText,
-  SCREENSHOTS,
-  shown,
-  textOf,
-  type UiSession,
-} from './e2e-kit.js';
+import { gone, navigate, resultText, SCREENSHOTS, setUpUi, shown, textOf } from './e2e-kit.js';
 
 /**
  * Connectors end to end: a real `toolbridge serve` (policy allow), the fixture connector
@@ -24,75 +10,58 @@ import {
  * authorization page (a new tab) or skips it. Tests run in order and share one host.
  */
 
-let gateway: FixtureGateway;
+const ui = setUpUi('connectors', { policy: 'allow', gateway: { connected: ['notion'] } });
 let oauth: OAuthFixture | undefined;
-let ui: UiSession;
-let context: BrowserContext;
-let page: Page;
-let agent: Client;
-
-beforeAll(async () => {
-  gateway = await startFixtureGateway({ connected: ['notion'] });
-  ui = await openUi({ serveArgs: ['--policy', 'allow'] });
-  ({ context, page } = ui);
-  await page.goto(ui.serve.uiUrl);
-  agent = await connectAgent(ui.serve);
-});
-
-afterEach(reportFailure('connectors', () => ui));
 
 afterAll(async () => {
-  await agent?.close();
-  await ui?.close();
-  await gateway?.close();
   await oauth?.close();
 });
 
-const openView = (view: string) => navigate(page, view);
+const openView = (view: string) => navigate(ui.page, view);
 
 const callTool = (name: string, args: Record<string, unknown>) =>
-  agent.callTool({ name: 'tool_call', arguments: { name, arguments: args } }, undefined, {
+  ui.agent.callTool({ name: 'tool_call', arguments: { name, arguments: args } }, undefined, {
     timeout: 120_000,
   });
 
 describe('connectors in the web UI', () => {
   it('Settings → Connectors sets the gateway and signs in; agents get connector tools', async () => {
     const searchDescription = async () =>
-      (await agent.listTools()).tools.find((tool) => tool.name === 'tool_search')?.description ?? '';
+      (await ui.agent.listTools()).tools.find((tool) => tool.name === 'tool_search')?.description ?? '';
     // manage_connections is always there (its MCP actions need no gateway); connector tools are not.
-    expect((await agent.listTools()).tools.map((tool) => tool.name)).toContain('manage_connections');
+    expect((await ui.agent.listTools()).tools.map((tool) => tool.name)).toContain('manage_connections');
     expect(await searchDescription()).not.toContain('connectors__');
     await openView('settings');
-    const section = page.getByTestId('settings-connectors');
-    await section.getByTestId('settings-gateway-url').fill(gateway.url);
+    const section = ui.page.getByTestId('settings-connectors');
+    await section.getByTestId('settings-gateway-url').fill(ui.gateway.url);
     await section.getByTestId('settings-connectors-save').click();
     await expect
       .poll(() => section.getByTestId('settings-gateway-sign-in').textContent())
       .toContain('not signed in');
-    await section.getByTestId('settings-gateway-token').fill(gateway.token);
+    await section.getByTestId('settings-gateway-token').fill(ui.gateway.token);
     await section.getByRole('button', { name: 'Sign in' }).click();
     await shown(section.getByTestId('settings-gateway-sign-out'));
     expect(await section.getByTestId('settings-gateway-sign-in').textContent()).toContain('signed in');
     // The token never comes back to the page.
-    expect(await page.content()).not.toContain(gateway.token);
+    expect(await ui.page.content()).not.toContain(ui.gateway.token);
     await expect.poll(searchDescription, { timeout: 15_000 }).toContain('connectors__');
   });
 
   it('a call to an unlinked app waits on a card; Connect and Allow run it and return its result', async () => {
     await openView('cards');
     const call = callTool('connectors__github__ADD_ISSUE_COMMENT', { body: 'hello' });
-    const row = page.getByTestId('card-target-github');
+    const row = ui.page.getByTestId('card-target-github');
     await shown(row);
     // Issue #16: the row names the app and says what is needed and for which tool, without jargon.
     const rowText = (await row.textContent()) ?? '';
     expect(rowText).toContain("GitHub isn't connected. connectors__github__ADD_ISSUE_COMMENT needs it.");
     expect(rowText).not.toContain('initiated');
-    await textOf(page.getByTestId('card-connect-github')).toBe('Connect and run');
-    await page.screenshot({ path: join(SCREENSHOTS, 'connection-card.png') });
+    await textOf(ui.page.getByTestId('card-connect-github')).toBe('Connect and run');
+    await ui.page.screenshot({ path: join(SCREENSHOTS, 'connection-card.png') });
 
     const [tab] = await Promise.all([
-      context.waitForEvent('page'),
-      page.getByTestId('card-connect-github').click(),
+      ui.context.waitForEvent('page'),
+      ui.page.getByTestId('card-connect-github').click(),
     ]);
     await tab.waitForLoadState();
     expect(await tab.textContent('h1')).toContain('github');
@@ -103,15 +72,15 @@ describe('connectors in the web UI', () => {
     const text = resultText(await call);
     expect(text).toContain('GITHUB_ADD_ISSUE_COMMENT');
     expect(text).not.toContain('CONNECTION_REQUIRED');
-    expect(gateway.executions.map((run) => run.slug)).toEqual(['GITHUB_ADD_ISSUE_COMMENT']);
+    expect(ui.gateway.executions.map((run) => run.slug)).toEqual(['GITHUB_ADD_ISSUE_COMMENT']);
     await gone(row);
   });
 
   it('Skip returns CONNECTION_REQUIRED marked skipped by the user', async () => {
     const call = callTool('connectors__slack__CHAT_POST_MESSAGE', { text: 'hi' });
-    const row = page.getByTestId('card-target-slack');
+    const row = ui.page.getByTestId('card-target-slack');
     await shown(row);
-    await page.getByTestId('card-skip-slack').click();
+    await ui.page.getByTestId('card-skip-slack').click();
     const text = resultText(await call);
     expect(text).toContain('CONNECTION_REQUIRED');
     expect(text).toContain('"skipped_by_user":true');
@@ -119,19 +88,19 @@ describe('connectors in the web UI', () => {
   });
 
   it('manage_connections connect from the agent opens the same card', async () => {
-    const call = agent.callTool(
+    const call = ui.agent.callTool(
       { name: 'manage_connections', arguments: { action: 'connect', connectors: ['slack'] } },
       undefined,
       { timeout: 120_000 },
     );
-    const row = page.getByTestId('card-target-slack');
+    const row = ui.page.getByTestId('card-target-slack');
     await shown(row);
-    await page.getByTestId('card-skip-slack').click();
+    await ui.page.getByTestId('card-skip-slack').click();
     expect(JSON.parse(resultText(await call)).results).toEqual([{ connector: 'slack', status: 'skipped' }]);
   });
 
   it('connect with an alias links a second account, named on the card; tool_call runs under it', async () => {
-    const call = agent.callTool(
+    const call = ui.agent.callTool(
       {
         name: 'manage_connections',
         arguments: { action: 'connect', connectors: [{ name: 'github', alias: 'work' }] },
@@ -139,12 +108,12 @@ describe('connectors in the web UI', () => {
       undefined,
       { timeout: 120_000 },
     );
-    const row = page.getByTestId('card-target-github');
+    const row = ui.page.getByTestId('card-target-github');
     await shown(row);
     expect(await row.textContent()).toContain('GitHub (work)');
     const [tab] = await Promise.all([
-      context.waitForEvent('page'),
-      page.getByTestId('card-connect-github').click(),
+      ui.context.waitForEvent('page'),
+      ui.page.getByTestId('card-connect-github').click(),
     ]);
     await tab.waitForLoadState();
     expect(await tab.textContent('h1')).toContain('"work"');
@@ -159,14 +128,14 @@ describe('connectors in the web UI', () => {
     // Under ask, the approval card says which account the call runs as, before Approve.
     const setDefaultPolicy = async (policy: 'ask' | 'allow') => {
       await openView('settings');
-      await page.getByTestId('settings-default-policy').selectOption(policy);
-      await page.getByTestId('settings-save').click();
-      await shown(page.getByText('Saved', { exact: true }));
+      await ui.page.getByTestId('settings-default-policy').selectOption(policy);
+      await ui.page.getByTestId('settings-save').click();
+      await shown(ui.page.getByText('Saved', { exact: true }));
     };
     await setDefaultPolicy('ask');
     await openView('cards');
-    const executed = gateway.executions.length;
-    const ran = agent.callTool(
+    const executed = ui.gateway.executions.length;
+    const ran = ui.agent.callTool(
       {
         name: 'tool_call',
         arguments: { calls: [{ name: 'connectors__github__GET_ME', arguments: {}, account: 'work' }] },
@@ -174,27 +143,27 @@ describe('connectors in the web UI', () => {
       undefined,
       { timeout: 120_000 },
     );
-    const card = page.locator('[data-card]');
+    const card = ui.page.locator('[data-card]');
     await shown(card.getByTestId('card-account'));
     expect(await card.getByTestId('card-tool').textContent()).toBe('connectors__github__GET_ME');
     expect(await card.getByTestId('card-account').textContent()).toBe('as account work');
-    expect(gateway.executions).toHaveLength(executed);
-    await page.screenshot({ path: join(SCREENSHOTS, 'approval-card-account.png') });
+    expect(ui.gateway.executions).toHaveLength(executed);
+    await ui.page.screenshot({ path: join(SCREENSHOTS, 'approval-card-account.png') });
     await card.getByTestId('card-always').click();
     expect(JSON.parse(resultText(await ran)).results).toEqual([expect.objectContaining({ account: 'work' })]);
-    expect(gateway.executions.at(-1)).toMatchObject({ slug: 'GITHUB_GET_ME', account: 'work' });
+    expect(ui.gateway.executions.at(-1)).toMatchObject({ slug: 'GITHUB_GET_ME', account: 'work' });
     await gone(card);
 
     // The Activity drawer names the account the call ran as.
     await openView('activity');
-    await page.getByTestId('activity-row').first().click();
-    expect(await page.getByTestId('activity-account').textContent()).toBe('work');
+    await ui.page.getByTestId('activity-row').first().click();
+    expect(await ui.page.getByTestId('activity-account').textContent()).toBe('work');
 
     // "Always" held for account work only: the next call as work runs without a card (under ask
     // a card would keep it waiting past the timeout), a call as the default account asks again.
     await openView('cards');
     const getMe = (account?: string) =>
-      agent.callTool(
+      ui.agent.callTool(
         {
           name: 'tool_call',
           arguments: {
@@ -213,11 +182,11 @@ describe('connectors in the web UI', () => {
     expect(await card.getByTestId('card-account').textContent()).toBe('as the default account');
     await card.getByTestId('card-deny').click();
     expect(resultText(await byDefault)).toContain('DENIED');
-    expect(gateway.executions.at(-1)).toMatchObject({ account: 'work' });
+    expect(ui.gateway.executions.at(-1)).toMatchObject({ account: 'work' });
 
     // Settings → Approval rules says which account the rule holds for.
     await openView('settings');
-    const rule = page.getByTestId('policy-rules').locator('tr[data-name="connectors__github__GET_ME"]');
+    const rule = ui.page.getByTestId('policy-rules').locator('tr[data-name="connectors__github__GET_ME"]');
     await shown(rule);
     expect(await rule.getByTestId('policy-rule-account').textContent()).toBe('as account work');
     expect(await rule.getByTestId('policy-rule-description').textContent()).toMatch(
@@ -228,11 +197,11 @@ describe('connectors in the web UI', () => {
 
   it('manage_connections install shows the exact command on a card and adds the server on Approve', async () => {
     await openView('servers');
-    await page.getByTestId('server-remove-memory').click();
-    await page.getByTestId('server-remove-confirm-memory').click();
-    await gone(page.getByTestId('server-memory'));
+    await ui.page.getByTestId('server-remove-memory').click();
+    await ui.page.getByTestId('server-remove-confirm-memory').click();
+    await gone(ui.page.getByTestId('server-memory'));
     await openView('cards');
-    const call = agent.callTool(
+    const call = ui.agent.callTool(
       {
         name: 'manage_connections',
         arguments: { action: 'install', connectors: [{ name: 'memory', mcp: true }] },
@@ -240,32 +209,32 @@ describe('connectors in the web UI', () => {
       undefined,
       { timeout: 120_000 },
     );
-    const row = page.getByTestId('card-target-memory');
+    const row = ui.page.getByTestId('card-target-memory');
     await shown(row);
     const text = (await row.textContent()) ?? '';
     expect(text).toContain('server-memory/dist/index.js');
     expect(text).toContain('MEMORY_FILE_PATH');
-    await page.getByTestId('card-connect-memory').click();
+    await ui.page.getByTestId('card-connect-memory').click();
     expect(JSON.parse(resultText(await call)).results).toEqual([
       expect.objectContaining({ server: 'memory', status: 'installed' }),
     ]);
     await openView('servers');
-    await shown(page.getByTestId('server-memory'));
+    await shown(ui.page.getByTestId('server-memory'));
   });
 
   it('manage_connections authorize: the card opens the sign-in page; after Allow the server is callable', async () => {
     oauth = await startOAuthMcpServer();
     await openView('servers');
-    await page.getByTestId('add-server-button').click();
-    await page.getByTestId('add-tab-url').click();
-    await page.getByTestId('server-url').fill(oauth.url);
-    await page.getByTestId('server-id').fill('remote');
-    await page.getByTestId('server-submit').click();
-    const status = page.getByTestId('server-status-remote');
+    await ui.page.getByTestId('add-server-button').click();
+    await ui.page.getByTestId('add-tab-url').click();
+    await ui.page.getByTestId('server-url').fill(oauth.url);
+    await ui.page.getByTestId('server-id').fill('remote');
+    await ui.page.getByTestId('server-submit').click();
+    const status = ui.page.getByTestId('server-status-remote');
     await expect.poll(() => status.getAttribute('data-status'), { timeout: 30_000 }).toBe('needs-auth');
 
     await openView('cards');
-    const call = agent.callTool(
+    const call = ui.agent.callTool(
       {
         name: 'manage_connections',
         arguments: { action: 'authorize', connectors: [{ name: 'remote', mcp: true }] },
@@ -273,12 +242,12 @@ describe('connectors in the web UI', () => {
       undefined,
       { timeout: 120_000 },
     );
-    const row = page.getByTestId('card-target-remote');
+    const row = ui.page.getByTestId('card-target-remote');
     await shown(row);
     expect(await row.textContent()).toContain(`Sign in to remote at ${oauth.url}`);
     const [tab] = await Promise.all([
-      context.waitForEvent('page'),
-      page.getByTestId('card-connect-remote').click(),
+      ui.context.waitForEvent('page'),
+      ui.page.getByTestId('card-connect-remote').click(),
     ]);
     await tab.waitForLoadState();
     await tab.getByRole('button', { name: 'Allow' }).click();

@@ -6,8 +6,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
-import { expect, type TestContext } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, type TestContext } from 'vitest';
+import type { ServerConfig } from '../../src/api/ui-api.js';
+import { CONNECTOR_GATEWAY_TOKEN_KEY } from '../../src/base/secret-store.js';
+import { FileSecretStore } from '../../src/store/file-secret-store.js';
+import {
+  type FixtureGateway,
+  type FixtureGatewayOptions,
+  startFixtureGateway,
+} from '../fixtures/gateway/fixture-gateway.js';
+import { type ScenarioTool, scenarioServer, writeSettings } from '../helpers/host-kit.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -113,9 +123,20 @@ async function startServe(
   };
 }
 
+/** What the agent declares, and handlers for what servers ask it (set before it connects). */
+export interface AgentOptions {
+  name?: string;
+  capabilities?: ClientCapabilities;
+  prepare?: (client: Client) => void;
+}
+
 /** An agent as Claude Desktop or Cursor would be: the SDK's real client with the agent token. */
-export async function connectAgent(serve: Serve): Promise<Client> {
-  const client = new Client({ name: 'e2e-agent', version: '1.0.0' });
+export async function connectAgent(serve: Serve, options: AgentOptions = {}): Promise<Client> {
+  const client = new Client(
+    { name: options.name ?? 'e2e-agent', version: '1.0.0' },
+    { capabilities: options.capabilities ?? {} },
+  );
+  options.prepare?.(client);
   await client.connect(
     new StreamableHTTPClientTransport(new URL(serve.endpointUrl), {
       requestInit: { headers: { Authorization: `Bearer ${serve.agentToken}` } },
@@ -186,6 +207,123 @@ export async function openSignedIn(options: Parameters<typeof openUi>[0] = {}): 
     await ui.close();
     throw error;
   }
+}
+
+export interface UiFixtureOptions {
+  /** serve's `--policy`. @defaultValue the host's own default, ask */
+  policy?: 'allow' | 'ask' | 'deny';
+  /** The window's height; it is 1280 wide. @defaultValue 860 */
+  height?: number;
+  /**
+   * Sign in with the launch URL and wait for the app before the tests; false leaves the page
+   * blank, for a test of the sign-in itself. @defaultValue true
+   */
+  signIn?: boolean;
+  /** Fixture-server scenarios the host starts with, by server id (written into the data folder). */
+  scenarios?: Record<string, ScenarioTool[]>;
+  /** Further servers the host starts with. With neither, serve starts its default servers. */
+  servers?: ServerConfig[];
+  /**
+   * A fixture connector gateway for the tests; `linked` also gives serve its URL and token, as if
+   * the person had signed in to it in Settings.
+   */
+  gateway?: FixtureGatewayOptions & { linked?: boolean };
+  /** The agent, connected before the tests; false for none. @defaultValue the SDK client, no capabilities */
+  agent?: AgentOptions | false;
+}
+
+/** One file's e2e setup, filled in once its beforeAll has run. */
+export interface UiFixture {
+  readonly session: UiSession;
+  readonly serve: Serve;
+  readonly context: BrowserContext;
+  readonly page: Page;
+  readonly pageErrors: string[];
+  readonly agent: Client;
+  readonly gateway: FixtureGateway;
+}
+
+/**
+ * The whole setup of an e2e file, as its hooks: the fixture gateway (if asked), a real `toolbridge
+ * serve` with these servers and settings, real Chromium (signed in unless told not to) and the
+ * agent; a failed test reports as reportFailure does; afterAll closes all of it. Call it at the top
+ * of the file; the fields are there from the file's first beforeAll on.
+ */
+export function setUpUi(name: string, options: UiFixtureOptions = {}): UiFixture {
+  let session: UiSession | undefined;
+  let agent: Client | undefined;
+  let gateway: FixtureGateway | undefined;
+
+  beforeAll(async () => {
+    if (options.gateway !== undefined) {
+      const { linked: _, ...gatewayOptions } = options.gateway;
+      gateway = await startFixtureGateway(gatewayOptions);
+    }
+    const open = options.signIn === false ? openUi : openSignedIn;
+    session = await open({
+      serveArgs: options.policy === undefined ? [] : ['--policy', options.policy],
+      height: options.height,
+      prepare: (dataDir) => prepareDataDir(dataDir, options, gateway),
+    });
+    if (options.agent !== false) agent = await connectAgent(session.serve, options.agent);
+  });
+  afterEach(reportFailure(name, () => session));
+  afterAll(async () => {
+    await agent?.close();
+    await session?.close();
+    await gateway?.close();
+  });
+
+  const ready = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined)
+      throw new Error(`setUpUi('${name}'): no ${what} (not asked for, or before beforeAll)`);
+    return value;
+  };
+  return {
+    get session() {
+      return ready(session, 'session');
+    },
+    get serve() {
+      return ready(session, 'session').serve;
+    },
+    get context() {
+      return ready(session, 'session').context;
+    },
+    get page() {
+      return ready(session, 'session').page;
+    },
+    get pageErrors() {
+      return ready(session, 'session').pageErrors;
+    },
+    get agent() {
+      return ready(agent, 'agent');
+    },
+    get gateway() {
+      return ready(gateway, 'gateway');
+    },
+  };
+}
+
+/** Writes what the options ask of the data folder before serve starts; nothing when they ask nothing. */
+async function prepareDataDir(
+  dataDir: string,
+  options: UiFixtureOptions,
+  gateway: FixtureGateway | undefined,
+): Promise<void> {
+  const settings: Record<string, unknown> = {};
+  const scenarios = Object.entries(options.scenarios ?? {});
+  if (scenarios.length > 0 || options.servers !== undefined) {
+    const fromScenarios = await Promise.all(
+      scenarios.map(([id, tools]) => scenarioServer(dataDir, id, tools)),
+    );
+    settings.servers = [...fromScenarios, ...(options.servers ?? [])];
+  }
+  if (gateway !== undefined && options.gateway?.linked === true) {
+    const { store } = await FileSecretStore.open(dataDir);
+    await store.set(CONNECTOR_GATEWAY_TOKEN_KEY, gateway.token);
+    settings.connectors = { gatewayUrl: gateway.url, enabled: true };
+  }
+  if (Object.keys(settings).length > 0) await writeSettings(dataDir, settings);
 }
 
 /**

@@ -1,23 +1,9 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  attributeOf,
-  connectAgent,
-  gone,
-  navigate,
-  openUi,
-  reportFailure,
-  resultText,
-  SCREENSHOTS,
-  type Serve,
-  shown,
-  type UiSession,
-} from './e2e-kit.js';
+import { describe, expect, it } from 'vitest';
+import { attributeOf, gone, navigate, resultText, SCREENSHOTS, setUpUi, shown } from './e2e-kit.js';
 
 /**
  * Approval policies set in the UI, end to end: a real `toolbridge serve` in a fresh data folder
@@ -29,35 +15,21 @@ import {
 const WRITE = 'mcp__filesystem__write_file';
 const LIST = 'mcp__filesystem__list_directory';
 
-let ui: UiSession;
-let serve: Serve;
-let page: Page;
-let agent: Client;
-let pageErrors: string[];
+const ui = setUpUi('policies', { height: 900 });
 
-beforeAll(async () => {
-  ui = await openUi({ height: 900 });
-  ({ serve, page, pageErrors } = ui);
-  await page.goto(serve.uiUrl);
-  agent = await connectAgent(serve);
-});
+const openView = (view: string) => navigate(ui.page, view);
 
-afterEach(reportFailure('policies', () => ui));
-
-afterAll(async () => {
-  await agent?.close();
-  await ui?.close();
-});
-
-const openView = (view: string) => navigate(page, view);
-
-const sandbox = (file: string) => join(serve.dataDir, 'sandbox', file);
+const sandbox = (file: string) => join(ui.serve.dataDir, 'sandbox', file);
 
 /** One tool_call entry, as a model sends it; no client timeout shorter than a card's wait. */
 function toolCall(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  return agent.callTool({ name: 'tool_call', arguments: { calls: [{ name, arguments: args }] } }, undefined, {
-    timeout: 120_000,
-  }) as Promise<CallToolResult>;
+  return ui.agent.callTool(
+    { name: 'tool_call', arguments: { calls: [{ name, arguments: args }] } },
+    undefined,
+    {
+      timeout: 120_000,
+    },
+  ) as Promise<CallToolResult>;
 }
 
 const write = (file: string) => toolCall(WRITE, { path: sandbox(file), content: `written as ${file}\n` });
@@ -75,7 +47,7 @@ function refusal(result: CallToolResult): string | undefined {
 /** Sends `call` and says whether the first thing that happened was a card (then denies it) or the answer. */
 async function cardOrAnswer(call: () => Promise<CallToolResult>): Promise<'card' | CallToolResult> {
   await openView('cards');
-  const card = page.locator('[data-card]').first();
+  const card = ui.page.locator('[data-card]').first();
   const pending = call();
   const first = await Promise.race([shown(card, 30_000).then(() => 'card' as const), pending]);
   if (first !== 'card') return first;
@@ -86,18 +58,18 @@ async function cardOrAnswer(call: () => Promise<CallToolResult>): Promise<'card'
 
 function toolRow(name: string) {
   return {
-    select: page.getByTestId(`tool-policy-${name}`),
-    effective: page.getByTestId(`tool-policy-effective-${name}`),
+    select: ui.page.getByTestId(`tool-policy-${name}`),
+    effective: ui.page.getByTestId(`tool-policy-effective-${name}`),
   };
 }
 
 async function showFilesystemTools(): Promise<void> {
   await openView('servers');
-  await attributeOf(page.getByTestId('server-status-filesystem'), 'data-status', 30_000).toBe('connected');
-  if (!(await page.getByTestId(`tool-${WRITE}`).isVisible())) {
-    await page.getByTestId('server-expand-filesystem').click();
+  await attributeOf(ui.page.getByTestId('server-status-filesystem'), 'data-status', 30_000).toBe('connected');
+  if (!(await ui.page.getByTestId(`tool-${WRITE}`).isVisible())) {
+    await ui.page.getByTestId('server-expand-filesystem').click();
   }
-  await shown(page.getByTestId(`tool-${WRITE}`));
+  await shown(ui.page.getByTestId(`tool-${WRITE}`));
 }
 
 describe('a tool policy set in the Servers view', () => {
@@ -111,13 +83,13 @@ describe('a tool policy set in the Servers view', () => {
     await select.selectOption('deny');
     await attributeOf(effective, 'data-effective').toBe('deny');
     await attributeOf(effective, 'data-source').toBe('tool');
-    await page.getByTestId(`tool-${WRITE}`).scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(SCREENSHOTS, 'policies-servers.png') });
+    await ui.page.getByTestId(`tool-${WRITE}`).scrollIntoViewIfNeeded();
+    await ui.page.screenshot({ path: join(SCREENSHOTS, 'policies-servers.png') });
 
     const result = await write('denied.txt');
     expect(refusal(result), resultText(result)).toBe('DENIED');
     expect(existsSync(sandbox('denied.txt'))).toBe(false);
-    const settings = JSON.parse(await readFile(join(serve.dataDir, 'settings.json'), 'utf8'));
+    const settings = JSON.parse(await readFile(join(ui.serve.dataDir, 'settings.json'), 'utf8'));
     expect(settings.policies.tools[WRITE]).toBe('deny');
   });
 
@@ -139,31 +111,31 @@ describe('a tool policy set in the Servers view', () => {
 
   it('each change is in the activity log, by the user in the UI', async () => {
     await openView('activity');
-    await page.getByTestId('activity-filter-decision').selectOption('policy-change');
-    const rows = page.getByTestId('activity-row');
+    await ui.page.getByTestId('activity-filter-decision').selectOption('policy-change');
+    const rows = ui.page.getByTestId('activity-row');
     await expect.poll(() => rows.count()).toBe(3);
     expect(await rows.first().textContent()).toContain(WRITE);
     expect(await rows.first().textContent()).toContain('by user');
     await rows.first().click();
     await expect
-      .poll(() => page.getByTestId('activity-drawer').textContent())
+      .poll(() => ui.page.getByTestId('activity-drawer').textContent())
       .toContain(`Cleared the policy of ${WRITE} (was allow)`);
-    await page.keyboard.press('Escape');
-    await page.getByTestId('activity-filter-decision').selectOption('');
+    await ui.page.keyboard.press('Escape');
+    await ui.page.getByTestId('activity-filter-decision').selectOption('');
   });
 });
 
 describe('a server policy', () => {
   it('covers the server’s tools without their own, and the tool rows say where it comes from', async () => {
     await showFilesystemTools();
-    await page.getByTestId('server-policy-filesystem').selectOption('deny');
+    await ui.page.getByTestId('server-policy-filesystem').selectOption('deny');
     const { select, effective } = toolRow(LIST);
     await attributeOf(effective, 'data-source').toBe('server');
     await attributeOf(effective, 'data-effective').toBe('deny');
     expect(await select.locator('option[value="inherit"]').textContent()).toBe('Inherit (server: deny)');
     expect(refusal(await toolCall(LIST, { path: sandbox('') }))).toBe('DENIED');
 
-    await page.getByTestId('server-policy-filesystem').selectOption('inherit');
+    await ui.page.getByTestId('server-policy-filesystem').selectOption('inherit');
     await attributeOf(effective, 'data-source').toBe('default');
     expect(await select.locator('option[value="inherit"]').textContent()).toBe('Inherit (default: ask)');
   });
@@ -172,7 +144,7 @@ describe('a server policy', () => {
 describe('"Always allow" and the saved rules in Settings', () => {
   it('the rule a card saves is listed; Remove takes it back and the next call asks again', async () => {
     await openView('cards');
-    const card = page.locator('[data-card]').first();
+    const card = ui.page.locator('[data-card]').first();
     const first = write('always.txt');
     await shown(card, 30_000);
     await card.getByTestId('card-always').click();
@@ -182,23 +154,23 @@ describe('"Always allow" and the saved rules in Settings', () => {
     expect(existsSync(sandbox('no-card.txt'))).toBe(true);
 
     await openView('settings');
-    const rule = page.getByTestId('policy-rules').locator(`tr[data-name="${WRITE}"]`);
+    const rule = ui.page.getByTestId('policy-rules').locator(`tr[data-name="${WRITE}"]`);
     await shown(rule);
     expect(await rule.getByTestId('policy-rule-description').textContent()).toMatch(
       /^Always allow, saved from an approval card on \d{4}-\d\d-\d\d\. It matches the tool's current definition\.$/,
     );
     await attributeOf(rule.getByTestId('policy-rule-definition'), 'data-definition').toBe('current');
     await rule.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(SCREENSHOTS, 'policies-rules.png') });
+    await ui.page.screenshot({ path: join(SCREENSHOTS, 'policies-rules.png') });
 
     await rule.getByRole('button', { name: `Remove the rule for ${WRITE}` }).click();
     await gone(rule);
-    await shown(page.getByTestId('policy-rules-empty'));
-    const settings = JSON.parse(await readFile(join(serve.dataDir, 'settings.json'), 'utf8'));
+    await shown(ui.page.getByTestId('policy-rules-empty'));
+    const settings = JSON.parse(await readFile(join(ui.serve.dataDir, 'settings.json'), 'utf8'));
     expect(settings.policies.rules).toEqual([]);
 
     expect(await cardOrAnswer(() => write('after-remove.txt'))).toBe('card');
     expect(existsSync(sandbox('after-remove.txt'))).toBe(false);
-    expect(pageErrors).toEqual([]);
+    expect(ui.pageErrors).toEqual([]);
   });
 });

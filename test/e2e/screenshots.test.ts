@@ -1,16 +1,6 @@
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  connectAgent,
-  navigate,
-  openSignedIn,
-  reportFailure,
-  SCREENSHOTS,
-  shown,
-  type UiSession,
-} from './e2e-kit.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { navigate, SCREENSHOTS, setUpUi, shown } from './e2e-kit.js';
 
 /**
  * Issue #16: every view in light and dark, at the desktop window's default 1240 px, from a real
@@ -22,27 +12,15 @@ import {
 const VIEWS = ['servers', 'tiers', 'cards', 'playground', 'activity', 'agents', 'settings'] as const;
 const ECHO = 'mcp__everything__echo';
 
-let ui: UiSession;
-let page: Page;
-let agent: Client;
+const ui = setUpUi('screenshots', { height: 800 });
 let waiting: Promise<unknown> | undefined;
 
 beforeAll(async () => {
-  ui = await openSignedIn({ height: 800 });
-  page = ui.page;
-  await page.setViewportSize({ width: 1240, height: 800 });
-  agent = await connectAgent(ui.serve);
-});
-
-afterEach(reportFailure('screenshots', () => ui));
-
-afterAll(async () => {
-  await agent?.close();
-  await ui?.close();
+  await ui.page.setViewportSize({ width: 1240, height: 800 });
 });
 
 const call = (message: string) =>
-  agent.callTool(
+  ui.agent.callTool(
     { name: 'tool_call', arguments: { calls: [{ name: ECHO, arguments: { message } }] } },
     undefined,
     { timeout: 120_000 },
@@ -50,33 +28,33 @@ const call = (message: string) =>
 
 describe('issue #16: screenshots of every view', () => {
   it('fills the views: a search, an approved call in Activity, a call waiting on a card', async () => {
-    await navigate(page, 'playground');
-    await page.getByTestId('playground-query-0').fill('echo a message');
-    await page.getByTestId('playground-search').click();
-    await shown(page.getByTestId('playground-results'));
+    await navigate(ui.page, 'playground');
+    await ui.page.getByTestId('playground-query-0').fill('echo a message');
+    await ui.page.getByTestId('playground-search').click();
+    await shown(ui.page.getByTestId('playground-results'));
     const approved = call('approved in the screenshot run');
-    await navigate(page, 'cards');
-    await page.getByTestId('card-approve').first().click();
+    await navigate(ui.page, 'cards');
+    await ui.page.getByTestId('card-approve').first().click();
     await approved;
     waiting = call('waiting for you').catch(() => undefined);
-    await shown(page.locator('[data-card]').first());
+    await shown(ui.page.locator('[data-card]').first());
   });
 
   for (const scheme of ['light', 'dark'] as const) {
     it(`every view in ${scheme}`, async () => {
-      await page.emulateMedia({ colorScheme: scheme });
+      await ui.page.emulateMedia({ colorScheme: scheme });
       for (const view of VIEWS) {
-        await navigate(page, view);
-        await page.evaluate(() => window.scrollTo(0, 0));
-        await page.screenshot({ path: join(SCREENSHOTS, `view-${view}-${scheme}.png`) });
+        await navigate(ui.page, view);
+        await ui.page.evaluate(() => window.scrollTo(0, 0));
+        await ui.page.screenshot({ path: join(SCREENSHOTS, `view-${view}-${scheme}.png`) });
       }
       expect(ui.pageErrors).toEqual([]);
     });
   }
 
   it('leaves nothing waiting', async () => {
-    await navigate(page, 'cards');
-    await page.getByTestId('card-deny').first().click();
+    await navigate(ui.page, 'cards');
+    await ui.page.getByTestId('card-deny').first().click();
     await waiting;
   });
 });

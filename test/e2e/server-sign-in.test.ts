@@ -1,22 +1,12 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   freeLoopbackPort,
   type OAuthFixture,
   startOAuthMcpServer,
 } from '../fixtures/oauth/oauth-mcp-server.js';
-import {
-  connectAgent,
-  openUi,
-  reportFailure,
-  resultText,
-  type Serve,
-  shown,
-  type UiSession,
-} from './e2e-kit.js';
+import { resultText, setUpUi, shown } from './e2e-kit.js';
 
 /**
  * Signing in to a remote MCP server whose authorization server does not let apps register
@@ -26,13 +16,9 @@ import {
  */
 
 const SECRET = 'e2e-client-secret-CANARY-93ab';
+const ui = setUpUi('server-sign-in', { policy: 'allow' });
 let oauth: OAuthFixture;
 let port: number;
-let ui: UiSession;
-let serve: Serve;
-let context: BrowserContext;
-let page: Page;
-let agent: Client;
 
 beforeAll(async () => {
   port = await freeLoopbackPort();
@@ -44,41 +30,33 @@ beforeAll(async () => {
       redirectUris: [`http://127.0.0.1:${port}/oauth/callback`],
     },
   });
-  ui = await openUi({ serveArgs: ['--policy', 'allow'] });
-  ({ serve, context, page } = ui);
-  await page.goto(serve.uiUrl);
-  agent = await connectAgent(serve);
 });
 
-afterEach(reportFailure('server-sign-in', () => ui));
-
 afterAll(async () => {
-  await agent?.close();
-  await ui?.close();
   await oauth?.close();
 });
 
-const status = (id: string) => page.getByTestId(`server-status-${id}`);
+const status = (id: string) => ui.page.getByTestId(`server-status-${id}`);
 
 describe('a remote server with a pre-registered OAuth client', () => {
   it('is added with its client in the URL form, signs in through the browser, and serves the agent', async () => {
-    await page.getByTestId('nav-servers').click();
-    await page.getByTestId('add-server-button').click();
-    await page.getByTestId('add-tab-url').click();
-    await page.getByTestId('server-url').fill(oauth.url);
-    await page.getByTestId('server-id').fill('intranet');
-    await page.getByText('OAuth client (only for servers').click();
-    await page.getByTestId('server-oauth-client-id').fill('toolbridge-e2e');
-    await page.getByTestId('server-oauth-client-secret').fill(SECRET);
-    await page.getByTestId('server-oauth-redirect-port').fill(String(port));
-    await page.getByTestId('server-submit').click();
+    await ui.page.getByTestId('nav-servers').click();
+    await ui.page.getByTestId('add-server-button').click();
+    await ui.page.getByTestId('add-tab-url').click();
+    await ui.page.getByTestId('server-url').fill(oauth.url);
+    await ui.page.getByTestId('server-id').fill('intranet');
+    await ui.page.getByText('OAuth client (only for servers').click();
+    await ui.page.getByTestId('server-oauth-client-id').fill('toolbridge-e2e');
+    await ui.page.getByTestId('server-oauth-client-secret').fill(SECRET);
+    await ui.page.getByTestId('server-oauth-redirect-port').fill(String(port));
+    await ui.page.getByTestId('server-submit').click();
     await expect
       .poll(() => status('intranet').getAttribute('data-status'), { timeout: 30_000 })
       .toBe('needs-auth');
 
     const [tab] = await Promise.all([
-      context.waitForEvent('page'),
-      page.getByTestId('server-sign-in-intranet').click(),
+      ui.context.waitForEvent('page'),
+      ui.page.getByTestId('server-sign-in-intranet').click(),
     ]);
     await tab.waitForLoadState();
     expect(await tab.textContent('h1')).toContain('toolbridge-e2e');
@@ -89,7 +67,7 @@ describe('a remote server with a pre-registered OAuth client', () => {
     await expect
       .poll(() => status('intranet').getAttribute('data-status'), { timeout: 30_000 })
       .toBe('connected');
-    const call = await agent.callTool({
+    const call = await ui.agent.callTool({
       name: 'tool_call',
       arguments: { calls: [{ name: 'mcp__intranet__whoami', arguments: {} }] },
     });
@@ -98,37 +76,37 @@ describe('a remote server with a pre-registered OAuth client', () => {
   });
 
   it("shows the client in the server's panel without its secret, and saving keeps the secret", async () => {
-    await page.getByTestId('server-expand-intranet').click();
-    const form = page.getByTestId('server-oauth-intranet');
+    await ui.page.getByTestId('server-expand-intranet').click();
+    const form = ui.page.getByTestId('server-oauth-intranet');
     await shown(form);
     expect(await form.getByTestId('server-oauth-client-id').inputValue()).toBe('toolbridge-e2e');
     expect(await form.getByTestId('server-oauth-redirect-port').inputValue()).toBe(String(port));
     expect(await form.getByTestId('server-oauth-client-secret').inputValue()).toBe('');
     expect(await form.textContent()).toContain('One is kept in the secret store');
-    await page.getByTestId('server-oauth-save-intranet').click();
+    await ui.page.getByTestId('server-oauth-save-intranet').click();
     await expect
       .poll(() => status('intranet').getAttribute('data-status'), { timeout: 30_000 })
       .toBe('connected');
     // A refresh after the save still authenticates with the kept secret.
     oauth.expireAccessTokens();
-    const call = await agent.callTool({
+    const call = await ui.agent.callTool({
       name: 'tool_call',
       arguments: { calls: [{ name: 'mcp__intranet__whoami', arguments: {} }] },
     });
     expect(resultText(call)).toContain('signed in as toolbridge-e2e');
     expect(oauth.tokenRequests.map((form) => form.get('client_secret'))).toEqual([SECRET, SECRET]);
 
-    expect(await page.content()).not.toContain(SECRET);
+    expect(await ui.page.content()).not.toContain(SECRET);
     // Settings, the audit log and every other file but the secret store itself.
-    const files = await readdir(serve.dataDir, { withFileTypes: true });
+    const files = await readdir(ui.serve.dataDir, { withFileTypes: true });
     const read = files
       .filter((file) => file.isFile() && file.name !== 'secrets.json')
       .map((file) => file.name);
     expect(read).toEqual(expect.arrayContaining(['settings.json', 'audit.jsonl']));
     for (const name of read) {
-      expect(await readFile(join(serve.dataDir, name), 'utf8'), name).not.toContain(SECRET);
+      expect(await readFile(join(ui.serve.dataDir, name), 'utf8'), name).not.toContain(SECRET);
     }
-    expect(await readFile(join(serve.dataDir, 'settings.json'), 'utf8')).toContain('toolbridge-e2e');
-    expect(serve.stderr.join('\n')).not.toContain(SECRET);
+    expect(await readFile(join(ui.serve.dataDir, 'settings.json'), 'utf8')).toContain('toolbridge-e2e');
+    expect(ui.serve.stderr.join('\n')).not.toContain(SECRET);
   });
 });

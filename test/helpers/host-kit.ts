@@ -10,13 +10,26 @@ import { createHost, type Host, type HostOptions } from '../../src/host/host.js'
 
 const FIXTURE_SERVER = fileURLToPath(new URL('../fixtures/servers/fixture-server.mjs', import.meta.url));
 
+type StdioConfig = Extract<ServerConfig, { transport: 'stdio' }>;
+
 /** A stdio server config for the composable fixture server with `scenario` (a file in test/fixtures/servers). */
 export function fixtureServer(
   id: string,
   scenario: string,
   extra: { env?: Record<string, string> } = {},
-): Extract<ServerConfig, { transport: 'stdio' }> {
-  const file = fileURLToPath(new URL(`../fixtures/servers/${scenario}.json`, import.meta.url));
+): StdioConfig {
+  return fixtureServerOn(
+    id,
+    fileURLToPath(new URL(`../fixtures/servers/${scenario}.json`, import.meta.url)),
+    extra,
+  );
+}
+
+function fixtureServerOn(
+  id: string,
+  file: string,
+  extra: { env?: Record<string, string> } = {},
+): StdioConfig {
   return {
     id,
     transport: 'stdio',
@@ -25,6 +38,26 @@ export function fixtureServer(
     ...extra,
     enabled: true,
   };
+}
+
+/** One tool of a fixture-server scenario (see test/fixtures/servers/fixture-server.mjs for behaviours). */
+export interface ScenarioTool {
+  name: string;
+  description?: string;
+  inputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+  behavior: string;
+}
+
+/**
+ * Writes `<dir>/<id>.json`, a fixture-server scenario named `id` with these tools, and returns the
+ * stdio config that runs it. The server reads the file when it starts, so writing it again with
+ * other tools changes what a restart serves.
+ */
+export async function scenarioServer(dir: string, id: string, tools: ScenarioTool[]): Promise<StdioConfig> {
+  const file = path.join(dir, `${id}.json`);
+  await fs.writeFile(file, JSON.stringify({ name: id, tools }));
+  return fixtureServerOn(id, file);
 }
 
 /** Writes a data folder's settings.json (0600) as the host keeps it; `settings` may name an older version. */

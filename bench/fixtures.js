@@ -1,6 +1,6 @@
 // Shared bench data, loaded once: the real catalogs, the dev queries and a synthetic large catalog.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCatalogDir } from '../dist/catalog/catalog-dir.js';
@@ -82,8 +82,26 @@ export function loadExternalQueries(file = join(sharedDataDir(), 'external', 'qu
 }
 
 /** Reads a JSONL fixture of evaluation queries from test/unit/search/fixtures. */
+const queryFixtures = join(repoRoot, 'test', 'unit', 'search', 'fixtures');
+
 export function loadQueryFixture(name) {
-  return readQueryLines(join(repoRoot, 'test', 'unit', 'search', 'fixtures', name));
+  return readQueryLines(join(queryFixtures, name));
+}
+
+/**
+ * The absent-service sets by name (`once-9`, `tuned-0`, …), the sets measured once first: every
+ * `absent-services-*.jsonl` in the fixtures, so a new set is measured without editing the bench.
+ */
+export function absentServiceSets() {
+  const names = readdirSync(queryFixtures)
+    .map((file) => /^absent-services-(.+)\.jsonl$/.exec(file)?.[1])
+    .filter((name) => name !== undefined);
+  const order = (name) => [name.startsWith('once-') ? 0 : 1, Number(name.replace(/\D/g, ''))];
+  return names.sort((a, b) => {
+    const [kindA, numberA] = order(a);
+    const [kindB, numberB] = order(b);
+    return kindA - kindB || numberA - numberB;
+  });
 }
 
 // mulberry32: a small seeded generator, so the synthetic catalog is the same on every run.

@@ -3,12 +3,13 @@
 //   nothing should match (relevant: []).
 // - typo-queries-tuned.jsonl: dev keyword queries with a one-letter typo (not the first letter) in one
 //   word of five letters or more; the relevant tools stay the same.
-// - absent-services-{tuned-1,tuned-2,tuned-4,tuned-5,tuned-6,once-7,once-8}.jsonl: more services that are not installed, with other
+// - absent-services-tuned-{1,2,4,5,6,7,8}.jsonl: more services that are not installed, with other
 //   actions and templates each (set 2 adds `in my {s} account`, `log into {s}`, `connect to {s}`;
 //   set 4 `in {s}, {a}`, `go to {s} and {a}`; set 5 `ask {s} to {a}`, `{a} in the {s} app`; set 6
 //   `does {s} let me {a}`, `{a} ({s})`; set 7 `i use {s} - {a}`, `my {s} needs me to {a}`),
 //   written after the engine's rules to check them on phrasings they were not made from (set 3
-//   is written by hand; sets 1–6 prompted rules after, sets 7 and 8 did not). `kind` says whether the
+//   is written by hand; every set prompted rules after it was measured: sets 7 and 8 were measured
+//   once, as written, then their misses taught issue #15's gate rules). `kind` says whether the
 //   service's name is an everyday English word.
 // All are derived mechanically with seeded generators, so the files are reproducible.
 import { writeFileSync } from 'node:fs';
@@ -336,7 +337,8 @@ const heldOut6 = heldOutNegatives(
   ['{a} with my {s}', 'could {s} {a}?', '{a} on the {s} website', 'over in {s}, {a}', 'let\'s {a} using {s}', '{a}. use {s}', 'need {s} to {a}', 'in {s} please {a}', 'does {s} let me {a}', '{a} ({s})', 'via {s}: {a}', '{s}, {a}'],
 );
 
-// Written after set 6's rules and measured once, never tuned on: the number to trust.
+// Written after set 6's rules and measured once as written (0.853); issue #15's gate rules then
+// grew from its misses (the spaced dash, sentences that open with an English-word app).
 const heldOut7 = heldOutNegatives(
   777,
   'heldout7',
@@ -355,7 +357,9 @@ const heldOut7 = heldOutNegatives(
 );
 
 // Issue #15: written after the term selection, WordNet and the maintained app lists, before
-// measuring it, and measured once: services, actions and templates none of the sets above use.
+// measuring it, and measured once (0.859): services, actions and templates none of the sets above
+// use. Its misses then taught the channel-owner frame (`in my lemur?`, `using the sellsy api`) and
+// a channel opening the query (`on heron rename …`).
 const once8 = heldOutNegatives(
   15015,
   'once8',
@@ -375,7 +379,8 @@ const once8 = heldOutNegatives(
 
 const jsonl = (rows) => `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`;
 // Issue #15: each file is named for what it is. `tuned` sets taught the rules (each prompted
-// rules after it was measured); `once` sets were measured once, as written, and never tuned on.
+// rules after it was measured); a `once` set is measured once, as written, and never tuned on
+// (absent-services-once-9.jsonl, by a writer who saw no rule, is not generated here).
 writeFileSync(join(out, 'absent-services-tuned-0.jsonl'), jsonl(negatives));
 writeFileSync(join(out, 'typo-queries-tuned.jsonl'), jsonl(typos));
 // Tuned set 3 is written by hand.
@@ -385,8 +390,8 @@ const heldOutSets = [
   ['tuned-4', heldOut4],
   ['tuned-5', heldOut5],
   ['tuned-6', heldOut6],
-  ['once-7', heldOut7],
-  ['once-8', once8],
+  ['tuned-7', heldOut7],
+  ['tuned-8', once8],
 ];
 for (const [set, rows] of heldOutSets) {
   writeFileSync(join(out, `absent-services-${set}.jsonl`), jsonl(rows));

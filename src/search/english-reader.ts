@@ -124,10 +124,11 @@ const SIGN_IN_PHRASES = ENGLISH_FRAMES.signInPhrases;
 const OWNERS: ReadonlySet<string> = new Set(ENGLISH_FRAMES.owners);
 const ACCOUNT_NOUNS: ReadonlySet<string> = new Set(ENGLISH_FRAMES.accountNouns);
 /**
- * An everyday English word (`harvest`, `front`) is read as a name less readily: first only in a
- * query of at most this many words whose next word is an action (`harvest archive project`).
+ * An everyday English word (`harvest`, `copper`) first, before an action, is read as an app's name
+ * in a query of at most this many words (`harvest archive project`), or in a longer one that reads
+ * as a sentence (`hamlet move a card to done`), not as keywords (`sprite move 3d space scratch`).
  */
-const MAX_WORDS_FOR_ENGLISH_FIRST = 5;
+const MAX_KEYWORDS_FOR_ENGLISH_FIRST = 5;
 /** An action word starts at least this many tool descriptions, and this share of those holding it. */
 const MIN_ACTION_LEADS = 2;
 const MIN_ACTION_SHARE = 0.02;
@@ -244,7 +245,11 @@ class EnglishReader implements QueryReader {
     ) {
       for (const fate of plan.words) {
         if (plan.unknownWords.includes(fate.word) || placedNames.includes(fate.word)) {
-          fate.why = 'no tool holds it: a name, but in a long query or among many, so data';
+          // An English word read as data is bridged to related words like any other (`my savings`).
+          fate.why =
+            this.readMissing(fate.word).kind === 'english'
+              ? NO_TOOL_HOLDS_ENGLISH
+              : 'no tool holds it: a name, but in a long query or among many, so data';
         }
       }
       plan.ignoredWords.push(...plan.unknownWords, ...placedNames);
@@ -300,7 +305,8 @@ class EnglishReader implements QueryReader {
     const word = query.words[i]!;
     if (this.knows(word)) return false;
     if (this.isListed(word)) return true;
-    if (this.settings.gate !== 'unknown-name') return false;
+    // In a long query a name where a service is named is data (`looksLikeData`): keep its stem.
+    if (this.settings.gate !== 'unknown-name' || this.looksLikeData(query.words.length, 0)) return false;
     const reading = this.readMissing(word);
     if (reading.kind === 'name') return this.servicePlace(query, i, false) !== undefined;
     if (reading.kind === 'typo') return this.typoAsName(query, i, reading.correction) !== undefined;
@@ -335,7 +341,7 @@ class EnglishReader implements QueryReader {
   /**
    * Where word `i` stands, in words, when that is where a service is named (see
    * {@link CHANNELS}); undefined anywhere else. An English word (`harvest`, `copper`) needs more:
-   * first only in a short query whose next word is an action. A place, a language or a day there
+   * first only before an action, in a short query or a sentence. A place, a language or a day there
    * (`weather in paris`) is what the task is about, not a service.
    */
   private servicePlace(query: QueryWords, i: number, english: boolean): string | undefined {
@@ -370,6 +376,25 @@ class EnglishReader implements QueryReader {
     if (channel && this.endsPhrase(query, run, english)) {
       return `after "${overAt ? 'over at' : before}", where its phrase ends`;
     }
+    // `in my lemur?`, `using the sellsy api, …`: a channel and an owner, then the name, where its
+    // phrase ends (after one catalog word naming what of it: `api`, `board`). An English word
+    // there, and after a channel opening the query, must name a thing (`in my area` is a setting).
+    const word = query.words[i]!;
+    const thing = !this.data.isEnglishWord(word) || this.data.namesAThing(word);
+    const owned = OWNERS.has(before) && run >= 2 ? runs[run - 2]! : undefined;
+    if (
+      thing &&
+      owned !== undefined &&
+      (CHANNELS.has(owned) || TOOL_VERBS.has(owned)) &&
+      (this.endsPhrase(query, run, true) || this.endsNounPhrase(query, run + 1))
+    ) {
+      return `after "${owned} ${before}", where its phrase ends`;
+    }
+    // `on heron rename the folder`: a channel opening the query, then its name and the action.
+    const opener = OPENERS.has(runs[0]!) ? 1 : 0;
+    if (thing && channel && run === opener + 1 && run + 1 < runs.length && this.isAction(runs[run + 1]!)) {
+      return `after "${before}" opening the query, before the action "${runs[run + 1]}"`;
+    }
     // The first word, after an opener (`can zoho list leads`, `hey zoho, …`).
     const first = OPENERS.has(runs[0]!) ? 1 : 0;
     if (run !== first || runs.length < first + 2) return undefined;
@@ -378,11 +403,13 @@ class EnglishReader implements QueryReader {
     // `summit please create …`, `does summit let me create …`: these change nothing.
     const next =
       run + 1 + (runs[run + 1] === 'please' ? 1 : runs[run + 1] === 'let' && runs[run + 2] === 'me' ? 2 : 0);
+    if (next >= runs.length || !this.isAction(runs[next]!)) return undefined;
+    // A short query's every word was chosen (`harvest archive project`); a longer one must read
+    // as a sentence, not keywords.
     const words = runs.length - (next - run - 1) - first;
-    if (words > MAX_WORDS_FOR_ENGLISH_FIRST || next >= runs.length || !this.isAction(runs[next]!)) {
-      return undefined;
-    }
-    return `${firstWord} of a short query, before the action "${runs[next]}"`;
+    const short = words <= MAX_KEYWORDS_FOR_ENGLISH_FIRST;
+    if (!short && !this.isProse(runs, next + 1)) return undefined;
+    return `${firstWord} of a ${short ? 'short query' : 'sentence'}, before the action "${runs[next]}"`;
   }
 
   /**
@@ -393,6 +420,24 @@ class EnglishReader implements QueryReader {
     const next = query.runs[run + 1];
     if (next === undefined || query.pausesAfter?.[run] === true || PHRASE_ENDS.has(next)) return true;
     return !english && this.isAction(next);
+  }
+
+  /**
+   * Whether the runs from `from` on read as a sentence, not a bag of keywords: they hold one of
+   * English's commonest words (`the`, `my`, `to`, `now`). `hamlet move a card to done` addresses an
+   * app; `sprite move 3d space` is keywords, whose first word is what the task is about.
+   */
+  private isProse(runs: readonly string[], from: number): boolean {
+    for (let run = from; run < runs.length; run++) {
+      if (this.data.englishZipf(runs[run]!) >= this.settings.commonWordZipf) return true;
+    }
+    return false;
+  }
+
+  /** Whether run `run` is a word some tool holds (`api`, `board`) and its phrase ends after it. */
+  private endsNounPhrase(query: QueryWords, run: number): boolean {
+    const word = query.runs[run];
+    return word !== undefined && this.knows(word) && this.endsPhrase(query, run, true);
   }
 
   /** Whether the word is one of the catalog's actions: a word many tool descriptions start with. */

@@ -140,6 +140,11 @@ export interface LanguageData {
   isKnownApp(word: string): boolean;
   /** Words related to a word (synonyms, broader words). */
   relatedWords(word: string): readonly RelatedWord[];
+  /**
+   * Whether an English word names a thing (an animal, a plant, an object, a food, a substance) and
+   * never a place or a time: where a service is named, `in my lemur` is an app, `in my area` not.
+   */
+  namesAThing(word: string): boolean;
 }
 
 /** No language data: every look-up says no. The reader then knows only the catalog. */
@@ -150,6 +155,7 @@ export const NO_LANGUAGE_DATA: LanguageData = Object.freeze({
   isTopLevelDomain: () => false,
   isKnownApp: () => false,
   relatedWords: () => [],
+  namesAThing: () => false,
 });
 
 /** Reads one index's queries. */

@@ -204,7 +204,10 @@ export interface TextWords {
   runOf: number[];
   /** Each run (maximal stretch of letters and digits) lower-cased, unsplit: `createIssue` → `createissue`. */
   runs: string[];
-  /** For each run, whether punctuation that ends a phrase (`,;:.!?()`) follows it before the next run. */
+  /**
+   * For each run, whether punctuation that ends a phrase follows it before the next run: `,;:.!?()`,
+   * or a dash with a space beside it (`i use zoho - send …`; `e-mail` is one compound).
+   */
   pausesAfter: boolean[];
   /** Where each run starts and ends in the text. */
   runStarts: number[];
@@ -213,10 +216,19 @@ export interface TextWords {
 
 /** `,;:.!?()` as char codes. */
 const PAUSES = new Set([44, 59, 58, 46, 33, 63, 40, 41]);
+/** `-`, `–`, `—`: a pause only with a space beside them. */
+const DASHES = new Set([45, 0x2013, 0x2014]);
 
 function hasPause(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (PAUSES.has(text.charCodeAt(i))) return true;
-  return false;
+  let dash = false;
+  let space = false;
+  for (let i = from; i < to; i++) {
+    const code = text.charCodeAt(i);
+    if (PAUSES.has(code)) return true;
+    dash ||= DASHES.has(code);
+    space ||= code === 32 || code === 9 || code === 10;
+  }
+  return dash && space;
 }
 
 export function tokenizeRuns(text: string, options: Readonly<TokenizerOptions> = PLAIN_TOKENIZER): TextWords {

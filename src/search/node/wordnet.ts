@@ -85,6 +85,37 @@ function lookUpRelated(word: string): readonly RelatedWord[] {
   return related;
 }
 
+/**
+ * WordNet's lexicographer files of the nouns (`data.noun` field 2): what kind of thing a sense is.
+ * A thing one holds or sees — an animal, a plant, a food, a made or natural object, a substance —
+ * is what an app named with an English word is mostly named after (`puffin`, `kiln`, `lilac`);
+ * a place or a time is a task's setting (`in my area`, `on my lunch break`), never an app.
+ */
+const THING_FILES = new Set([5, 6, 13, 17, 20, 27]); // animal, artifact, food, object, plant, substance
+const SETTING_FILES = new Set([15, 28]); // location, time
+const thingMemo = new Map<string, boolean>();
+
+/** Whether some noun sense of `word` (lower-case, as written) is a thing and none a place or a time. */
+export function namesAThing(word: string): boolean {
+  let thing = thingMemo.get(word);
+  if (thing === undefined) {
+    partsOfSpeech ??= load();
+    const noun = partsOfSpeech[1]!;
+    const files = senseOffsets(noun.index, word).map((offset) => lexicographerFile(noun.data, offset));
+    thing = files.some((file) => THING_FILES.has(file)) && !files.some((file) => SETTING_FILES.has(file));
+    if (thingMemo.size > 50_000) thingMemo.clear();
+    thingMemo.set(word, thing);
+  }
+  return thing;
+}
+
+/** A synset's lexicographer file number: the two digits after its offset. */
+function lexicographerFile(data: Buffer, offset: number): number {
+  let at = offset;
+  while (at < data.length && data[at] !== 32) at++;
+  return (data[at + 1]! - 48) * 10 + (data[at + 2]! - 48);
+}
+
 /** The word itself, then what Morphy's rules make of it (`edited` → `edite`, `edit`). */
 function baseForms(word: string, endings: PartOfSpeech['endings']): string[] {
   const forms = [word];

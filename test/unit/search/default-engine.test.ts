@@ -171,6 +171,42 @@ describe('default engine', () => {
       expect(index.search('list issues over at harvest').unknownWords).toEqual(['harvest']);
     });
 
+    it('issue #15: reads a spaced dash as a pause, so a name before it ends its phrase', () => {
+      expect(index.search('i use harvest - list issues').unknownWords).toEqual(['harvest']);
+      expect(index.search('i use harvest — list issues').unknownWords).toEqual(['harvest']);
+      // A dash inside a word joins a compound: `harvest-time` is no name standing alone.
+      expect(index.search('use harvest-time issues list').matches).not.toEqual([]);
+    });
+
+    it('issue #15: reads a name after a channel and an owner (in my …, using the … repository), and an English one only when it names a thing', () => {
+      for (const [query, name] of [
+        ['list issues in my zorblat?', 'zorblat'],
+        ['using the zorblat repository, list issues', 'zorblat'],
+        ['list issues in my lemur?', 'lemur'],
+        ['using the kiln repository, list issues', 'kiln'],
+        ['post a message with my pinecone', 'pinecone'],
+      ] as const) {
+        expect(index.search(query).unknownWords, query).toEqual([name]);
+      }
+      // WordNet's places and times are where a task happens, not apps.
+      for (const query of ['weather forecast in my area', 'weather forecast in my town?']) {
+        expect(index.search(query).matches, query).not.toEqual([]);
+      }
+    });
+
+    it('issue #15: reads a name after a channel that opens the query, before the action', () => {
+      expect(index.search('on heron list issues').unknownWords).toEqual(['heron']);
+      expect(index.search('with zorblat list issues').unknownWords).toEqual(['zorblat']);
+      // A word WordNet knows as a time (or a place) is the task's setting, even with a thing's sense.
+      expect(index.search('in spring create a charge').matches).not.toEqual([]);
+    });
+
+    it('issue #15: reads an English word first, before an action, in a sentence of any length but not in keywords', () => {
+      expect(index.search('harvest create a new issue for the team now').unknownWords).toEqual(['harvest']);
+      // Six keywords and no word of a sentence: the first is what the task is about.
+      expect(index.search('harvest create issue repository title body').matches).not.toEqual([]);
+    });
+
     it('says in the explanation why each word was read as an absent app', () => {
       const why = (query: string) => index.search(query, { explain: true }).explanation?.whyUnknown;
       expect(why('create an issue in zorblat')).toEqual({

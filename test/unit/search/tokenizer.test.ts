@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { tokenize } from '../../../src/search/tokenizer.js';
+import { tokenize, tokenizeRuns } from '../../../src/search/tokenizer.js';
 
 const SPLIT = { splitCamelCase: true, splitLetterDigit: true };
 
@@ -49,6 +49,19 @@ describe('tokenize', () => {
       'apisforuser',
     ]);
     expect(tokenize('HTTPServer mRNA', SPLIT)).toEqual(['http', 'server', 'httpserver', 'm', 'rna', 'mrna']);
+  });
+
+  it('issue #15: marks a pause after punctuation, and after a dash only with a space beside it', () => {
+    expect(tokenizeRuns('use kiln - send it, now').pausesAfter).toEqual([false, true, false, true, false]);
+    expect(tokenizeRuns('use kiln— send').pausesAfter).toEqual([false, true, false]);
+    expect(tokenizeRuns('an e-mail to x-ray').pausesAfter).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('treats underscores, dots, hyphens and non-ASCII letters as separators', () => {

@@ -1,4 +1,4 @@
-import type { ListingForm, TierView, ToolSearchSettings } from '../../src/api/ui-api.js';
+import type { ConnectorToolsView, ListingForm, TierView, ToolSearchSettings } from '../../src/api/ui-api.js';
 import { formatNumber } from './format.js';
 
 /** What each tier means for the agent, in plain words (its name is `TIER_LABELS` in the store's selectors). */
@@ -28,4 +28,22 @@ export function whyThisForm(tier: TierView, search: ToolSearchSettings | undefin
       : `"${tier.form}" (${formatNumber(tier.listingTokens)} tokens) is the most detailed form that fits`;
   const over = richer.length === 0 ? '' : `; ${richer.join(', ')} would be larger`;
   return `The listing may use ${budget} tokens${share}: ${fits}${over}.`;
+}
+
+const apps = (n: number) => `${formatNumber(n)} ${n === 1 ? 'app' : 'apps'}`;
+
+/** What agents reach at the connector gateway: "35 connector tools (3 apps), searched at the gateway, not listed." */
+export function connectorToolsText(view: ConnectorToolsView): string {
+  const where = 'searched at the gateway, not listed';
+  if (view.problem !== undefined) {
+    return `Connector tools are ${where}; the gateway could not say how many: ${view.problem}`;
+  }
+  if (view.apps === 0) return 'The connector gateway offers no app yet: no connector tools to search.';
+  const counted = view.apps - view.uncountedApps;
+  const tools = `${formatNumber(view.count)} connector ${view.count === 1 ? 'tool' : 'tools'}`;
+  if (counted === 0) {
+    return `The connector tools of ${apps(view.apps)}, ${where} (this gateway does not say how many).`;
+  }
+  if (view.uncountedApps === 0) return `${tools} (${apps(view.apps)}), ${where}.`;
+  return `${tools} from ${apps(counted)}, and those of ${apps(view.uncountedApps)} the gateway does not count, ${where}.`;
 }

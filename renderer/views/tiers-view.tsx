@@ -8,7 +8,7 @@ import {
   stepFromContext,
 } from '../lib/context-scale.js';
 import { formatCompact, formatNumber } from '../lib/format.js';
-import { TIER_EXPLAINED, whyThisForm } from '../lib/tier-text.js';
+import { connectorToolsText, TIER_EXPLAINED, whyThisForm } from '../lib/tier-text.js';
 import { selectTierLabel, TIER_LABELS } from '../store/selectors.js';
 import { useAppStore, useAppStoreShallow } from '../store/store-context.js';
 
@@ -113,7 +113,12 @@ export function TiersView() {
 
 function TierDetails(props: { tier: TierView; label: string }) {
   const { tier } = props;
-  if (tier.tier === 0 && tier.deferredCount === 0 && tier.visibleToolNames.length === 0) {
+  if (
+    tier.tier === 0 &&
+    tier.deferredCount === 0 &&
+    tier.visibleToolNames.length === 0 &&
+    tier.connectorTools === undefined
+  ) {
     return (
       <div className="mt-m">
         <EmptyState title="Nothing to preview yet">
@@ -193,9 +198,13 @@ function TierStats(props: { tier: TierView; label: string }) {
       <div className="panel stat">
         <div className="label">Deferred tools</div>
         <div className="value" data-testid="tier-deferred-count">
-          {formatNumber(tier.deferredCount)}
+          {formatNumber(tier.deferredCount + (tier.connectorTools?.count ?? 0))}
         </div>
-        <div className="note">reached through tool_search and tool_call</div>
+        <div className="note" data-testid="tier-deferred-note">
+          {tier.connectorTools === undefined
+            ? 'reached through tool_search and tool_call'
+            : `${formatNumber(tier.deferredCount)} local + ${formatNumber(tier.connectorTools.count)} connector${tier.connectorTools.uncountedApps > 0 || tier.connectorTools.problem !== undefined ? ' counted' : ''}, reached through tool_search and tool_call`}
+        </div>
       </div>
     </div>
   );
@@ -204,11 +213,7 @@ function TierStats(props: { tier: TierView; label: string }) {
 /** The tiers and listing forms in plain words, this one marked, and why it was chosen. */
 function TierExplainer(props: { tier: TierView }) {
   const { tier } = props;
-  const { search, connectors } = useAppStoreShallow((s) => ({
-    search: s.settings?.toolSearch,
-    connectors: s.settings?.connectors,
-  }));
-  const connectorsOn = connectors?.enabled === true && connectors.gatewayUrl !== undefined;
+  const search = useAppStore((s) => s.settings?.toolSearch);
   return (
     <>
       <h3 className="section-title">What this means</h3>
@@ -226,10 +231,10 @@ function TierExplainer(props: { tier: TierView }) {
           <strong>Why “{tier.form}”: </strong>
           {whyThisForm(tier, search)}
         </p>
-        {connectorsOn && (
+        {tier.connectorTools !== undefined && (
           <p className="small mt-s" data-testid="tier-connectors">
-            Connector tools (apps reached through the gateway) are searched at the gateway, not listed: they
-            add nothing to this listing, and tool_search finds them next to the local ones.
+            {connectorToolsText(tier.connectorTools)} They add nothing to this listing, and tool_search finds
+            them next to the local ones.
           </p>
         )}
       </section>
@@ -262,7 +267,7 @@ function SchemaCost(props: { tier: TierView }) {
         <p className="muted small">
           {tier.deferredTokens > 0
             ? `Listing the deferred tools directly would cost about ${formatNumber(tier.deferredTokens)} tokens; the agent's tool list costs about ${formatNumber(tier.visibleTokens)} (${Math.round(saved * 100)}% less). Token counts here are estimates (characters ÷ 4); a model's tokenizer may count up to a quarter more for lists of tool names.`
-            : 'No local tool is deferred: the agent sees every local tool directly.'}
+            : `No local tool is deferred: the agent sees every local tool directly${tier.connectorTools === undefined ? '' : ', and finds connector tools through tool_search'}.`}
         </p>
       </section>
     </>

@@ -72,6 +72,20 @@ export interface TierView {
   visibleToolNames: string[];
   /** The exact `tool_search` description the model receives. */
   toolSearchDescription: string;
+  /** Present while a connector gateway is in scope: its tools are searched there, never listed. */
+  connectorTools?: ConnectorToolsView;
+}
+
+/** The connector tools an agent can reach through tool_search, as the gateway counts them. */
+export interface ConnectorToolsView {
+  /** Tools of the enabled apps that said how many they have. */
+  count: number;
+  /** Enabled apps on the gateway. */
+  apps: number;
+  /** Enabled apps that did not say (a gateway older than `toolCount`): not in `count`. */
+  uncountedApps: number;
+  /** Why the gateway could not be asked (not signed in, unreachable); the counts are 0 then. */
+  problem?: string;
 }
 
 export interface ServerView {

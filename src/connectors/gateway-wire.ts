@@ -88,6 +88,11 @@ export interface GatewayConnectionRow {
   account?: string;
   accounts: GatewayAccount[];
   disabledTools: string[];
+  /**
+   * How many of the connector's tools search can find for the caller (its `disabledTools` not
+   * counted); absent from gateways older than the field, which Toolbridge then cannot count.
+   */
+  toolCount?: number;
 }
 
 /** Which account to link: the connector's default one, or the one under `alias` (new or existing). */
@@ -260,6 +265,8 @@ export function parseConnectionRow(value: unknown): GatewayConnectionRow | undef
     disabledTools: stringArray(pick(value, 'disabledTools', 'disabled_tools')) ?? [],
   };
   const row = withStrings(withLinkFields(base, value), value, [['account', 'account', 'account']]);
+  const toolCount = pick(value, 'toolCount', 'tool_count');
+  if (Number.isSafeInteger(toolCount) && (toolCount as number) >= 0) row.toolCount = toolCount as number;
   if (Array.isArray(value.accounts)) {
     for (const raw of value.accounts) {
       const account = parseAccount(raw);

@@ -21,7 +21,7 @@ export interface ConnectorParts {
    */
   manageConnections: DirectTool;
   /** Present while a connector gateway is configured: only then are `connectors__` names in scope. */
-  gateway?: { legs: ConnectorLegs; backend: ConnectorBackend };
+  gateway?: { legs: ConnectorLegs; backend: ConnectorBackend; client: GatewayClient };
 }
 
 export interface HostConnectorsOptions {
@@ -80,6 +80,7 @@ export class HostConnectors {
         legs: gatewayConnectorLegs(client),
         // A CONNECTION_REQUIRED entry waits behind a connection card while a UI can show one.
         backend: new ConnectionHold(executor, manager),
+        client,
       },
     };
   }

@@ -7,6 +7,7 @@ import type { AgentSurface } from '../bridge/types.js';
 import type { ServerManager } from '../servers/server-manager.js';
 import type { CallBoard } from './call-board.js';
 import type { ConnectionCards } from './connection-cards.js';
+import type { ConnectorToolCount } from './connector-tool-count.js';
 import type { HostCatalog } from './host-catalog.js';
 import type { HostSettings } from './host-settings.js';
 import type { ServerSignIn } from './server-sign-in.js';
@@ -32,6 +33,8 @@ export interface HostParts {
   connectionCards: ConnectionCards | undefined;
   /** Each tool_call that needed the person, as one card, and the recent ones. */
   calls: CallBoard;
+  /** How many connector tools the gateway offers (the Tiers view). */
+  connectorToolCount: ConnectorToolCount;
   /** Open elicitation and sampling cards (servers' requests); undefined where no UI can show them. */
   requestCards: RequestCards | undefined;
   /** Open UIs (web pages, the desktop window): cards open only while one is attached. */

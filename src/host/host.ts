@@ -29,6 +29,7 @@ import { CallBoard } from './call-board.js';
 import { CatalogChanges, watchCatalogInputs } from './catalog-changes.js';
 import { ClientRequests } from './client-requests.js';
 import { ConnectionCards } from './connection-cards.js';
+import { ConnectorToolCount } from './connector-tool-count.js';
 import { DataDirLock } from './data-dir-lock.js';
 import { createHostApi, type HostApi } from './host-api.js';
 import { HostCatalog } from './host-catalog.js';
@@ -359,6 +360,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
       ...(connectionCards === undefined ? {} : { cards: connectionCards }),
     });
 
+    const connectorToolCount = new ConnectorToolCount(() => connectors.current().gateway?.client);
+    // Signing in or out of the gateway changes what it counts.
+    store.add(secrets.onDidChange(() => connectorToolCount.forget()));
+
     const agents = await AgentRegistry.open(agentRecordStore(settings), secrets);
     store.add(agents);
     const agentSurfaces = new AgentSurfaces(catalog, agents, () => servers.notifyRootsChanged());
@@ -419,6 +424,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       endpoint,
       connectionCards,
       calls,
+      connectorToolCount,
       requestCards,
       uiPresence,
       policyOverride,

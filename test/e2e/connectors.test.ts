@@ -47,6 +47,24 @@ describe('connectors in the web UI', () => {
     await expect.poll(searchDescription, { timeout: 15_000 }).toContain('connectors__');
   });
 
+  it('issue #16: Tiers counts the connector tools, searched at the gateway and not listed', async () => {
+    await openView('tiers');
+    const offered = ui.gateway.tools.size;
+    await textOf(ui.page.getByTestId('tier-connectors')).toContain(
+      `${offered} connector tools (3 apps), searched at the gateway, not listed.`,
+    );
+    // The agent's picture counts them: local deferred + connector tools.
+    const note = (await ui.page.getByTestId('tier-deferred-note').textContent()) ?? '';
+    const local = Number(/^(\d+) local \+/.exec(note)?.[1]);
+    expect(note).toContain(`+ ${offered} connector`);
+    expect(Number((await ui.page.getByTestId('tier-deferred-count').textContent())?.replace(/,/g, ''))).toBe(
+      local + offered,
+    );
+    expect(await ui.page.getByTestId('tier-explainer').textContent()).not.toContain(
+      'sees every tool directly',
+    );
+  });
+
   it('a call to an unlinked app waits on a card; Connect and Allow run it and return its result', async () => {
     await openView('cards');
     const call = callTool('connectors__github__ADD_ISSUE_COMMENT', { body: 'hello' });

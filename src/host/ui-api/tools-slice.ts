@@ -7,10 +7,10 @@ import { requireTool, type ToolViewParts, toolView } from './tool-view.js';
 
 /** The catalog's tools: listing, the person's on/off and pin choices, and the tier an agent gets. */
 export const toolsSlice: UiApiSlice<
-  keyof ToolViewParts | 'agents',
+  keyof ToolViewParts | 'agents' | 'connectorToolCount',
   'listTools' | 'setToolEnabled' | 'setToolPinned' | 'getTier'
 > = (parts) => {
-  const { catalog, settings, agents } = parts;
+  const { catalog, settings, agents, connectorToolCount } = parts;
 
   const setToolChoice = async (
     name: string,
@@ -49,7 +49,8 @@ export const toolsSlice: UiApiSlice<
         );
       }
       const plan = catalog.plan(contextLength);
-      return tierView(plan, catalog.surface(contextLength).listTools(), contextLength);
+      const tools = catalog.surface(contextLength).listTools();
+      return tierView(plan, tools, contextLength, await connectorToolCount.current());
     },
   };
 };

@@ -42,6 +42,17 @@ describe('parseConnectionRow', () => {
     ]);
     expect(parseConnectionRow({ connector: 'notion', connected: false })?.accounts).toEqual([]);
   });
+
+  it('issue #16: reads the tool count in either spelling, and leaves it out when a gateway sends none', () => {
+    expect(parseConnectionRow({ connector: 'github', toolCount: 35 })?.toolCount).toBe(35);
+    expect(parseConnectionRow({ connector: 'github', tool_count: 0 })?.toolCount).toBe(0);
+    const old = parseConnectionRow({ connector: 'github', connected: true });
+    expect(old).toBeDefined();
+    expect(old).not.toHaveProperty('toolCount');
+    for (const bad of [-1, 2.5, '35', null, Number.POSITIVE_INFINITY]) {
+      expect(parseConnectionRow({ connector: 'github', toolCount: bad })).not.toHaveProperty('toolCount');
+    }
+  });
 });
 
 describe('parseConnectionStarts', () => {

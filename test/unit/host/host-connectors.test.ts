@@ -258,6 +258,27 @@ describe('connectors in the host', () => {
     ]);
   });
 
+  it('issue #16: Tiers counts the connector tools the gateway offers, none without a gateway', async () => {
+    await start('allow');
+    const offered = [...gateway.tools.values()].length;
+    const tier = await host.api.getTier({ contextLengthTokens: 200_000 });
+    expect(tier.connectorTools).toEqual({ count: offered, apps: 3, uncountedApps: 0 });
+    expect(offered).toBeGreaterThan(20);
+    await host.api.updateSettings({ connectors: { enabled: false } });
+    expect(await host.api.getTier({ contextLengthTokens: 200_000 })).not.toHaveProperty('connectorTools');
+  });
+
+  it('issue #16: a gateway older than toolCount leaves its apps uncounted; a failing one says why', async () => {
+    await gateway.close();
+    gateway = await startFixtureGateway({ toolCounts: false });
+    await start('allow');
+    expect((await host.api.getTier({})).connectorTools).toEqual({ count: 0, apps: 3, uncountedApps: 3 });
+    await host.secrets.delete(CONNECTOR_GATEWAY_TOKEN_KEY);
+    const signedOut = (await host.api.getTier({ contextLengthTokens: 100_000 })).connectorTools;
+    expect(signedOut).toMatchObject({ count: 0, apps: 0 });
+    expect(signedOut?.problem).toMatch(/token|sign/i);
+  });
+
   it('Settings: the gateway is switched and signed in/out from the UI API; the token is never read back', async () => {
     await start('allow');
     const names = () =>

@@ -29,5 +29,8 @@ describe('tierView', () => {
       visibleTokens: estimateToolTokens(tools),
     });
     expect(view.toolSearchDescription).toBe(tools[0]!.description);
+    expect(view).not.toHaveProperty('connectorTools');
+    const counted = { count: 35, apps: 3, uncountedApps: 0 };
+    expect(tierView(plan, tools, 40_000, counted).connectorTools).toEqual(counted);
   });
 });

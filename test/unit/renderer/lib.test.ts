@@ -15,7 +15,7 @@ import {
   serverIdTaken,
   suggestServerId,
 } from '../../../renderer/lib/server-form.js';
-import { whyThisForm } from '../../../renderer/lib/tier-text.js';
+import { connectorToolsText, whyThisForm } from '../../../renderer/lib/tier-text.js';
 import { splitCommandLine } from '../../../src/base/command-review.js';
 import { findSuspicious, revealHidden } from '../../../src/base/suspicious-text.js';
 
@@ -293,5 +293,23 @@ describe('whyThisForm', () => {
     expect(whyThisForm({ ...tier, tier: 0, form: 'full' }, search)).toMatch(
       /^Listing every tool directly fits/,
     );
+  });
+});
+
+describe('connectorToolsText', () => {
+  it('issue #16: counts the connector tools, or says the gateway does not', () => {
+    expect(connectorToolsText({ count: 35, apps: 3, uncountedApps: 0 })).toBe(
+      '35 connector tools (3 apps), searched at the gateway, not listed.',
+    );
+    expect(connectorToolsText({ count: 0, apps: 2, uncountedApps: 2 })).toBe(
+      'The connector tools of 2 apps, searched at the gateway, not listed (this gateway does not say how many).',
+    );
+    expect(connectorToolsText({ count: 20, apps: 3, uncountedApps: 1 })).toBe(
+      '20 connector tools from 2 apps, and those of 1 app the gateway does not count, searched at the gateway, not listed.',
+    );
+    expect(connectorToolsText({ count: 0, apps: 0, uncountedApps: 0, problem: 'No token.' })).toBe(
+      'Connector tools are searched at the gateway, not listed; the gateway could not say how many: No token.',
+    );
+    expect(connectorToolsText({ count: 0, apps: 0, uncountedApps: 0 })).toMatch(/offers no app yet/);
   });
 });

@@ -51,6 +51,7 @@ export function runQualityBench() {
     ['dev keyword', 'dev (half A tuned)', 'shared', byStyle('keyword')],
     ['dev natural', 'dev (half A tuned)', 'shared', byStyle('natural')],
     ['dev known-item', 'dev (half A tuned)', 'shared', dev.filter((row) => row.known)],
+    ['paraphrases', 'tuned (written by search-terms)', 'shared', loadQueryFixture('paraphrases-tuned.jsonl')],
   ];
   const cell = (metrics) =>
     `${fixed(metrics.hitAt1, 3)} / ${fixed(metrics.hitAtK, 3)} / ${fixed(metrics.recallAtK, 3)} / ` +

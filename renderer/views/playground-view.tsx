@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { SearchExplanationView } from '../../src/api/ui-api.js';
+import type { QueryWordView, SearchExplanationView } from '../../src/api/ui-api.js';
 import type { JsonObject } from '../../src/base/json.js';
 import { EmptyState, ErrorText, JsonBlock, ToolName, ViewHeader } from '../components/common.js';
 import { useAppStore, useAppStoreShallow } from '../store/store-context.js';
@@ -174,6 +174,7 @@ function ResultGroup(props: { index: number; explanation: SearchExplanationView 
           </span>
         )}
       </div>
+      {explanation.words.length > 0 && <WordFates words={explanation.words} />}
       {explanation.corrections !== undefined && explanation.corrections.length > 0 && (
         <p className="small muted mt-s">
           Read as:{' '}
@@ -209,6 +210,61 @@ function ResultGroup(props: { index: number; explanation: SearchExplanationView 
         </div>
       )}
     </div>
+  );
+}
+
+const FATE_LABELS: Record<QueryWordView['fate'], string> = {
+  kept: 'kept',
+  dropped: 'dropped',
+  unknown: 'stops the search',
+};
+
+/** Every query word and what became of it: kept, dropped and why, corrected, bridged to related words. */
+function WordFates(props: { words: QueryWordView[] }) {
+  return (
+    <details className="word-fates mt-s small" data-testid="explain-words">
+      <summary>
+        <span className="muted">Words:</span>{' '}
+        {props.words.map((word, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a query may repeat a word
+          <span key={index} className={`chip fate-${word.fate}`} title={word.why}>
+            {word.word}
+          </span>
+        ))}
+      </summary>
+      <ul>
+        {props.words.map((word, index) => (
+          <li
+            // biome-ignore lint/suspicious/noArrayIndexKey: a query may repeat a word
+            key={index}
+            data-testid="explain-word"
+            data-fate={word.fate}
+            data-reason={word.reason}
+          >
+            <span className={`chip fate-${word.fate}`}>{word.word}</span> <b>{FATE_LABELS[word.fate]}</b>{' '}
+            <span className="muted">({word.reason})</span>
+            {word.why !== word.reason && <> {word.why}</>}
+            {word.correctedTo !== undefined && <> · corrected to “{word.correctedTo}”</>}
+            {word.expandedTo !== undefined && (
+              <>
+                {' '}
+                · also scored:{' '}
+                {word.expandedTo.map((related) => (
+                  <span
+                    key={`${related.word}-${related.source}`}
+                    className="chip"
+                    title={`from ${related.source}, weight ${related.weight} of the query's own words`}
+                  >
+                    {related.word} ×{related.weight.toFixed(2)}{' '}
+                    <span className="faint">{related.source}</span>
+                  </span>
+                ))}
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
 

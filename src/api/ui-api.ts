@@ -249,10 +249,25 @@ export type SettingsPatch = Partial<Omit<SettingsView, 'dataDir' | 'secretStoreK
   connectors?: { gatewayUrl?: string | null; enabled?: boolean };
 };
 
+/** What became of one query word, as the Playground shows it (the engine's `WordFate`). */
+export interface QueryWordView {
+  word: string;
+  fate: 'kept' | 'dropped' | 'unknown';
+  /** A code: `scored`, `corrected`, `related-words`, `common-english`, `over-term-budget`, `not-in-catalog`, `filler`, `name-as-data`, `address`, `repeated`, `absent-service`. */
+  reason: string;
+  /** In plain words. */
+  why: string;
+  correctedTo?: string;
+  /** Related words also scored for it: each as its source spells it, its weight and where it came from. */
+  expandedTo?: Array<{ word: string; weight: number; source: string }>;
+}
+
 export interface SearchExplanationView {
   query: string;
   gateToken?: string;
   answerableTerms: string[];
+  /** Every query word in order, and its fate. */
+  words: QueryWordView[];
   corrections?: Array<{ from: string; to: string }>;
   /** Words read as an app no installed tool mentions (they empty the result), and why. */
   unknownWords?: Array<{ word: string; why: string }>;

@@ -9,7 +9,7 @@ import {
   type QueryWords,
 } from './reading.js';
 import { stem } from './stemmer.js';
-import type { WordFate } from './types.js';
+import type { WordExpansion, WordFate, WordFateReason } from './types.js';
 import { correctWord } from './typo.js';
 
 /**
@@ -169,10 +169,11 @@ class EnglishReader implements QueryReader {
     const inAddress = gate === 'unknown-name' ? addressRuns(query, this.data.isTopLevelDomain) : undefined;
     for (let i = 0; i < words.length; i++) {
       const word = words[i]!;
-      const fate: WordFate = { word, stem: word, fate: 'dropped', why: '' };
+      const fate: WordFate = { word, stem: word, fate: 'dropped', reason: 'not-in-catalog', why: '' };
       plan.words.push(fate);
       if (inAddress?.[query.runOf[i]!] === true) {
         // `mail jo@hotmail.com`, `whois stripe.com`: an address is the request's data, not its words.
+        fate.reason = 'address';
         fate.why = 'inside an e-mail or web address: data, not a request';
         plan.ignoredWords.push(word);
         continue;
@@ -184,8 +185,10 @@ class EnglishReader implements QueryReader {
       if (termId < 0) fate.why = 'no tool holds it';
       if (termId < 0 && (readsNames || this.settings.typoCorrection)) {
         const reading = this.readMissing(word);
-        if (reading.kind === 'filler')
+        if (reading.kind === 'filler') {
+          fate.reason = 'filler';
           fate.why = 'no tool holds it: a number or a word of one or two letters';
+        }
         const typoPlace = reading.kind === 'typo' ? this.typoAsName(query, i, reading.correction) : undefined;
         if (reading.kind === 'typo' && typoPlace !== undefined) {
           place(word, `one letter from "${reading.correction}", but where a service is named: ${typoPlace}`);
@@ -213,8 +216,10 @@ class EnglishReader implements QueryReader {
           } else {
             plan.ignoredWords.push(word);
             if (reading.kind === 'english') fate.why = NO_TOOL_HOLDS_ENGLISH;
-            else if (reading.kind === 'name')
+            else if (reading.kind === 'name') {
+              fate.reason = 'name-as-data';
               fate.why = 'no tool holds it: a name, not where a service is named';
+            }
           }
         }
       }
@@ -235,7 +240,10 @@ class EnglishReader implements QueryReader {
       if (first || this.settings.countRepeatedTerms) {
         fate.fate = 'kept';
         plan.terms.push({ stem: term, termId, boost: 1, countsForCoverage: first, source: term });
-      } else fate.why = `said before ("${term}")`;
+      } else {
+        fate.reason = 'repeated';
+        fate.why = `said before ("${term}")`;
+      }
       if (first) this.addSynonyms(term, plan);
     }
     if (
@@ -246,10 +254,11 @@ class EnglishReader implements QueryReader {
       for (const fate of plan.words) {
         if (plan.unknownWords.includes(fate.word) || placedNames.includes(fate.word)) {
           // An English word read as data is bridged to related words like any other (`my savings`).
-          fate.why =
-            this.readMissing(fate.word).kind === 'english'
-              ? NO_TOOL_HOLDS_ENGLISH
-              : 'no tool holds it: a name, but in a long query or among many, so data';
+          const english = this.readMissing(fate.word).kind === 'english';
+          fate.reason = english ? 'not-in-catalog' : 'name-as-data';
+          fate.why = english
+            ? NO_TOOL_HOLDS_ENGLISH
+            : 'no tool holds it: a name, but in a long query or among many, so data';
         }
       }
       plan.ignoredWords.push(...plan.unknownWords, ...placedNames);
@@ -262,23 +271,27 @@ class EnglishReader implements QueryReader {
     this.addRelatedWords(plan);
     for (const fate of plan.words) {
       const why = plan.whyUnknown[fate.word];
+      const unscored = fate.fate === 'kept' ? whyUnscored.get(fate.stem) : undefined;
       if (why !== undefined && plan.unknownWords.includes(fate.word)) {
         fate.fate = 'unknown';
+        fate.reason = 'absent-service';
         fate.why = why;
-      } else if (fate.fate === 'kept' && whyUnscored.has(fate.stem)) {
+      } else if (unscored !== undefined) {
         fate.fate = 'dropped';
-        fate.why = whyUnscored.get(fate.stem)!;
+        fate.reason = unscored.reason;
+        fate.why = unscored.why;
       } else if (fate.fate === 'kept') {
+        fate.reason = fate.correctedTo === undefined ? 'scored' : 'corrected';
         fate.why = fate.correctedTo === undefined ? 'scored' : `scored as "${fate.correctedTo}"`;
-        const expanded = plan.terms.filter((term) => term.source === fate.stem && term.stem !== fate.stem);
-        if (expanded.length > 0)
-          fate.expandedTo = expanded.map(({ stem, boost }) => ({ stem, weight: boost }));
+        const expanded = expansionsOf(plan, fate.stem);
+        if (expanded.length > 0) fate.expandedTo = expanded;
       } else if (fate.why === NO_TOOL_HOLDS_ENGLISH) {
-        const expanded = plan.terms.filter((term) => term.source === fate.stem);
+        const expanded = expansionsOf(plan, fate.stem);
         if (expanded.length > 0) {
           fate.fate = 'kept';
+          fate.reason = 'related-words';
           fate.why = 'no tool holds it: scored through related words';
-          fate.expandedTo = expanded.map(({ stem, boost }) => ({ stem, weight: boost }));
+          fate.expandedTo = expanded;
         }
       }
     }
@@ -459,9 +472,9 @@ class EnglishReader implements QueryReader {
     plan: QueryPlan,
     wordOf: ReadonlyMap<string, string>,
     queryWords: number,
-  ): Map<string, string> {
+  ): Map<string, { reason: WordFateReason; why: string }> {
     const { commonWordZipf, allWordsUpTo, maxQueryTerms } = this.settings;
-    const unscored = new Map<string, string>();
+    const unscored = new Map<string, { reason: WordFateReason; why: string }>();
     if (commonWordZipf > 0 && queryWords > allWordsUpTo) {
       const zipf = new Map(
         plan.answerable.map((term) => [term, this.data.englishZipf(wordOf.get(term) ?? term)]),
@@ -469,10 +482,10 @@ class EnglishReader implements QueryReader {
       const common = plan.answerable.filter((term) => zipf.get(term)! >= commonWordZipf);
       if (common.length < plan.answerable.length) {
         for (const term of common) {
-          unscored.set(
-            term,
-            `one of the commonest English words (Zipf ${zipf.get(term)!.toFixed(1)} ≥ ${commonWordZipf}) in a query of more than ${allWordsUpTo} words`,
-          );
+          unscored.set(term, {
+            reason: 'common-english',
+            why: `one of the commonest English words (Zipf ${zipf.get(term)!.toFixed(1)} ≥ ${commonWordZipf}) in a query of more than ${allWordsUpTo} words`,
+          });
         }
       }
     }
@@ -481,7 +494,10 @@ class EnglishReader implements QueryReader {
       const df = (term: string) => this.lexicon.documentFrequency(this.lexicon.termId(term));
       // A stable sort: equally common stems keep query order.
       for (const term of [...left].sort((a, b) => df(a) - df(b)).slice(maxQueryTerms)) {
-        unscored.set(term, `not among the ${maxQueryTerms} most specific terms (maxQueryTerms)`);
+        unscored.set(term, {
+          reason: 'over-term-budget',
+          why: `not among the ${maxQueryTerms} most specific terms (maxQueryTerms)`,
+        });
       }
     }
     if (unscored.size > 0) {
@@ -541,7 +557,14 @@ class EnglishReader implements QueryReader {
         const boost = relatedWordWeights[relation];
         if (boost <= 0) continue;
         // The word itself is in no tool: a tool holding a related word covers it.
-        plan.terms.push({ stem: related, termId, boost, countsForCoverage: true, source });
+        plan.terms.push({
+          stem: related,
+          termId,
+          boost,
+          countsForCoverage: true,
+          source,
+          via: { word, source: relation === 'synonym' ? 'wordnet-synonym' : 'wordnet-broader' },
+        });
       }
     }
   }
@@ -556,6 +579,7 @@ class EnglishReader implements QueryReader {
         boost: this.settings.synonymWeight,
         countsForCoverage: false,
         source: term,
+        via: { word: synonym, source: 'synonyms-option' },
       });
     }
   }
@@ -576,6 +600,16 @@ class EnglishReader implements QueryReader {
   private knows(word: string): boolean {
     return this.lexicon.holdsWord(word);
   }
+}
+
+/** The related words scored for query stem `source`, as the explanation shows them. */
+function expansionsOf(plan: QueryPlan, source: string): WordExpansion[] {
+  const expanded: WordExpansion[] = [];
+  for (const term of plan.terms) {
+    if (term.source !== source || term.via === undefined) continue;
+    expanded.push({ word: term.via.word, stem: term.stem, weight: term.boost, source: term.via.source });
+  }
+  return expanded;
 }
 
 /** The one of `phrases` that run `run` comes right after (`log into <run>`), as text. */

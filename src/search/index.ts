@@ -75,9 +75,12 @@ export type {
   ExtendableToolIndex,
   IndexEntry,
   MatchExplanation,
+  RelatedWordSource,
   SearchExplanation,
   SearchOptions,
   SearchResult,
   ToolIndex,
+  WordExpansion,
   WordFate,
+  WordFateReason,
 } from './types.js';

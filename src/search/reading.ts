@@ -1,4 +1,4 @@
-import type { Correction, WordFate } from './types.js';
+import type { Correction, RelatedWordSource, WordFate } from './types.js';
 
 /**
  * How a query is read, as the core sees it: a reader turns a query's words into the terms to
@@ -16,6 +16,8 @@ export interface QueryTerm {
   countsForCoverage: boolean;
   /** The query stem this term stands for (itself, or the word a synonym was added for). */
   source: string;
+  /** For a related word: the word as its source spells it, and the source. */
+  via?: { word: string; source: RelatedWordSource };
 }
 
 /** How the engine read a query. */

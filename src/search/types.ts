@@ -22,6 +22,43 @@ export interface Correction {
 }
 
 /**
+ * Why a query word met its fate, as a code a program can branch on (`WordFate.why` says it in
+ * words). Kept: `scored` as written, `corrected` (a typo fixed first), `related-words` (no tool
+ * holds it, its related words are scored instead). Dropped: `common-english` (one of English's
+ * commonest words in a longer query: the engine's stop words, taken from word frequency, not a
+ * list), `over-term-budget` (beyond `maxQueryTerms`), `not-in-catalog` (no tool holds it and no
+ * related word helps), `filler` (a number, or a word of one or two letters, no tool holds),
+ * `name-as-data` (a name no tool holds, read as what the task is about), `address` (inside an
+ * e-mail or web address), `repeated` (said before). Unknown: `absent-service`.
+ */
+export type WordFateReason =
+  | 'scored'
+  | 'corrected'
+  | 'related-words'
+  | 'common-english'
+  | 'over-term-budget'
+  | 'not-in-catalog'
+  | 'filler'
+  | 'name-as-data'
+  | 'address'
+  | 'repeated'
+  | 'absent-service';
+
+/** Where a related word came from: WordNet 3.1 (a word of the same sense, or of a broader one) or the `synonyms` option. */
+export type RelatedWordSource = 'wordnet-synonym' | 'wordnet-broader' | 'synonyms-option';
+
+/** A related word also scored for a query word, below it. */
+export interface WordExpansion {
+  /** As the source spells it (`call`). */
+  word: string;
+  /** The stem it was scored as (`call`). */
+  stem: string;
+  /** Its weight against 1 for the query's own words. */
+  weight: number;
+  source: RelatedWordSource;
+}
+
+/**
  * What became of one query word (`explain`): `kept` (scored, perhaps after a correction, perhaps
  * with related words at a lower weight), `dropped` (not scored, and why) or `unknown` (read as an
  * absent service's name: it empties the result).
@@ -32,12 +69,14 @@ export interface WordFate {
   /** The stem it was looked up as (of the correction, when corrected). */
   stem: string;
   fate: 'kept' | 'dropped' | 'unknown';
+  /** Why, as a code (see {@link WordFateReason}). */
+  reason: WordFateReason;
   /** In plain words: `scored`, `one of the commonest English words …`, `inside an e-mail …`. */
   why: string;
   /** The catalog word a typo was corrected to. */
   correctedTo?: string;
-  /** Related stems also scored for it, each at its weight (< 1). */
-  expandedTo?: { stem: string; weight: number }[];
+  /** Related words also scored for it, each at its weight (< 1) and from its source. */
+  expandedTo?: WordExpansion[];
 }
 
 /** Why one name ranked where it did. */

@@ -239,11 +239,28 @@ describe('playground', () => {
     await textOf(first.getByTestId('explain-terms')).toContain('list');
     await textOf(first.getByTestId('match-terms').first()).toMatch(/\d\.\d\d/);
     await shown(first.getByTestId('explain-gate'));
+    // issue #15: every word's fate, with its reason; the list opens from the word chips.
+    const words = first.getByTestId('explain-words');
+    await words.locator('summary').click();
+    const fates = await words
+      .getByTestId('explain-word')
+      .evaluateAll((nodes) =>
+        nodes.map((n) => `${n.textContent?.split(' ')[0]}:${n.getAttribute('data-reason')}`),
+      );
+    expect(fates).toEqual([
+      'list:scored',
+      'files:scored',
+      'in:common-english',
+      'a:common-english',
+      'directory:scored',
+    ]);
+    await textOf(words.getByTestId('explain-word').nth(2)).toContain('commonest English words');
     // A name where an app is named empties the result, and the page says why.
     const absent = ui.page.getByTestId('result-group-2');
     await textOf(absent.getByTestId('explain-unknown')).toContain('zorblat');
     await textOf(absent.getByTestId('explain-unknown')).toContain('after "in", where its phrase ends');
     expect(await absent.getByTestId('result-match').count()).toBe(0);
+    expect(await absent.locator('[data-testid="explain-word"][data-fate="unknown"]').count()).toBe(1);
     await screenshot('playground');
   });
 });

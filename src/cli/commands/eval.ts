@@ -231,13 +231,15 @@ function formatReport(report: CliEvalReport, entries: CatalogEntry[], explain: b
   return `${lines.join('\n')}\n`;
 }
 
-/** One word's fate in plain words: `kept, corrected to "issue"`, `dropped: inside an e-mail …`. */
+/** One word's fate in plain words: `kept, corrected to "issue"`, `dropped (common-english): one of …`. */
 function describeFate(word: WordFate): string {
-  if (word.fate !== 'kept') return `${word.fate}: ${word.why}`;
-  const parts = ['kept'];
+  if (word.fate !== 'kept') return `${word.fate} (${word.reason}): ${word.why}`;
+  const parts = [`kept (${word.reason})`];
   if (word.correctedTo !== undefined) parts.push(`corrected to "${word.correctedTo}"`);
   if (word.expandedTo !== undefined) {
-    const related = word.expandedTo.map(({ stem, weight }) => `${stem} ×${weight.toFixed(2)}`).join(', ');
+    const related = word.expandedTo
+      .map(({ word: other, weight, source }) => `${other} ×${weight.toFixed(2)} (${source})`)
+      .join(', ');
     parts.push(`expanded to ${related}`);
   }
   return parts.join(', ');

@@ -58,10 +58,26 @@ export const playgroundSlice: UiApiSlice<
 };
 
 function explanationView(query: string, explanation: SearchExplanation | undefined): SearchExplanationView {
-  if (explanation === undefined) return { query, answerableTerms: [], matches: [] };
+  if (explanation === undefined) return { query, answerableTerms: [], words: [], matches: [] };
   const view: SearchExplanationView = {
     query,
     answerableTerms: explanation.answerableTerms,
+    words: explanation.words.map(({ word, fate, reason, why, correctedTo, expandedTo }) => ({
+      word,
+      fate,
+      reason,
+      why,
+      ...(correctedTo === undefined ? {} : { correctedTo }),
+      ...(expandedTo === undefined
+        ? {}
+        : {
+            expandedTo: expandedTo.map(({ word: other, weight, source }) => ({
+              word: other,
+              weight,
+              source,
+            })),
+          }),
+    })),
     matches: explanation.matches.map(({ name, score, terms }) => ({ name, score, terms })),
   };
   if (explanation.gateToken !== undefined) view.gateToken = explanation.gateToken;

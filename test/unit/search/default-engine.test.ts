@@ -457,6 +457,49 @@ describe('default engine', () => {
       expect(byWord.the).toMatchObject({ fate: 'dropped' });
       expect(explanation?.words).toHaveLength(10);
     });
+
+    it('issue #15: names each fate with a reason code, and each related word with its source', () => {
+      const reasons = (query: string, options?: Parameters<typeof createToolIndex>[1]) =>
+        Object.fromEntries(
+          (createToolIndex(TERSE, options).search(query, { explain: true }).explanation?.words ?? []).map(
+            (w) => [w.word, w.reason],
+          ),
+        );
+      expect(
+        reasons('would you send an email to jo@hotmail.com about the transfers transfers'),
+      ).toMatchObject({
+        would: 'common-english',
+        send: 'scored',
+        hotmail: 'address',
+        transfers: 'repeated',
+      });
+      expect(reasons('send 42 emails to kristiansand about xq')).toMatchObject({
+        '42': 'filler',
+        xq: 'filler',
+      });
+      expect(reasons('send emial')).toMatchObject({ emial: 'corrected' });
+      expect(reasons('send email via zorblat')).toMatchObject({ zorblat: 'absent-service' });
+      expect(reasons('player transfers club managers email domain', { maxQueryTerms: 2 })).toMatchObject({
+        email: 'over-term-budget',
+      });
+      const synonyms = createToolIndex(TERSE, { synonyms: [['mail', 'post']] }).search('post a letter', {
+        explain: true,
+      });
+      // `post` is in no tool: the synonyms option and WordNet both bridge it, each named.
+      const post = synonyms.explanation?.words.find((w) => w.word === 'post');
+      expect(post?.expandedTo).toContainEqual({
+        word: 'mail',
+        stem: 'mail',
+        weight: 0.5,
+        source: 'synonyms-option',
+      });
+      expect(post?.expandedTo).toContainEqual({
+        word: 'send',
+        stem: 'send',
+        weight: 0.4,
+        source: 'wordnet-synonym',
+      });
+    });
   });
 
   describe('issue #15: related words from WordNet', () => {
@@ -472,7 +515,13 @@ describe('default engine', () => {
       expect(matches[0]).toBe('mcp__voice__place_call');
       const ring = explanation?.words.find((word) => word.word === 'ring');
       expect(ring?.fate).toBe('kept');
-      expect(ring?.expandedTo).toContainEqual({ stem: 'call', weight: 0.4 });
+      expect(ring).toMatchObject({ reason: 'related-words' });
+      expect(ring?.expandedTo).toContainEqual({
+        word: 'call',
+        stem: 'call',
+        weight: 0.4,
+        source: 'wordnet-synonym',
+      });
       // `call` said outright scores more than `call` reached from `ring`.
       const direct = calls.search('call the office', { explain: true }).explanation!.matches[0]!;
       expect(explanation!.matches[0]!.terms.call).toBeLessThan(direct.terms.call!);

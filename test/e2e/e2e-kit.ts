@@ -10,14 +10,12 @@ import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, type TestContext } from 'vitest';
 import type { ServerConfig } from '../../src/api/ui-api.js';
-import { CONNECTOR_GATEWAY_TOKEN_KEY } from '../../src/base/secret-store.js';
-import { FileSecretStore } from '../../src/store/file-secret-store.js';
 import {
   type FixtureGateway,
   type FixtureGatewayOptions,
   startFixtureGateway,
 } from '../fixtures/gateway/fixture-gateway.js';
-import { type ScenarioTool, scenarioServer, writeSettings } from '../helpers/host-kit.js';
+import { linkGateway, type ScenarioTool, scenarioServer, writeSettings } from '../helpers/host-kit.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -319,9 +317,7 @@ async function prepareDataDir(
     settings.servers = [...fromScenarios, ...(options.servers ?? [])];
   }
   if (gateway !== undefined && options.gateway?.linked === true) {
-    const { store } = await FileSecretStore.open(dataDir);
-    await store.set(CONNECTOR_GATEWAY_TOKEN_KEY, gateway.token);
-    settings.connectors = { gatewayUrl: gateway.url, enabled: true };
+    settings.connectors = await linkGateway(dataDir, gateway);
   }
   if (Object.keys(settings).length > 0) await writeSettings(dataDir, settings);
 }

@@ -6,7 +6,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig, UiEventMap } from '../../src/api/ui-api.js';
+import { CONNECTOR_GATEWAY_TOKEN_KEY } from '../../src/base/secret-store.js';
 import { createHost, type Host, type HostOptions } from '../../src/host/host.js';
+import { FileSecretStore } from '../../src/store/file-secret-store.js';
 
 const FIXTURE_SERVER = fileURLToPath(new URL('../fixtures/servers/fixture-server.mjs', import.meta.url));
 
@@ -40,13 +42,15 @@ function fixtureServerOn(
   };
 }
 
-/** One tool of a fixture-server scenario (see test/fixtures/servers/fixture-server.mjs for behaviours). */
+/**
+ * One tool of a fixture-server scenario: its name, the behaviour that answers it and that
+ * behaviour's parameters, and whatever it lists as given (description, inputSchema, annotations,
+ * title, …); test/fixtures/servers/fixture-server.mjs says which.
+ */
 export interface ScenarioTool {
   name: string;
-  description?: string;
-  inputSchema?: Record<string, unknown>;
-  annotations?: Record<string, unknown>;
   behavior: string;
+  [field: string]: unknown;
 }
 
 /**
@@ -58,6 +62,19 @@ export async function scenarioServer(dir: string, id: string, tools: ScenarioToo
   const file = path.join(dir, `${id}.json`);
   await fs.writeFile(file, JSON.stringify({ name: id, tools }));
   return fixtureServerOn(id, file);
+}
+
+/**
+ * Signs a data folder in to a connector gateway as the person does in Settings: its token goes to
+ * the folder's secret file; the answer is the `connectors` settings section to write.
+ */
+export async function linkGateway(
+  dataDir: string,
+  gateway: { url: string; token: string },
+): Promise<{ gatewayUrl: string; enabled: true }> {
+  const { store } = await FileSecretStore.open(dataDir);
+  await store.set(CONNECTOR_GATEWAY_TOKEN_KEY, gateway.token);
+  return { gatewayUrl: gateway.url, enabled: true };
 }
 
 /** Writes a data folder's settings.json (0600) as the host keeps it; `settings` may name an older version. */

@@ -8,7 +8,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fixtureServer, writeSettings } from '../helpers/host-kit.js';
+import { scenarioServer, writeSettings } from '../helpers/host-kit.js';
 import {
   connectAgent,
   makeDataDir,
@@ -23,12 +23,7 @@ let dataDir: string;
 let running: RunningHost | undefined;
 
 /** A stdio fixture server `id` whose one echo tool is named `tool`. */
-async function server(id: string, tool: string) {
-  const file = path.join(dataDir, `${id}.json`);
-  await fs.writeFile(file, JSON.stringify({ name: id, tools: [{ name: tool, behavior: 'echo' }] }));
-  const config = fixtureServer(id, 'basic');
-  return { ...config, args: [...(config.args ?? []).slice(0, 1), file] };
-}
+const server = (id: string, tool: string) => scenarioServer(dataDir, id, [{ name: tool, behavior: 'echo' }]);
 
 beforeEach(async () => {
   dataDir = await makeDataDir();

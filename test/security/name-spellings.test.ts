@@ -1,19 +1,8 @@
-/**
- * Issue #12, deny rules dodged by spelling. With a deny on github CREATE_ISSUE and on all of
- * slack, 8 of 10 spellings ran on the fixture gateway: another case of the connector, the slug's
- * own prefix repeated, another connector's slug under notion. And a deny on a local `danger` did
- * not cover the same server's Cyrillic `dаnger`. Real host, real fixture gateway over HTTP, a
- * real stdio server, the SDK client as the agent; a property test sends many spellings.
- */
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONNECTOR_GATEWAY_TOKEN_KEY } from '../../src/base/secret-store.js';
-import { FileSecretStore } from '../../src/store/file-secret-store.js';
 import { type FixtureGateway, startFixtureGateway } from '../fixtures/gateway/fixture-gateway.js';
+import { linkGateway, scenarioServer } from '../helpers/host-kit.js';
 import {
   connectAgent,
   type RunningHost,
@@ -22,7 +11,6 @@ import {
   toolCall,
 } from '../integration/approvals/kit.js';
 
-const FIXTURE_SERVER = fileURLToPath(new URL('../fixtures/servers/fixture-server.mjs', import.meta.url));
 /** Cyrillic а (U+0430) and е (U+0435), Greek ο (U+03BF): look like Latin a, e, o. */
 const CYRILLIC_DANGER = 'd\u0430nger';
 const LOCAL_TOOLS = ['danger', CYRILLIC_DANGER, 'dan\u200Bger', 'DANGER', 'safe'];
@@ -42,24 +30,15 @@ beforeAll(async () => {
     ],
   });
   running = await startFreshHost(async (dataDir) => {
-    const { store } = await FileSecretStore.open(dataDir);
-    await store.set(CONNECTOR_GATEWAY_TOKEN_KEY, gateway.token);
-    const scenario = path.join(dataDir, 'local.json');
-    await fs.writeFile(
-      scenario,
-      JSON.stringify({ name: 'local', tools: LOCAL_TOOLS.map((name) => ({ name, behavior: 'echo' })) }),
-    );
     return {
       servers: [
-        {
-          id: 'local',
-          transport: 'stdio',
-          command: process.execPath,
-          args: [FIXTURE_SERVER, scenario],
-          enabled: true,
-        },
+        await scenarioServer(
+          dataDir,
+          'local',
+          LOCAL_TOOLS.map((name) => ({ name, behavior: 'echo' })),
+        ),
       ],
-      connectors: { gatewayUrl: gateway.url, enabled: true },
+      connectors: await linkGateway(dataDir, gateway),
       policies: {
         default: 'allow',
         tools: { mcp__local__danger: 'deny' },

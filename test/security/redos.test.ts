@@ -1,17 +1,9 @@
-/**
- * Issue #12, ReDoS: a server's schema regex must not freeze the host. Patterns from servers run on
- * a linear-time engine; one RE2 cannot run is reported as not enforced, never handed to V8's
- * backtracking engine. Real stdio servers built with the SDK, the SDK client as the agent.
- */
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
+import { type ScenarioTool, scenarioServer } from '../helpers/host-kit.js';
 import { approvalCards, connectAgent, hostForFile, text, toolCall } from '../integration/approvals/kit.js';
 
-const FIXTURE_SERVER = fileURLToPath(new URL('../fixtures/servers/fixture-server.mjs', import.meta.url));
 const EVIL = `${'a'.repeat(30)}!`;
 const LONG_EVIL = `${'a'.repeat(5000)}!`;
 
@@ -35,17 +27,7 @@ const evilTools = [
 ];
 
 const running = hostForFile(async (dataDir) => {
-  const server = async (name: string, tools: unknown[]) => {
-    const file = path.join(dataDir, `${name}.json`);
-    await fs.writeFile(file, JSON.stringify({ name, tools }));
-    return {
-      id: name,
-      transport: 'stdio',
-      command: process.execPath,
-      args: [FIXTURE_SERVER, file],
-      enabled: true,
-    };
-  };
+  const server = (name: string, tools: ScenarioTool[]) => scenarioServer(dataDir, name, tools);
   return {
     servers: [
       await server(

@@ -7,33 +7,15 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CallView } from '../../../src/api/ui-api.js';
-import { CONNECTOR_GATEWAY_TOKEN_KEY } from '../../../src/base/secret-store.js';
-import { FileSecretStore } from '../../../src/store/file-secret-store.js';
 import { type FixtureGateway, startFixtureGateway } from '../../fixtures/gateway/fixture-gateway.js';
-import {
-  approvalCards,
-  connectAgent,
-  type RunningHost,
-  referenceServers,
-  startFreshHost,
-  text,
-} from './kit.js';
+import { approvalCards, connectAgent, type RunningHost, startGatewayHost, text } from './kit.js';
 
 let gateway: FixtureGateway;
 let running: RunningHost | undefined;
 
 beforeEach(async () => {
   gateway = await startFixtureGateway({ connected: ['github'] });
-  running = await startFreshHost(async (dataDir) => {
-    const { store } = await FileSecretStore.open(dataDir);
-    await store.set(CONNECTOR_GATEWAY_TOKEN_KEY, gateway.token);
-    return {
-      servers: await referenceServers(dataDir, 'everything'),
-      policies: { default: 'ask' },
-      connectors: { gatewayUrl: gateway.url, enabled: true },
-      cardTimeoutMs: 600_000,
-    };
-  });
+  running = await startGatewayHost(gateway);
 });
 
 afterEach(async () => {

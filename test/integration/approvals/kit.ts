@@ -13,7 +13,7 @@ import type { ApprovalCardView, Policy } from '../../../src/api/ui-api.js';
 import { createHost, type Host, type HostOptions } from '../../../src/host/host.js';
 import { defaultServerConfigs } from '../../../src/servers/default-servers.js';
 import type { ServerConfig } from '../../../src/servers/types.js';
-import { connectDefaultAgent, writeSettings } from '../../helpers/host-kit.js';
+import { connectDefaultAgent, linkGateway, writeSettings } from '../../helpers/host-kit.js';
 
 export interface RunningHost {
   host: Host;
@@ -81,6 +81,19 @@ export async function startFreshHost(
     await removeDir(dataDir);
     throw error;
   }
+}
+
+/**
+ * A fresh host under ask with the everything server, signed in to `gateway` (its token in the
+ * folder's secret file); cards wait 10 minutes, so only the test's own answers end them.
+ */
+export function startGatewayHost(gateway: { url: string; token: string }): Promise<RunningHost> {
+  return startFreshHost(async (dataDir) => ({
+    servers: await referenceServers(dataDir, 'everything'),
+    policies: { default: 'ask' },
+    connectors: await linkGateway(dataDir, gateway),
+    cardTimeoutMs: 600_000,
+  }));
 }
 
 /**

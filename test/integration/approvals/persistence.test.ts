@@ -5,11 +5,10 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REDACTED } from '../../../src/approvals/redaction.js';
-import { writeSettings } from '../../helpers/host-kit.js';
+import { scenarioServer, writeSettings } from '../../helpers/host-kit.js';
 import {
   connectAgent,
   errorOf,
@@ -22,7 +21,6 @@ import {
   toolCall,
 } from './kit.js';
 
-const FIXTURE_SERVER = fileURLToPath(new URL('../../fixtures/servers/fixture-server.mjs', import.meta.url));
 const ECHO = 'mcp__fixture__echo';
 
 let dataDir: string;
@@ -38,14 +36,9 @@ afterEach(async () => {
   await removeDir(dataDir);
 });
 
-/** The fixture server reads its tools from this file at start, so a restart can change a definition. */
-async function writeScenario(description: string): Promise<string> {
-  const file = path.join(dataDir, 'scenario.json');
-  await fs.writeFile(
-    file,
-    JSON.stringify({ name: 'fixture', tools: [{ name: 'echo', description, behavior: 'echo' }] }),
-  );
-  return file;
+/** The fixture server reads its tools at start, so a restart can change a definition. */
+function writeScenario(description: string) {
+  return scenarioServer(dataDir, 'fixture', [{ name: 'echo', description, behavior: 'echo' }]);
 }
 
 /** Calls echo and reports whether a card opened; an open card is answered with `answer` if given. */
@@ -69,17 +62,8 @@ async function echo(
 
 describe('"always allow"', () => {
   it('persists across a host restart and asks again once the tool definition changes', async () => {
-    const scenario = await writeScenario('Echo the message back');
     await writeSettings(dataDir, {
-      servers: [
-        {
-          id: 'fixture',
-          transport: 'stdio',
-          command: process.execPath,
-          args: [FIXTURE_SERVER, scenario],
-          enabled: true,
-        },
-      ],
+      servers: [await writeScenario('Echo the message back')],
       policies: { default: 'ask' },
       // Short, so an unexpected card fails the call fast instead of hanging the test.
       cardTimeoutMs: 1_000,

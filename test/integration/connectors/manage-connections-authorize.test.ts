@@ -1,55 +1,29 @@
-/**
- * `manage_connections` for a remote MCP server that needs sign-in, end to end: a real host on
- * loopback, the fixture OAuth MCP server (SDK-built, OAuth 2.1 with a consent page) and the
- * SDK's real client as the agent. With a UI open the agent's authorize waits on a card until
- * the person has signed in; headless it answers at once with the sign-in link. Either way the
- * server's tools are callable once the sign-in is done.
- */
-import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConnectionCardView } from '../../../src/api/ui-api.js';
 import type { Host } from '../../../src/host/host.js';
-import {
-  consentInBrowser,
-  type OAuthFixture,
-  startOAuthMcpServer,
-} from '../../fixtures/oauth/oauth-mcp-server.js';
-import { callJson, connectDefaultAgent, recordEvents, startHost, until } from '../../helpers/host-kit.js';
+import { consentInBrowser, type OAuthFixture } from '../../fixtures/oauth/oauth-mcp-server.js';
+import { callJson, recordEvents, until } from '../../helpers/host-kit.js';
+import { type OAuthHost, remoteServer, startOAuthHost } from '../../helpers/oauth-host.js';
 
+let remote: OAuthHost | undefined;
 let fixture: OAuthFixture;
-let dataDir: string;
 let host: Host;
 let agent: Client;
 const opened: string[] = [];
 
 beforeEach(async () => {
-  fixture = await startOAuthMcpServer();
-  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-authorize-'));
   opened.length = 0;
   // No connector gateway: the MCP actions of manage_connections need none.
-  host = await startHost(
-    dataDir,
-    {
-      servers: [
-        { id: 'remote', name: 'Remote', transport: 'http', url: fixture.url, enabled: true },
-        { id: 'later', name: 'Later', transport: 'http', url: fixture.url, enabled: false },
-      ],
-    },
-    { policyOverride: 'allow', openUrl: (url) => opened.push(url) },
-  );
-  agent = await connectDefaultAgent(host, 'authorize-agent');
+  remote = await startOAuthHost({
+    servers: (url) => [remoteServer('remote', 'Remote', url), remoteServer('later', 'Later', url, false)],
+    host: { openUrl: (url) => opened.push(url) },
+  });
+  ({ fixture, host, agent } = remote);
 });
 
-afterEach(async () => {
-  await agent?.close();
-  await host?.close();
-  await fixture?.close();
-  await fs.rm(dataDir, { recursive: true, force: true });
-});
+afterEach(() => remote?.close());
 
 const status = (id = 'remote') => host.servers.snapshotOf(id).status;
 const authorize = (name = 'remote') =>

@@ -13,9 +13,10 @@ import {
   type OAuthFixture,
   startOAuthMcpServer,
 } from '../../fixtures/oauth/oauth-mcp-server.js';
-import { connectDefaultAgent, startHost } from '../../helpers/host-kit.js';
+import { type OAuthHost, startOAuthHost } from '../../helpers/oauth-host.js';
 import { writeRemoteServerSettings } from './helpers.js';
 
+let remote: OAuthHost | undefined;
 let fixture: OAuthFixture;
 let dataDir: string;
 let host: Host;
@@ -52,25 +53,15 @@ async function whoami(): Promise<string> {
 }
 
 beforeAll(async () => {
-  fixture = await startOAuthMcpServer({ accessTokenTtlSeconds: 600 });
-  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-oauth-'));
-  host = await startHost(
-    dataDir,
-    {
-      version: 1,
-      servers: [{ id: 'remote', name: 'Remote', transport: 'http', url: fixture.url, enabled: true }],
-    },
-    { policyOverride: 'allow', log: (line) => logs.push(line), signIn: { clock: () => now } },
-  );
-  agent = await connectDefaultAgent(host, 'oauth-agent');
+  remote = await startOAuthHost({
+    fixture: { accessTokenTtlSeconds: 600 },
+    settings: { version: 1 },
+    host: { log: (line) => logs.push(line), signIn: { clock: () => now } },
+  });
+  ({ fixture, dataDir, host, agent } = remote);
 });
 
-afterAll(async () => {
-  await agent?.close();
-  await host?.close();
-  await fixture?.close();
-  await fs.rm(dataDir, { recursive: true, force: true });
-});
+afterAll(() => remote?.close());
 
 describe('signing in to a remote MCP server', () => {
   it('starts in needs-auth with a hint to sign in, and its tools are not offered', async () => {

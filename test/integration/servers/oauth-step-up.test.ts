@@ -1,23 +1,13 @@
-/**
- * Step-up sign-in (issue #14) end to end: a real host, the fixture OAuth MCP server whose
- * tools/call needs one scope more than its 401 asks for, and the SDK's real client as the agent.
- */
-import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Host } from '../../../src/host/host.js';
-import {
-  consentInBrowser,
-  type OAuthFixture,
-  startOAuthMcpServer,
-} from '../../fixtures/oauth/oauth-mcp-server.js';
-import { connectDefaultAgent, startHost, until } from '../../helpers/host-kit.js';
+import { consentInBrowser, type OAuthFixture } from '../../fixtures/oauth/oauth-mcp-server.js';
+import { until } from '../../helpers/host-kit.js';
+import { type OAuthHost, remoteServer, startOAuthHost } from '../../helpers/oauth-host.js';
 
+let remote: OAuthHost | undefined;
 let fixture: OAuthFixture;
-let dataDir: string;
 let host: Host;
 let agent: Client;
 
@@ -41,25 +31,11 @@ async function signIn(): Promise<URL> {
 
 beforeAll(async () => {
   // Listing tools needs mcp:tools (the 401's scope); calling one needs mcp:write as well.
-  fixture = await startOAuthMcpServer({ stepUpScope: 'mcp:write' });
-  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-oauth-step-up-'));
-  host = await startHost(
-    dataDir,
-    {
-      version: 1,
-      servers: [{ id: 'remote', name: 'Remote', transport: 'http', url: fixture.url, enabled: true }],
-    },
-    { policyOverride: 'allow' },
-  );
-  agent = await connectDefaultAgent(host, 'step-up-agent');
+  remote = await startOAuthHost({ fixture: { stepUpScope: 'mcp:write' }, settings: { version: 1 } });
+  ({ fixture, host, agent } = remote);
 });
 
-afterAll(async () => {
-  await agent?.close();
-  await host?.close();
-  await fixture?.close();
-  await fs.rm(dataDir, { recursive: true, force: true });
-});
+afterAll(() => remote?.close());
 
 describe('issue #14: step-up sign-in on 403 insufficient_scope', () => {
   it('issue #14: the first sign-in asks for the scope of the 401 only', async () => {
@@ -93,27 +69,17 @@ describe('issue #14: step-up sign-in on 403 insufficient_scope', () => {
 });
 
 describe('issue #14: step-up while connecting', () => {
-  let listing: OAuthFixture;
-  let listingHost: Host;
-  let listingDir: string;
+  let lister: OAuthHost | undefined;
 
-  afterAll(async () => {
-    await listingHost?.close();
-    await listing?.close();
-    if (listingDir !== undefined) await fs.rm(listingDir, { recursive: true, force: true });
-  });
+  afterAll(() => lister?.close());
 
   it('issue #14: a tools/list refused with insufficient_scope leaves the server in needs-auth naming the scopes; Sign in again connects it', async () => {
-    listing = await startOAuthMcpServer({ stepUpScope: 'mcp:list', stepUpMethod: 'tools/list' });
-    listingDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-oauth-step-up-list-'));
-    listingHost = await startHost(
-      listingDir,
-      {
-        version: 1,
-        servers: [{ id: 'lister', name: 'Lister', transport: 'http', url: listing.url, enabled: true }],
-      },
-      { policyOverride: 'allow' },
-    );
+    lister = await startOAuthHost({
+      fixture: { stepUpScope: 'mcp:list', stepUpMethod: 'tools/list' },
+      servers: (url) => [remoteServer('lister', 'Lister', url)],
+      settings: { version: 1 },
+    });
+    const { fixture: listing, host: listingHost } = lister;
     const listerStatus = () => listingHost.servers.snapshotOf('lister');
     const first = new URL((await listingHost.api.authorizeServer('lister')).authorizationUrl);
     expect(first.searchParams.get('scope')).toBe('mcp:tools');

@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { cardNotice, waitingCount, waitingLine } from '../../../src/api/card-notice.js';
-import type { ApprovalCardView, ConnectionCardView } from '../../../src/api/ui-api.js';
+import type { ConnectionCardView } from '../../../src/api/ui-api.js';
+import { approvalCardView } from '../../fixtures/card-views.js';
 
-const approval: ApprovalCardView = {
-  kind: 'approval',
-  id: 'c',
-  agentId: 'cursor',
-  serverId: 'files',
-  toolName: 'mcp__files__write_file',
-  arguments: {},
-  secrets: [],
-  validation: { ok: true },
-  createdAt: '',
-  expiresAt: '',
-};
+const approval = approvalCardView();
 
 const connection: ConnectionCardView = {
   kind: 'connection',
@@ -47,6 +37,7 @@ describe('waitingLine', () => {
     expect(waitingLine([approval])).toBe('cursor wants to call mcp__files__write_file: waiting for you');
     expect(waitingLine([approval, connection])).toBe('2 calls wait for you');
     // The desktop tray says the same.
+    expect(waitingCount(0)).toBe('nothing waiting');
     expect(waitingCount(2)).toBe('2 calls wait for you');
     expect(waitingCount(1)).toBe('1 call waits for you');
   });

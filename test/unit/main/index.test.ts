@@ -2,7 +2,9 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cardNotice, waitingCount } from '../../../src/api/card-notice.js';
 import { UI_METHODS } from '../../../src/api/ui-api.js';
+import { approvalCardView } from '../../fixtures/card-views.js';
 import { createFakeApi } from '../web/fake-api.js';
 
 /** Just enough of Electron for main/index.ts, recording what it is asked to do. */
@@ -232,27 +234,16 @@ describe('main/index.ts', () => {
     expect(closeWhileQuitting.preventDefault).not.toHaveBeenCalled();
   });
 
+  // The words are src/api/card-notice.ts's (test/unit/api/card-notice.test.ts); main shows them.
   it('shows a notification and the tray count when a card opens', async () => {
     await startApp();
-    await vi.waitFor(() => expect(m.state.trayTooltips.at(-1)).toBe('Toolbridge: nothing waiting'));
-    fake.emit('cardOpened', {
-      kind: 'approval',
-      id: 'c1',
-      agentId: 'cursor',
-      serverId: 'files',
-      toolName: 'mcp__files__write_file',
-      arguments: {},
-      secrets: [],
-      validation: { ok: true },
-      createdAt: '',
-      expiresAt: '',
-    });
-    expect(m.state.notifications).toEqual([
-      { title: 'Approval needed', body: 'cursor wants to call mcp__files__write_file' },
-    ]);
-    expect(m.state.trayTooltips.at(-1)).toBe('Toolbridge: 1 call waits for you');
+    await vi.waitFor(() => expect(m.state.trayTooltips.at(-1)).toBe(`Toolbridge: ${waitingCount(0)}`));
+    const card = approvalCardView({ id: 'c1' });
+    fake.emit('cardOpened', card);
+    expect(m.state.notifications).toEqual([cardNotice(card)]);
+    expect(m.state.trayTooltips.at(-1)).toBe(`Toolbridge: ${waitingCount(1)}`);
     fake.emit('cardResolved', { id: 'c1', outcome: 'approved' });
-    expect(m.state.trayTooltips.at(-1)).toBe('Toolbridge: nothing waiting');
+    expect(m.state.trayTooltips.at(-1)).toBe(`Toolbridge: ${waitingCount(0)}`);
   });
 
   it('reopens the window from a second launch', async () => {

@@ -408,6 +408,16 @@ export class Bm25Index {
     return df;
   }
 
+  /** Calls `visit` with every document holding the term, in document order. */
+  forEachDocument(termId: number, visit: (doc: number) => void): void {
+    for (const segment of this.segments) {
+      const local = segment.local(termId);
+      if (local < 0) continue;
+      const end = segment.starts[local + 1]!;
+      for (let p = segment.starts[local]!; p < end; p++) visit(segment.docs[p]!);
+    }
+  }
+
   /** `ln(1 + (N − df + 0.5) / (df + 0.5))`; for an unknown term (-1), the value df = 0 gives. */
   idf(termId: number): number {
     const df = this.documentFrequency(termId);

@@ -133,6 +133,14 @@ const MAX_KEYWORDS_FOR_ENGLISH_FIRST = 5;
 const MIN_ACTION_LEADS = 2;
 const MIN_ACTION_SHARE = 0.02;
 
+/**
+ * A name bridge needs at least this many of the tools holding the word (not in their names) named
+ * with the action, this share of them, and this many times the action's share of all names.
+ */
+const MIN_BRIDGE_TOOLS = 2;
+const MIN_BRIDGE_SHARE = 0.2;
+const MIN_BRIDGE_LIFT = 3;
+
 const NO_TOOL_HOLDS_ENGLISH = 'no tool holds it: an everyday English word';
 
 /** How a word no tool holds was read. */
@@ -144,6 +152,9 @@ type Missing =
 
 /** Reads queries against one index: its terms, its words and the gate settings. */
 class EnglishReader implements QueryReader {
+  // Term → the catalog actions it bridges to in names (worked out on first use).
+  private readonly nameBridges = new Map<number, readonly number[]>();
+
   constructor(
     private readonly lexicon: QueryLexicon,
     private readonly settings: Readonly<QueryReaderSettings>,
@@ -239,7 +250,14 @@ class EnglishReader implements QueryReader {
       }
       if (first || this.settings.countRepeatedTerms) {
         fate.fate = 'kept';
-        plan.terms.push({ stem: term, termId, boost: 1, countsForCoverage: first, source: term });
+        plan.terms.push({
+          stem: term,
+          termId,
+          boost: 1,
+          countsForCoverage: first,
+          nameWeight: 1,
+          source: term,
+        });
       } else {
         fate.reason = 'repeated';
         fate.why = `said before ("${term}")`;
@@ -269,6 +287,7 @@ class EnglishReader implements QueryReader {
     }
     const whyUnscored = this.selectTerms(plan, wordOf, query.runs.length);
     this.addRelatedWords(plan);
+    this.addNameBridges(plan, whyUnscored);
     for (const fate of plan.words) {
       const why = plan.whyUnknown[fate.word];
       const unscored = fate.fate === 'kept' ? whyUnscored.get(fate.stem) : undefined;
@@ -455,7 +474,10 @@ class EnglishReader implements QueryReader {
 
   /** Whether the word is one of the catalog's actions: a word many tool descriptions start with. */
   private isAction(word: string): boolean {
-    const termId = this.lexicon.termId(stem(word));
+    return this.isActionTerm(this.lexicon.termId(stem(word)));
+  }
+
+  private isActionTerm(termId: number): boolean {
     if (termId < 0) return false;
     const leads = this.lexicon.descriptionLeads(termId);
     return leads >= MIN_ACTION_LEADS && leads >= MIN_ACTION_SHARE * this.lexicon.documentFrequency(termId);
@@ -562,11 +584,66 @@ class EnglishReader implements QueryReader {
           termId,
           boost,
           countsForCoverage: true,
+          nameWeight: 0,
           source,
           via: { word, source: relation === 'synonym' ? 'wordnet-synonym' : 'wordnet-broader' },
         });
       }
     }
+  }
+
+  /**
+   * Bridges a scored word to the catalog's own names for what it asks: when the tools whose text
+   * (not name) holds the word are named with one of the catalog's actions far more often than
+   * names are (`edit` in the text of `update_…` tools, `remove` in that of `delete_…` ones), a
+   * tool named with that action counts the word at `nameBridgeWeight` of a name word in the
+   * name-match re-ranking. It adds no BM25 score: it re-orders the best candidates, finds none.
+   */
+  private addNameBridges(plan: QueryPlan, unscored: ReadonlyMap<string, unknown>): void {
+    const weight = this.settings.nameBridgeWeight;
+    if (weight <= 0) return;
+    const inQuery = new Set(plan.terms.map((term) => term.stem));
+    const bridged = new Set<string>();
+    for (const fate of plan.words) {
+      if (fate.fate !== 'kept' || unscored.has(fate.stem) || fate.stem.length < 3 || bridged.has(fate.stem))
+        continue;
+      bridged.add(fate.stem);
+      const source = this.lexicon.termId(fate.stem);
+      if (source < 0) continue;
+      for (const nameTerm of this.nameBridgesOf(source)) {
+        const related = this.lexicon.term(nameTerm);
+        if (inQuery.has(related)) continue;
+        inQuery.add(related);
+        plan.terms.push({
+          stem: related,
+          termId: nameTerm,
+          boost: 0,
+          countsForCoverage: false,
+          nameWeight: weight,
+          source: fate.stem,
+          via: { word: related, source: 'catalog-names' },
+        });
+      }
+    }
+  }
+
+  /** The catalog actions a term bridges to (see {@link addNameBridges}), worked out once per term. */
+  private nameBridgesOf(termId: number): readonly number[] {
+    let bridges = this.nameBridges.get(termId);
+    if (bridges === undefined) {
+      const { tools, counts } = this.lexicon.namesWith(termId);
+      const found: number[] = [];
+      for (const [nameTerm, count] of counts) {
+        if (count < MIN_BRIDGE_TOOLS || count < MIN_BRIDGE_SHARE * tools) continue;
+        const lift = count / tools / (this.lexicon.nameFrequency(nameTerm) / this.lexicon.size);
+        if (lift >= MIN_BRIDGE_LIFT && this.isActionTerm(nameTerm)) found.push(nameTerm);
+      }
+      bridges = found;
+      // Queries repeat their vocabulary; a bounded memo keeps a long-lived index's memory flat.
+      if (this.nameBridges.size > 10_000) this.nameBridges.clear();
+      this.nameBridges.set(termId, bridges);
+    }
+    return bridges;
   }
 
   private addSynonyms(term: string, plan: QueryPlan): void {
@@ -578,6 +655,7 @@ class EnglishReader implements QueryReader {
         termId,
         boost: this.settings.synonymWeight,
         countsForCoverage: false,
+        nameWeight: 0,
         source: term,
         via: { word: synonym, source: 'synonyms-option' },
       });
@@ -607,7 +685,9 @@ function expansionsOf(plan: QueryPlan, source: string): WordExpansion[] {
   const expanded: WordExpansion[] = [];
   for (const term of plan.terms) {
     if (term.source !== source || term.via === undefined) continue;
-    expanded.push({ word: term.via.word, stem: term.stem, weight: term.boost, source: term.via.source });
+    // A name bridge scores nothing: its weight is the one it has in the name match.
+    const weight = term.boost > 0 ? term.boost : (term.nameWeight ?? 0);
+    expanded.push({ word: term.via.word, stem: term.stem, weight, source: term.via.source });
   }
   return expanded;
 }

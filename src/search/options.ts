@@ -183,6 +183,16 @@ export interface ToolIndexOptions {
    */
   relatedWordWeights: Readonly<{ synonym: number; broader: number }>;
   /**
+   * Bridges a scored query word to the names the catalog itself pairs it with: when at least 2
+   * of the tools whose text (not name) holds the word, and a fifth of them, are named with one of
+   * the catalog's actions (`update`, `delete`, `get`), at 3 times that action's share of all
+   * names, a tool named with that action counts the word as this much of a name word in the
+   * name-match re-ranking (`remove a repository` → `delete_repository`: tools named `delete_…` say "remove"). It
+   * adds no BM25 score, so it re-orders the best candidates and finds none. 0 turns it off.
+   * @defaultValue 0.15
+   */
+  nameBridgeWeight: number;
+  /**
    * Share of the score a synonym earns compared with the word itself.
    * @defaultValue 0.5
    */

@@ -38,6 +38,7 @@ export const HERMES_OPTIONS: Readonly<ToolIndexOptions> = Object.freeze({
   synonymWeight: 0.5,
   relatedWords: false,
   relatedWordWeights: Object.freeze({ synonym: 0.4, broader: 0.2 }),
+  nameBridgeWeight: 0,
   reader: englishReader(NO_LANGUAGE_DATA),
   defaultLimit: 5,
 });

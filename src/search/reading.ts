@@ -14,6 +14,11 @@ export interface QueryTerm {
   boost: number;
   /** False for a repeated query word and for synonyms: they add score, not coverage. */
   countsForCoverage: boolean;
+  /**
+   * How much it counts when a tool's name holds it (the name-match boost); when unset, 1 for a
+   * term at full weight and 0 for any other.
+   */
+  nameWeight?: number;
   /** The query stem this term stands for (itself, or the word a synonym was added for). */
   source: string;
   /** For a related word: the word as its source spells it, and the source. */
@@ -66,6 +71,8 @@ export interface QueryReaderSettings {
   relatedWords: boolean;
   /** Weight of a related word's term, by relation, against 1 for the query's own words. */
   relatedWordWeights: Readonly<Record<RelatedWord['relation'], number>>;
+  /** Name-match weight of a catalog action a scored word goes with in tool names; 0 = none. */
+  nameBridgeWeight: number;
   synonymWeight: number;
 }
 
@@ -85,6 +92,21 @@ export interface QueryLexicon {
   wordsNear(word: string): Iterable<string>;
   /** Whether the word is one of a server id's words. */
   isServerWord(word: string): boolean;
+  /** Number of tools. */
+  readonly size: number;
+  /** The stem of a term id. */
+  term(termId: number): string;
+  /** Which name terms go with a term that tools hold elsewhere than in their names. */
+  namesWith(termId: number): NameAssociations;
+  /** How many tools have the term in their names. */
+  nameFrequency(termId: number): number;
+}
+
+/** The tools holding a term other than in their names, and how many of them have each name term. */
+export interface NameAssociations {
+  tools: number;
+  /** Name term → how many of those tools have it in their names. */
+  counts: ReadonlyMap<number, number>;
 }
 
 /** A query's words and where each stands (see `tokenizeRuns`). */

@@ -1,6 +1,6 @@
 import { ToolbridgeError } from '../base/errors.js';
 import { Bm25Index, type Bm25Parameters, SegmentBuilder } from './bm25-index.js';
-import type { QueryLexicon } from './reading.js';
+import type { NameAssociations, QueryLexicon } from './reading.js';
 import { growInt32, type StemCache, sharedStemCache } from './stem-cache.js';
 import { stem } from './stemmer.js';
 import { hashRange, type TokenizerOptions } from './tokenizer.js';
@@ -295,6 +295,8 @@ export class ToolCorpus implements QueryLexicon {
   private wordGroups: Map<string, string[]> | undefined;
   // The words of its server ids (built on first use).
   private serverWords: Set<string> | undefined;
+  // How many tools have each term in their names (on first use).
+  private nameCounts: Map<number, number> | undefined;
 
   private constructor(
     private readonly cache: StemCache,
@@ -368,15 +370,47 @@ export class ToolCorpus implements QueryLexicon {
     return this.parts.flatMap((part) => part.exact(key));
   }
 
-  /** Share of the tool's distinct name terms that are in `queried`. */
-  nameMatch(doc: number, queried: ReadonlySet<number>): number {
+  /** Share of the tool's distinct name terms that are in `queried`, each counted at its weight there. */
+  nameMatch(doc: number, queried: ReadonlyMap<number, number>): number {
     const part = this.partOf(doc);
     const start = part.nameStarts[doc - part.firstDoc]!;
     const end = part.nameStarts[doc - part.firstDoc + 1]!;
     if (end === start) return 0;
     let found = 0;
-    for (let i = start; i < end; i++) if (queried.has(part.nameTerms[i]!)) found += 1;
+    for (let i = start; i < end; i++) found += queried.get(part.nameTerms[i]!) ?? 0;
     return found / (end - start);
+  }
+
+  /**
+   * The tools holding the term other than in their names, and how many of those have each name
+   * term: which names a description word goes with (`edit` in the text of tools named `update_…`).
+   */
+  namesWith(termId: number): NameAssociations {
+    const counts = new Map<number, number>();
+    let tools = 0;
+    this.bm25.forEachDocument(termId, (doc) => {
+      const part = this.partOf(doc);
+      const start = part.nameStarts[doc - part.firstDoc]!;
+      const end = part.nameStarts[doc - part.firstDoc + 1]!;
+      for (let i = start; i < end; i++) if (part.nameTerms[i] === termId) return;
+      tools += 1;
+      for (let i = start; i < end; i++) {
+        const term = part.nameTerms[i]!;
+        counts.set(term, (counts.get(term) ?? 0) + 1);
+      }
+    });
+    return { tools, counts };
+  }
+
+  /** How many tools have the term in their names. */
+  nameFrequency(termId: number): number {
+    if (this.nameCounts === undefined) {
+      const counts = new Map<number, number>();
+      for (const part of this.parts)
+        for (const term of part.nameTerms) counts.set(term, (counts.get(term) ?? 0) + 1);
+      this.nameCounts = counts;
+    }
+    return this.nameCounts.get(termId) ?? 0;
   }
 
   /** The term id of a stem, or -1 when no tool holds it. */

@@ -29,6 +29,7 @@ export const DEFAULT_TOOL_INDEX_OPTIONS: Readonly<ToolIndexOptions> = Object.fre
   relevanceFloor: null,
   commonWordZipf: 6,
   relatedWords: true,
+  nameBridgeWeight: 0.15,
   countRepeatedTerms: false,
   maxPerServer: 3,
   nameMatchBoost: 1,
@@ -117,6 +118,7 @@ function indexContext(options: Readonly<ToolIndexOptions>): IndexContext {
         synonym: options.relatedWordWeights.synonym,
         broader: options.relatedWordWeights.broader,
       }),
+      nameBridgeWeight: options.nameBridgeWeight,
     },
     accumulator: new ScoreAccumulator(0),
   };
@@ -208,7 +210,13 @@ class Bm25ToolIndex implements ExtendableToolIndex {
     const { nameMatchBoost: boost, maxPerServer } = this.context.options;
     // The name-match boost and the server cap choose among the best `pool` by BM25.
     const pool = boost > 0 || maxPerServer > 0 ? Math.max(limit, RERANK_POOL) : limit;
-    this.accumulate(plan, terms, pool, required);
+    // A term of weight 0 (a name bridge) counts only in the name match below.
+    this.accumulate(
+      plan,
+      terms.filter((term) => term.boost > 0),
+      pool,
+      required,
+    );
     const acc = this.context.accumulator;
     const gated = plan.gateToken !== undefined;
     const candidates = new TopK(pool);
@@ -223,7 +231,7 @@ class Bm25ToolIndex implements ExtendableToolIndex {
     }
     let ranked = candidates.ranked();
     if (boost > 0) {
-      const queried = new Set(terms.filter((term) => term.boost === 1).map((term) => term.termId));
+      const queried = nameWeights(terms);
       for (let i = 0; i < ranked.docs.length; i++) {
         ranked.scores[i] = ranked.scores[i]! * (1 + boost * this.corpus.nameMatch(ranked.docs[i]!, queried));
       }
@@ -331,7 +339,7 @@ class Bm25ToolIndex implements ExtendableToolIndex {
     exact: readonly number[],
   ): SearchExplanation {
     const bm25 = this.corpus.bm25;
-    const queried = new Set(plan.terms.filter((term) => term.boost === 1).map((term) => term.termId));
+    const queried = nameWeights(plan.terms);
     const matches = ranked.docs.map((doc, rank): MatchExplanation => {
       const terms: Record<string, number> = {};
       let coverage = 0;
@@ -369,6 +377,16 @@ class Bm25ToolIndex implements ExtendableToolIndex {
     if (plan.gateToken !== undefined) explanation.gateToken = plan.gateToken;
     return explanation;
   }
+}
+
+/** Each term a tool's name may hold → how much it counts there (the query's own words 1). */
+function nameWeights(terms: readonly QueryTerm[]): Map<number, number> {
+  const weights = new Map<number, number>();
+  for (const term of terms) {
+    const weight = term.nameWeight ?? (term.boost === 1 ? 1 : 0);
+    if (weight > (weights.get(term.termId) ?? 0)) weights.set(term.termId, weight);
+  }
+  return weights;
 }
 
 /** Whether the query says a server's id: its words in order (`github`, `cloudflare api`). */
@@ -456,6 +474,8 @@ function validate(options: ToolIndexOptions): void {
   if (!Array.isArray(options.synonyms) || !options.synonyms.every((group) => Array.isArray(group))) {
     invalid('option "synonyms" must be an array of word groups (arrays of strings)');
   }
+  if (!(options.nameBridgeWeight >= 0 && options.nameBridgeWeight <= 1))
+    invalid('option "nameBridgeWeight" must be in [0, 1] (0 turns it off)');
   if (!(options.synonymWeight >= 0 && options.synonymWeight <= 1))
     invalid('option "synonymWeight" must be in [0, 1]');
   if (typeof options.reader !== 'function')

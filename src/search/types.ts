@@ -44,8 +44,12 @@ export type WordFateReason =
   | 'repeated'
   | 'absent-service';
 
-/** Where a related word came from: WordNet 3.1 (a word of the same sense, or of a broader one) or the `synonyms` option. */
-export type RelatedWordSource = 'wordnet-synonym' | 'wordnet-broader' | 'synonyms-option';
+/**
+ * Where a related word came from: WordNet 3.1 (a word of the same sense, or of a broader one), the
+ * `synonyms` option, or the catalog's own names (`catalog-names`: an action the tools whose text
+ * says the word are named with; it counts only in the name match).
+ */
+export type RelatedWordSource = 'wordnet-synonym' | 'wordnet-broader' | 'synonyms-option' | 'catalog-names';
 
 /** A related word also scored for a query word, below it. */
 export interface WordExpansion {
@@ -53,7 +57,7 @@ export interface WordExpansion {
   word: string;
   /** The stem it was scored as (`call`). */
   stem: string;
-  /** Its weight against 1 for the query's own words. */
+  /** Its weight against 1 for the query's own words (for `catalog-names`, in the name match only). */
   weight: number;
   source: RelatedWordSource;
 }

@@ -502,6 +502,48 @@ describe('default engine', () => {
     });
   });
 
+  describe("issue #15: bridges to the catalog's own names", () => {
+    // Tools named `update_…` say "edit" in their text: in this catalog, editing is updating.
+    const CHAT: IndexEntry[] = [
+      tool('chat', 'message_pin', 'Pins a message.'),
+      tool('chat', 'message_update', 'Updates a message.'),
+      tool('chat', 'update_topic', 'Edit the channel topic'),
+      tool('chat', 'update_profile', 'Edit a user profile'),
+      tool('files', 'update_file', 'Update a file: edit its text'),
+      ...[
+        'list_files',
+        'read_file',
+        'send_email',
+        'move_file',
+        'get_weather',
+        'search_web',
+        'create_event',
+      ].map((name) => tool('misc', name, `${name.replace('_', ' ')} for you`)),
+      ...['list_users', 'get_user', 'create_user', 'delete_user', 'find_place', 'get_time', 'add_note'].map(
+        (name) => tool('more', name, `${name.replace('_', ' ')} quickly`),
+      ),
+    ];
+
+    it('re-ranks by an action the tools saying the word are named with, and finds no tool by it', () => {
+      const bridged = createToolIndex(CHAT).search('edit message', { explain: true, limit: 50 });
+      const plain = createToolIndex(CHAT, { nameBridgeWeight: 0 }).search('edit message', { limit: 50 });
+      // Without the bridge the two message tools tie and keep catalog order.
+      expect(plain.matches.slice(0, 2)).toEqual(['mcp__chat__message_pin', 'mcp__chat__message_update']);
+      expect(bridged.matches.slice(0, 2)).toEqual(['mcp__chat__message_update', 'mcp__chat__message_pin']);
+      expect([...bridged.matches].sort()).toEqual([...plain.matches].sort());
+      const edit = bridged.explanation?.words.find((word) => word.word === 'edit');
+      expect(edit?.expandedTo).toContainEqual({
+        word: 'updat',
+        stem: 'updat',
+        weight: 0.15,
+        source: 'catalog-names',
+      });
+      // It adds no BM25 score.
+      const update = bridged.explanation?.matches.find((match) => match.name === 'mcp__chat__message_update');
+      expect(update?.terms.updat).toBeUndefined();
+    });
+  });
+
   describe('issue #15: related words from WordNet', () => {
     const CALLS: IndexEntry[] = [
       tool('voice', 'place_call', 'Place a phone call to a number', 'number'),

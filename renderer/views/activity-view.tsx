@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ActivityEntry, ActivityQuery } from '../../src/api/ui-api.js';
 import { EmptyState, ErrorText, JsonBlock, ServerText, ToolName, ViewHeader } from '../components/common.js';
+import { Field } from '../components/field.js';
 import {
   isoToLocalInput,
   localInputToIso,
@@ -9,6 +10,7 @@ import {
   withField,
   withTimeRange,
 } from '../drafts/activity-filter.js';
+
 import { downloadText } from '../lib/download.js';
 import { decidedByText, formatAccount, formatBytes, formatDuration, formatTime } from '../lib/format.js';
 import { activityFacets, selectSelectedActivity } from '../store/selectors.js';
@@ -184,8 +186,7 @@ function TextAndTimeFilters(props: { filter: ActivityQuery; onChange: (filter: A
   );
   return (
     <>
-      <label className="field grow">
-        Search
+      <Field label="Search" className="grow">
         <input
           type="search"
           placeholder="tool, server, agent, arguments…"
@@ -193,9 +194,8 @@ function TextAndTimeFilters(props: { filter: ActivityQuery; onChange: (filter: A
           value={filter.text ?? ''}
           onChange={(e) => onChange(withField(filter, 'text', e.target.value))}
         />
-      </label>
-      <label className="field">
-        When
+      </Field>
+      <Field label="When">
         <select
           data-testid="activity-filter-range"
           value={range}
@@ -211,30 +211,34 @@ function TextAndTimeFilters(props: { filter: ActivityQuery; onChange: (filter: A
             </option>
           ))}
         </select>
-      </label>
+      </Field>
       {range === 'custom' && (
         <>
-          <label className="field">
-            From
-            <input
-              type="datetime-local"
-              data-testid="activity-filter-since"
-              value={isoToLocalInput(filter.since)}
-              onChange={(e) => onChange(withField(filter, 'since', localInputToIso(e.target.value)))}
-            />
-          </label>
-          <label className="field">
-            To
-            <input
-              type="datetime-local"
-              data-testid="activity-filter-until"
-              value={isoToLocalInput(filter.until)}
-              onChange={(e) => onChange(withField(filter, 'until', localInputToIso(e.target.value)))}
-            />
-          </label>
+          <TimeBound label="From" bound="since" filter={filter} onChange={onChange} />
+          <TimeBound label="To" bound="until" filter={filter} onChange={onChange} />
         </>
       )}
     </>
+  );
+}
+
+/** One end of a custom time range, in the browser's local time. */
+function TimeBound(props: {
+  label: string;
+  bound: 'since' | 'until';
+  filter: ActivityQuery;
+  onChange: (filter: ActivityQuery) => void;
+}) {
+  const { bound, filter } = props;
+  return (
+    <Field label={props.label}>
+      <input
+        type="datetime-local"
+        data-testid={`activity-filter-${bound}`}
+        value={isoToLocalInput(filter[bound])}
+        onChange={(e) => props.onChange(withField(filter, bound, localInputToIso(e.target.value)))}
+      />
+    </Field>
   );
 }
 
@@ -254,8 +258,7 @@ function ChoiceFilters(props: { filter: ActivityQuery; onChange: (filter: Activi
   const toolOptions = [...new Set([...catalogTools, ...facets.tools])].sort();
   return (
     <>
-      <label className="field">
-        Tool
+      <Field label="Tool">
         <select
           data-testid="activity-filter-tool"
           value={filter.toolName ?? ''}
@@ -266,27 +269,24 @@ function ChoiceFilters(props: { filter: ActivityQuery; onChange: (filter: Activi
             <option key={name}>{name}</option>
           ))}
         </select>
-      </label>
-      <label className="field">
-        Server
+      </Field>
+      <Field label="Server">
         <select value={filter.serverId ?? ''} onChange={(e) => pick('serverId', e.target.value)}>
           <option value="">any</option>
           {serverOptions.map((id) => (
             <option key={id}>{id}</option>
           ))}
         </select>
-      </label>
-      <label className="field">
-        Agent
+      </Field>
+      <Field label="Agent">
         <select value={filter.agentId ?? ''} onChange={(e) => pick('agentId', e.target.value)}>
           <option value="">any</option>
           {agentOptions.map((id) => (
             <option key={id}>{id}</option>
           ))}
         </select>
-      </label>
-      <label className="field">
-        Decision
+      </Field>
+      <Field label="Decision">
         <select
           data-testid="activity-filter-decision"
           value={filter.decision ?? ''}
@@ -297,7 +297,7 @@ function ChoiceFilters(props: { filter: ActivityQuery; onChange: (filter: Activi
             <option key={d}>{d}</option>
           ))}
         </select>
-      </label>
+      </Field>
     </>
   );
 }

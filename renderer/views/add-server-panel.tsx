@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import type { ImportReview, ServerConfig } from '../../src/api/ui-api.js';
 import { type CommandCallout, calloutSentence, commandCallouts } from '../../src/base/command-review.js';
 import { ErrorText } from '../components/common.js';
+import { Field } from '../components/field.js';
 import {
   buildCommandConfig,
   buildUrlConfig,
@@ -13,6 +14,7 @@ import {
   suggestServerId,
   type UrlFormValues,
 } from '../lib/server-form.js';
+
 import type { Outcome } from '../store/outcome.js';
 import { useAppStore, useAppStoreShallow } from '../store/store-context.js';
 
@@ -134,12 +136,12 @@ function CommandForm(props: { onDone: () => void }) {
       }}
     >
       <div className="form-grid">
-        <label className="field span-all">
-          Command
-          <span className="hint">
-            The whole command line. Quotes group words; nothing is expanded (write full paths, not ~ or
-            $HOME).
-          </span>
+        <Field
+          label="Command"
+          hint="The whole command line. Quotes group words; nothing is expanded (write full paths, not ~ or $HOME)."
+          error={fieldError('command')}
+          className="span-all"
+        >
           <input
             data-testid="server-command"
             className="mono"
@@ -147,35 +149,33 @@ function CommandForm(props: { onDone: () => void }) {
             value={values.commandLine}
             onChange={(e) => change({ commandLine: e.target.value })}
           />
-          {fieldError('command') && <ErrorText>{fieldError('command')}</ErrorText>}
-        </label>
+        </Field>
         <ServerIdField {...idField} />
-        <label className="field">
-          Display name <span className="hint">Optional</span>
+        <Field label="Display name" hint="Optional">
           <input
             data-testid="server-name"
             value={values.name}
             onChange={(e) => change({ name: e.target.value })}
           />
-        </label>
-        <label className="field">
-          Environment
-          <span className="hint">KEY=value, one per line. Values are kept in the secret store.</span>
+        </Field>
+        <Field
+          label="Environment"
+          hint="KEY=value, one per line. Values are kept in the secret store."
+          error={fieldError('env')}
+        >
           <textarea
             data-testid="server-env"
             value={values.env}
             onChange={(e) => change({ env: e.target.value })}
           />
-          {fieldError('env') && <ErrorText>{fieldError('env')}</ErrorText>}
-        </label>
-        <label className="field">
-          Working folder <span className="hint">Optional</span>
+        </Field>
+        <Field label="Working folder" hint="Optional">
           <input
             data-testid="server-cwd"
             value={values.cwd}
             onChange={(e) => change({ cwd: e.target.value })}
           />
-        </label>
+        </Field>
       </div>
       {review?.ok && review.config.transport === 'stdio' && <CommandReview config={review.config} />}
       <div className="form-actions">
@@ -196,12 +196,9 @@ function CommandForm(props: { onDone: () => void }) {
 /** What will run, exactly and untruncated, before it runs (security checklist M13). */
 function ServerIdField(props: { value: string; error: string | undefined; onEdit: (id: string) => void }) {
   return (
-    <label className="field">
-      Id
-      <span className="hint">Part of every tool name: mcp__&lt;id&gt;__tool</span>
+    <Field label="Id" hint={<>Part of every tool name: mcp__&lt;id&gt;__tool</>} error={props.error}>
       <input data-testid="server-id" value={props.value} onChange={(e) => props.onEdit(e.target.value)} />
-      {props.error && <ErrorText>{props.error}</ErrorText>}
-    </label>
+    </Field>
   );
 }
 
@@ -293,8 +290,7 @@ function UrlForm(props: { onDone: () => void }) {
       }}
     >
       <div className="form-grid">
-        <label className="field span-all">
-          URL
+        <Field label="URL" error={fieldError('url')} className="span-all">
           <input
             data-testid="server-url"
             className="mono"
@@ -302,11 +298,9 @@ function UrlForm(props: { onDone: () => void }) {
             value={values.url}
             onChange={(e) => change({ url: e.target.value })}
           />
-          {fieldError('url') && <ErrorText>{fieldError('url')}</ErrorText>}
-        </label>
+        </Field>
         <ServerIdField {...idField} />
-        <label className="field">
-          Transport
+        <Field label="Transport">
           <select
             data-testid="server-transport"
             value={values.transport}
@@ -315,23 +309,21 @@ function UrlForm(props: { onDone: () => void }) {
             <option value="http">Streamable HTTP (falls back to SSE)</option>
             <option value="sse">SSE only (older servers)</option>
           </select>
-        </label>
-        <label className="field">
-          Display name <span className="hint">Optional</span>
+        </Field>
+        <Field label="Display name" hint="Optional">
           <input value={values.name} onChange={(e) => change({ name: e.target.value })} />
-        </label>
-        <label className="field">
-          Headers
-          <span className="hint">
-            Name: value, one per line (e.g. Authorization). Kept in the secret store.
-          </span>
+        </Field>
+        <Field
+          label="Headers"
+          hint="Name: value, one per line (e.g. Authorization). Kept in the secret store."
+          error={fieldError('headers')}
+        >
           <textarea
             data-testid="server-headers"
             value={values.headers}
             onChange={(e) => change({ headers: e.target.value })}
           />
-          {fieldError('headers') && <ErrorText>{fieldError('headers')}</ErrorText>}
-        </label>
+        </Field>
         <details className="span-all">
           <summary>OAuth client (only for servers that do not let apps register themselves)</summary>
           <div className="form-grid mt-s">
@@ -367,24 +359,26 @@ export function OAuthClientFields(props: {
   const { values, errorFor, onChange } = props;
   return (
     <>
-      <label className="field">
-        OAuth client ID
-        <span className="hint">Leave blank to let the server register Toolbridge itself.</span>
+      <Field
+        label="OAuth client ID"
+        hint="Leave blank to let the server register Toolbridge itself."
+        error={errorFor('oauthClientId')}
+      >
         <input
           data-testid="server-oauth-client-id"
           className="mono"
           value={values.clientId}
           onChange={(e) => onChange({ clientId: e.target.value })}
         />
-        {errorFor('oauthClientId') && <ErrorText>{errorFor('oauthClientId')}</ErrorText>}
-      </label>
-      <label className="field">
-        OAuth client secret
-        <span className="hint">
-          {values.secretStored
+      </Field>
+      <Field
+        label="OAuth client secret"
+        hint={
+          values.secretStored
             ? 'One is kept in the secret store; leave blank to keep it.'
-            : 'Only if one was issued. Kept in the secret store.'}
-        </span>
+            : 'Only if one was issued. Kept in the secret store.'
+        }
+      >
         <input
           data-testid="server-oauth-client-secret"
           type="password"
@@ -392,20 +386,19 @@ export function OAuthClientFields(props: {
           value={values.clientSecret}
           onChange={(e) => onChange({ clientSecret: e.target.value })}
         />
-      </label>
-      <label className="field">
-        Redirect port
-        <span className="hint">
-          The port in the registered redirect URI http://127.0.0.1:&lt;port&gt;/oauth/callback.
-        </span>
+      </Field>
+      <Field
+        label="Redirect port"
+        hint={<>The port in the registered redirect URI http://127.0.0.1:&lt;port&gt;/oauth/callback.</>}
+        error={errorFor('oauthRedirectPort')}
+      >
         <input
           data-testid="server-oauth-redirect-port"
           inputMode="numeric"
           value={values.redirectPort}
           onChange={(e) => onChange({ redirectPort: e.target.value })}
         />
-        {errorFor('oauthRedirectPort') && <ErrorText>{errorFor('oauthRedirectPort')}</ErrorText>}
-      </label>
+      </Field>
     </>
   );
 }
@@ -437,12 +430,15 @@ function ImportForm(props: { onDone: () => void }) {
       }}
     >
       {review === undefined ? (
-        <label className="field">
-          Config JSON
-          <span className="hint">
-            Paste the contents of Claude Desktop's claude_desktop_config.json, Cursor's mcp.json
-            ("mcpServers") or VS Code's mcp.json ("servers"). You review every server before anything runs.
-          </span>
+        <Field
+          label="Config JSON"
+          hint={
+            <>
+              Paste the contents of Claude Desktop's claude_desktop_config.json, Cursor's mcp.json
+              ("mcpServers") or VS Code's mcp.json ("servers"). You review every server before anything runs.
+            </>
+          }
+        >
           <textarea
             data-testid="import-text"
             rows={10}
@@ -452,7 +448,7 @@ function ImportForm(props: { onDone: () => void }) {
             value={text}
             onChange={(e) => setText(e.target.value)}
           />
-        </label>
+        </Field>
       ) : (
         <ImportReviewList review={review} />
       )}

@@ -26,6 +26,27 @@ export function useArmed(at: number): boolean {
 }
 
 /** Stops every open card of one agent and says how many of its calls that stopped. */
+/** When a card opened and when it expires, with "ready in a moment" until its keys arm. */
+export function CardTimes(props: {
+  card: { createdAt: string; expiresAt: string };
+  now: number;
+  armed: boolean;
+}) {
+  return (
+    <p className="faint small mt-s">
+      Opened {formatTime(props.card.createdAt)} · expires {formatRemaining(props.card.expiresAt, props.now)}
+      {!props.armed && (
+        <>
+          {' '}
+          <span className="badge plain small arming" data-testid="card-arming">
+            ready in a moment
+          </span>
+        </>
+      )}
+    </p>
+  );
+}
+
 export function useStopAgent(): (agentId: string) => Promise<void> {
   const stopAgent = useAppStore((s) => s.stopAgent);
   const notify = useAppStore((s) => s.notify);
@@ -151,17 +172,7 @@ export function ApprovalCard(props: {
             </span>
           )}
         </div>
-        <p className="faint small mt-s">
-          Opened {formatTime(card.createdAt)} · expires {formatRemaining(card.expiresAt, props.now)}
-          {!armed && (
-            <>
-              {' '}
-              <span className="badge plain small arming" data-testid="card-arming">
-                ready in a moment
-              </span>
-            </>
-          )}
-        </p>
+        <CardTimes card={card} now={props.now} armed={armed} />
         <ToolFacts card={card} />
         <SecretWarning secrets={card.secrets} testId="card-secret-warning" />
         <div className="row mt-m">

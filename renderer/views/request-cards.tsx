@@ -2,9 +2,8 @@ import { type ReactNode, useState } from 'react';
 import type { CardDecision, ElicitationCardView, SamplingCardView } from '../../src/api/ui-api.js';
 import type { JsonObject } from '../../src/base/json.js';
 import { ErrorText, ExternalLink, ServerText } from '../components/common.js';
-import { formatRemaining, formatTime } from '../lib/format.js';
 import { useAppStore } from '../store/store-context.js';
-import { useArmed } from './approval-card.js';
+import { CardTimes, useArmed } from './approval-card.js';
 
 /** Field names that suggest a secret: the field is masked, with a Reveal toggle. */
 const SECRET_NAME = /pass(word|phrase)?|secret|token|api[-_ ]?key|private|pin\b|otp/i;
@@ -62,17 +61,7 @@ function RequestCardShell(props: {
             </span>
           )}
         </div>
-        <p className="faint small mt-s">
-          Opened {formatTime(card.createdAt)} · expires {formatRemaining(card.expiresAt, props.now)}
-          {!props.armed && (
-            <>
-              {' '}
-              <span className="badge plain small arming" data-testid="card-arming">
-                ready in a moment
-              </span>
-            </>
-          )}
-        </p>
+        <CardTimes card={card} now={props.now} armed={props.armed} />
         {props.children}
         <div className="card-actions">{props.actions}</div>
         {props.error !== undefined && <ErrorText testId="card-error">{props.error}</ErrorText>}

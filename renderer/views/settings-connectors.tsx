@@ -1,5 +1,6 @@
 import type { SettingsView } from '../../src/api/ui-api.js';
 import { ErrorText } from '../components/common.js';
+import { Field } from '../components/field.js';
 import { canSignIn, useGatewayDraft } from '../drafts/gateway-draft.js';
 import { useAppStoreShallow } from '../store/store-context.js';
 
@@ -61,9 +62,7 @@ function GatewayForm(props: { gateway: Gateway }) {
       }}
       onChange={props.gateway.status.touch}
     >
-      <label className="field">
-        Gateway URL
-        <span className="hint">Empty turns connectors off</span>
+      <Field label="Gateway URL" hint="Empty turns connectors off">
         <input
           data-testid="settings-gateway-url"
           type="url"
@@ -71,10 +70,8 @@ function GatewayForm(props: { gateway: Gateway }) {
           value={draft.url}
           onChange={(e) => edit({ url: e.target.value })}
         />
-      </label>
-      <label className="field">
-        Connectors
-        <span className="hint">Off keeps the URL but hides connectors from agents</span>
+      </Field>
+      <Field label="Connectors" hint="Off keeps the URL but hides connectors from agents">
         <select
           data-testid="settings-connectors-enabled"
           value={draft.enabled ? 'on' : 'off'}
@@ -83,7 +80,7 @@ function GatewayForm(props: { gateway: Gateway }) {
           <option>on</option>
           <option>off</option>
         </select>
-      </label>
+      </Field>
       <div className="form-actions">
         <button type="submit" data-testid="settings-connectors-save">
           Save gateway

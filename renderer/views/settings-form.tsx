@@ -1,5 +1,6 @@
 import type { Policy, ToolSearchSettings } from '../../src/api/ui-api.js';
 import { ErrorText } from '../components/common.js';
+import { Field } from '../components/field.js';
 import type { SettingsDraftState } from '../drafts/settings-draft.js';
 
 const TRI_STATE = ['auto', 'on', 'off'] as const;
@@ -46,9 +47,7 @@ function ToolSearchFields(props: { form: SettingsDraftState }) {
     <>
       <h3 className="section-title">Tool search</h3>
       <section className="panel panel-body form-grid">
-        <label className="field">
-          Search bridge
-          <span className="hint">auto: on whenever at least one tool is deferred</span>
+        <Field label="Search bridge" hint="auto: on whenever at least one tool is deferred">
           <select
             data-testid="settings-search-enabled"
             value={draft.toolSearch.enabled}
@@ -58,10 +57,8 @@ function ToolSearchFields(props: { form: SettingsDraftState }) {
               <option key={v}>{v}</option>
             ))}
           </select>
-        </label>
-        <label className="field">
-          Listing in the description
-          <span className="hint">off: the agent must search for every name</span>
+        </Field>
+        <Field label="Listing in the description" hint="off: the agent must search for every name">
           <select
             value={draft.toolSearch.listing}
             onChange={(e) => editSearch({ listing: e.target.value as ToolSearchSettings['listing'] })}
@@ -70,7 +67,7 @@ function ToolSearchFields(props: { form: SettingsDraftState }) {
               <option key={v}>{v}</option>
             ))}
           </select>
-        </label>
+        </Field>
         <NumberField
           label="Listing budget, % of context"
           hint="0–100; the listing may use this share of the agent's context"
@@ -106,9 +103,10 @@ function ApprovalFields(props: { form: SettingsDraftState }) {
     <>
       <h3 className="section-title">Approvals</h3>
       <section className="panel panel-body form-grid">
-        <label className="field">
-          Default policy
-          <span className="hint">For tools and servers without their own policy; set those in Servers.</span>
+        <Field
+          label="Default policy"
+          hint="For tools and servers without their own policy; set those in Servers."
+        >
           <select
             data-testid="settings-default-policy"
             value={draft.defaultPolicy}
@@ -120,32 +118,27 @@ function ApprovalFields(props: { form: SettingsDraftState }) {
               </option>
             ))}
           </select>
-        </label>
-        <label className="field">
-          Card timeout, seconds
-          <span className="hint">An unanswered card fails the call with a clear error</span>
+        </Field>
+        <Field label="Card timeout, seconds" hint="An unanswered card fails the call with a clear error">
           <input
             type="number"
             min={1}
             value={draft.cardTimeoutSeconds}
             onChange={(e) => edit({ cardTimeoutSeconds: e.target.value })}
           />
-        </label>
-        <label className="field">
-          Call timeout, seconds
-          <span className="hint">Longest a server may take to answer one call</span>
+        </Field>
+        <Field label="Call timeout, seconds" hint="Longest a server may take to answer one call">
           <input
             type="number"
             min={1}
             value={draft.callTimeoutSeconds}
             onChange={(e) => edit({ callTimeoutSeconds: e.target.value })}
           />
-        </label>
-        <label className="field">
-          Result size limit, KiB
-          <span className="hint">
-            Most one tool result may send the agent; more is cut with a note saying what was left out
-          </span>
+        </Field>
+        <Field
+          label="Result size limit, KiB"
+          hint="Most one tool result may send the agent; more is cut with a note saying what was left out"
+        >
           <input
             type="number"
             min={4}
@@ -153,7 +146,7 @@ function ApprovalFields(props: { form: SettingsDraftState }) {
             value={draft.maxResultKib}
             onChange={(e) => edit({ maxResultKib: e.target.value })}
           />
-        </label>
+        </Field>
       </section>
     </>
   );
@@ -165,18 +158,17 @@ function RedactionField(props: { form: SettingsDraftState }) {
     <>
       <h3 className="section-title">Redaction</h3>
       <section className="panel panel-body">
-        <label className="field">
-          Extra patterns to hide in logs and activity
-          <span className="hint">
-            One regular expression per line. Known secret shapes (API keys, bearer tokens) are always hidden.
-          </span>
+        <Field
+          label="Extra patterns to hide in logs and activity"
+          hint="One regular expression per line. Known secret shapes (API keys, bearer tokens) are always hidden."
+        >
           <textarea
             rows={4}
             data-testid="settings-redaction"
             value={draft.redactionPatterns}
             onChange={(e) => edit({ redactionPatterns: e.target.value })}
           />
-        </label>
+        </Field>
       </section>
     </>
   );
@@ -190,15 +182,13 @@ function NumberField(props: {
   onChange: (value: number) => void;
 }) {
   return (
-    <label className="field">
-      {props.label}
-      {props.hint !== undefined && <span className="hint">{props.hint}</span>}
+    <Field label={props.label} hint={props.hint}>
       <input
         type="number"
         step={props.step ?? 1}
         value={Number.isFinite(props.value) ? props.value : ''}
         onChange={(e) => props.onChange(e.target.valueAsNumber)}
       />
-    </label>
+    </Field>
   );
 }

@@ -20,8 +20,7 @@ export interface AgentsSection {
 
 export const AGENTS_SECTION: SettingsSection<AgentsSection> = {
   defaults: () => ({ agents: [] }),
-  check: (c, raw) =>
-    raw.agents === undefined ? AGENTS_SECTION.defaults() : { agents: checkAgents(c, raw.agents) },
+  check: (c, raw) => ({ agents: c.field(raw, 'agents', [], (value) => checkAgents(c, value)) }),
 };
 
 const AGENT_ID = /^[A-Za-z0-9_-]+$/;

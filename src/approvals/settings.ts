@@ -48,16 +48,14 @@ export const APPROVALS_SECTION: SettingsSection<ApprovalsSection> = {
   check(c, raw) {
     const base = APPROVALS_SECTION.defaults();
     return {
-      policies: raw.policies === undefined ? base.policies : checkPolicies(c, raw.policies),
-      redactionPatterns:
-        raw.redactionPatterns === undefined
-          ? base.redactionPatterns
-          : checkPatterns(c, raw.redactionPatterns),
+      policies: c.field(raw, 'policies', base.policies, (value) => checkPolicies(c, value)),
+      redactionPatterns: c.field(raw, 'redactionPatterns', base.redactionPatterns, (value) =>
+        checkPatterns(c, value),
+      ),
       cardTimeoutMs: c.durationMs(raw, 'cardTimeoutMs', base.cardTimeoutMs, 'e.g. 300000 for 5 minutes'),
-      preferElicitationCards:
-        raw.preferElicitationCards === undefined
-          ? base.preferElicitationCards
-          : c.boolean(raw.preferElicitationCards, 'preferElicitationCards'),
+      preferElicitationCards: c.field(raw, 'preferElicitationCards', base.preferElicitationCards, (value) =>
+        c.boolean(value, 'preferElicitationCards'),
+      ),
     };
   },
 };

@@ -89,12 +89,17 @@ export class SettingsChecker {
     return min;
   }
 
+  /** Top-level `key` as `check` reads it; absent keeps `fallback` (a section's default). */
+  field<T>(raw: Record<string, unknown>, key: string, fallback: T, check: (value: unknown) => T): T {
+    const value = raw[key];
+    return value === undefined ? fallback : check(value);
+  }
+
   /** A time limit at top-level `key`: whole milliseconds from 1 s to 24 h; absent keeps `fallback`. */
   durationMs(raw: Record<string, unknown>, key: string, fallback: number, example: string): number {
-    const value = raw[key];
-    return value === undefined
-      ? fallback
-      : this.integer(value, key, 1_000, 24 * 3_600_000, `milliseconds, ${example}`);
+    return this.field(raw, key, fallback, (value) =>
+      this.integer(value, key, 1_000, 24 * 3_600_000, `milliseconds, ${example}`),
+    );
   }
 
   /** One of `choices`, quoted in the message (`"a", "b" or "c"`). */

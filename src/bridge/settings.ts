@@ -17,14 +17,8 @@ export interface BridgeSection {
 export const BRIDGE_SECTION: SettingsSection<BridgeSection> = {
   defaults: () => ({ maxResultBytes: DEFAULT_MAX_RESULT_BYTES }),
   check: (c, raw) => ({
-    maxResultBytes:
-      raw.maxResultBytes === undefined
-        ? DEFAULT_MAX_RESULT_BYTES
-        : c.integer(
-            raw.maxResultBytes,
-            'maxResultBytes',
-            ...MAX_RESULT_BYTES_RANGE,
-            'bytes, e.g. 262144 for 256 KiB',
-          ),
+    maxResultBytes: c.field(raw, 'maxResultBytes', DEFAULT_MAX_RESULT_BYTES, (value) =>
+      c.integer(value, 'maxResultBytes', ...MAX_RESULT_BYTES_RANGE, 'bytes, e.g. 262144 for 256 KiB'),
+    ),
   }),
 };

@@ -27,8 +27,8 @@ export const CATALOG_SECTION: SettingsSection<CatalogSection> = {
   check(c, raw) {
     const base = CATALOG_SECTION.defaults();
     return {
-      tools: raw.tools === undefined ? base.tools : checkTools(c, raw.tools),
-      toolSearch: raw.toolSearch === undefined ? base.toolSearch : checkToolSearchSettings(c, raw.toolSearch),
+      tools: c.field(raw, 'tools', base.tools, (value) => checkTools(c, value)),
+      toolSearch: c.field(raw, 'toolSearch', base.toolSearch, (value) => checkToolSearchSettings(c, value)),
     };
   },
 };

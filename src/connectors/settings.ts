@@ -19,10 +19,11 @@ export interface ConnectorsSection {
 
 export const CONNECTORS_SECTION: SettingsSection<ConnectorsSection> = {
   defaults: () => ({ connectors: { enabled: true } }),
-  check: (c, raw) =>
-    raw.connectors === undefined
-      ? CONNECTORS_SECTION.defaults()
-      : { connectors: checkConnectors(c, raw.connectors) },
+  check: (c, raw) => ({
+    connectors: c.field(raw, 'connectors', CONNECTORS_SECTION.defaults().connectors, (value) =>
+      checkConnectors(c, value),
+    ),
+  }),
 };
 
 /** The gateway URL to use, or undefined when connectors are off (no URL, or switched off). */

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { AgentEndpoint, LEGACY_MESSAGES_PATH } from '../agents/agent-endpoint.js';
+import type { AgentEndpoint } from '../agents/agent-endpoint.js';
 import { AgentRegistry } from '../agents/agent-registry.js';
 import { defaultCliCommand } from '../agents/client-configs.js';
-import { type ListenerLimits, LoopbackServer } from '../agents/loopback-server.js';
+import type { ListenerLimits, LoopbackServer } from '../agents/loopback-server.js';
 import type { SurfaceProvider } from '../agents/mcp-session.js';
 import { UpstreamRelay } from '../agents/upstream-relay.js';
 import type { Policy } from '../api/ui-api.js';
@@ -23,6 +23,7 @@ import { ensurePrivateDir } from '../store/atomic-file.js';
 import { openFileSecretStore } from '../store/file-secret-store.js';
 import { jsonFile } from '../store/json-file.js';
 import { WatchedSecretStore } from '../store/watched-secret-store.js';
+import { openAgentListener } from './agent-listener.js';
 import { AgentSurfaces } from './agent-surfaces.js';
 import { describeApp } from './app-logos.js';
 import { CallBoard } from './call-board.js';
@@ -367,7 +368,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const agents = await AgentRegistry.open(agentRecordStore(settings), secrets);
     store.add(agents);
     const agentSurfaces = new AgentSurfaces(catalog, agents, () => servers.notifyRootsChanged());
-    if (!readOnly && (options.listen !== false || options.agentToken !== undefined)) {
+    if (!readOnly && (listening || options.agentToken !== undefined)) {
       await agents.ensureDefault(options.agentToken);
     }
 
@@ -386,30 +387,19 @@ export async function createHost(options: HostOptions): Promise<Host> {
     // Servers are added before the host exists and started by it, so every status event is seen.
     for (const config of settings.current.servers) await servers.add(config, { start: false });
 
-    let http: LoopbackServer | undefined;
-    let endpoint: AgentEndpoint | undefined;
-    if (options.listen !== false) {
-      http = new LoopbackServer({
-        host: options.bindAddress ?? '127.0.0.1',
-        port: options.port ?? 0,
-        ...(options.unsafeAllowNonLoopback ? { unsafeAllowNonLoopback: true } : {}),
-        ...(options.listenerLimits === undefined ? {} : { limits: options.listenerLimits }),
-        log,
-      });
-      endpoint = new AgentEndpoint({
-        agents,
-        surfaces: (agentId) => agentSurfaces.surfaceFor(agentId),
-        relay,
-      });
-      http.route('/mcp', endpoint.handle);
-      // Legacy SSE (protocol 2024-11-05) for clients that predate Streamable HTTP.
-      http.route('/sse', endpoint.handleLegacyStream);
-      http.route(LEGACY_MESSAGES_PATH, endpoint.handleLegacyMessage);
-      await http.listen();
-      ownPorts.push(http.port);
-      store.add(http);
-      store.add(endpoint);
-    }
+    const listener = listening
+      ? await openAgentListener(
+          { ...options, log },
+          {
+            agents,
+            surfaces: (agentId) => agentSurfaces.surfaceFor(agentId),
+            relay,
+            onDidChangeAgentTools: changes.onDidChangeAgentTools,
+            store,
+          },
+        )
+      : undefined;
+    if (listener !== undefined) ownPorts.push(listener.http.port);
 
     const host = new Host({
       dataDir,
@@ -420,8 +410,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
       catalog,
       approvals,
       agents,
-      http,
-      endpoint,
+      http: listener?.http,
+      endpoint: listener?.endpoint,
       connectionCards,
       calls,
       connectorToolCount,
@@ -456,13 +446,6 @@ export async function createHost(options: HostOptions): Promise<Host> {
         events,
       ),
     ];
-    if (endpoint !== undefined) {
-      const agentEndpoint = endpoint;
-      subscriptions.push(
-        changes.onDidChangeAgentTools(() => agentEndpoint.notifyToolsChanged()),
-        agents.onDidRevokeAgent((id) => void agentEndpoint.closeAgentSessions(id)),
-      );
-    }
     for (const subscription of subscriptions) store.add(subscription);
     if (lock !== undefined && host.endpointUrl !== undefined) await lock.setEndpoint(host.endpointUrl);
     return host;

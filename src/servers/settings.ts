@@ -30,7 +30,7 @@ export const SERVERS_SECTION: SettingsSection<ServersSection> = {
   check(c, raw) {
     const base = SERVERS_SECTION.defaults();
     return {
-      servers: raw.servers === undefined ? base.servers : checkServers(c, raw.servers),
+      servers: c.field(raw, 'servers', base.servers, (value) => checkServers(c, value)),
       callTimeoutMs: c.durationMs(raw, 'callTimeoutMs', base.callTimeoutMs, 'e.g. 60000 for 1 minute'),
       maxCallTimeoutMs: c.durationMs(
         raw,

@@ -67,7 +67,7 @@ export const ENGLISH_FRAMES = Object.freeze({
   /** A name after one of these, where its phrase ends: `create an invoice in zoho`, `… via pitch`. */
   channels: ['in', 'on', 'with', 'via', 'using', 'through', 'from', 'into', 'inside', 'within'],
   /** A name right after one of these: `use zoho to …`, `open zoho and …`. */
-  toolVerbs: ['use', 'using', 'via', 'through', 'open'],
+  toolVerbs: ['use', 'using', 'via', 'through', 'open', 'have'],
   /** Two-word tool verbs: `go to zuora and …`. */
   toolPhrases: [
     ['go', 'to'],
@@ -210,11 +210,14 @@ class EnglishReader implements QueryReader {
           termId = this.lexicon.termId(term);
         } else if (readsNames) {
           const listed = this.isListed(word);
-          // A known app, like any name, is data in a long sentence; one of the user's never is.
-          namesServices ||= this.settings.serviceNames.has(word);
+          // A known app, like any name, is data in a long sentence, unless it stands where a
+          // service is named (`… on snapchat`); one of the user's never is.
+          namesServices ||=
+            this.settings.serviceNames.has(word) ||
+            (listed && this.endsChannelPhrase(query, query.runOf[i]!));
           const where =
             !listed && (reading.kind === 'name' || reading.kind === 'english')
-              ? this.servicePlace(query, i, reading.kind === 'english')
+              ? this.servicePlace(query, i, reading.kind === 'english' && !writtenAsName(query, i))
               : undefined;
           if (listed) {
             plan.unknownWords.push(word);
@@ -282,7 +285,7 @@ class EnglishReader implements QueryReader {
       plan.ignoredWords.push(...plan.unknownWords, ...placedNames);
       plan.unknownWords = [];
     } else {
-      plan.unknownWords.push(...placedNames);
+      plan.unknownWords = [...new Set([...plan.unknownWords, ...placedNames])];
       Object.assign(plan.whyUnknown, whyPlaced);
     }
     const whyUnscored = this.selectTerms(plan, wordOf, query.runs.length);
@@ -325,7 +328,13 @@ class EnglishReader implements QueryReader {
    */
   private isListed(word: string): boolean {
     if (this.settings.serviceNames.has(word)) return true;
-    return this.settings.knownApps && this.data.isKnownApp(word) && !this.data.isEnglishWord(word);
+    return (
+      this.settings.knownApps &&
+      this.data.isKnownApp(word) &&
+      !this.data.isEnglishWord(word) &&
+      // A city, country or language that is also a brand (`beijing`) is what a task is about.
+      !this.data.isSubjectName(word)
+    );
   }
 
   /**
@@ -412,7 +421,7 @@ class EnglishReader implements QueryReader {
     // phrase ends (after one catalog word naming what of it: `api`, `board`). An English word
     // there, and after a channel opening the query, must name a thing (`in my area` is a setting).
     const word = query.words[i]!;
-    const thing = !this.data.isEnglishWord(word) || this.data.namesAThing(word);
+    const thing = !english || !this.data.isEnglishWord(word) || this.data.namesAThing(word);
     const owned = OWNERS.has(before) && run >= 2 ? runs[run - 2]! : undefined;
     if (
       thing &&
@@ -464,6 +473,11 @@ class EnglishReader implements QueryReader {
       if (this.data.englishZipf(runs[run]!) >= this.settings.commonWordZipf) return true;
     }
     return false;
+  }
+
+  /** Whether run `run` comes right after a channel and ends its phrase (`… on snapchat`, `with wix?`). */
+  private endsChannelPhrase(query: QueryWords, run: number): boolean {
+    return run > 0 && CHANNELS.has(query.runs[run - 1]!) && this.endsPhrase(query, run, true);
   }
 
   /** Whether run `run` is a word some tool holds (`api`, `board`) and its phrase ends after it. */
@@ -690,6 +704,35 @@ function expansionsOf(plan: QueryPlan, source: string): WordExpansion[] {
     expanded.push({ word: term.via.word, stem: term.stem, weight, source: term.via.source });
   }
   return expanded;
+}
+
+/** Text before a capital that starts a sentence. */
+const SENTENCE_END = /[.!?:]\s*$/;
+const OPENING_QUOTE = /^["'`\u2018\u201c]$/;
+const CLOSING_QUOTE = /^["'`\u2019\u201d]$/;
+
+/**
+ * Whether word `i` is written as a proper name: in quotes (`in "lilac"`), or capitalized inside a
+ * sentence (`for my Hammock`) in a query that is not capitalized throughout (`Send Weekly Digest`).
+ */
+function writtenAsName(query: QueryWords, i: number): boolean {
+  const { text, runStarts, runEnds } = query;
+  if (text === undefined || runStarts === undefined || runEnds === undefined) return false;
+  const run = query.runOf[i]!;
+  const start = runStarts[run]!;
+  const end = runEnds[run]!;
+  if (OPENING_QUOTE.test(text.charAt(start - 1)) && CLOSING_QUOTE.test(text.charAt(end))) return true;
+  const capitalized = (other: number) => /[A-Z]/.test(text.charAt(runStarts[other]!));
+  if (run === 0 || !capitalized(run) || !/[a-z]/.test(text.slice(start + 1, end))) return false;
+  if (SENTENCE_END.test(text.slice(0, start))) return false;
+  let others = 0;
+  let capitals = 0;
+  for (let other = 1; other < runStarts.length; other++) {
+    if (other === run) continue;
+    others++;
+    if (capitalized(other)) capitals++;
+  }
+  return capitals * 2 < others;
 }
 
 /** The one of `phrases` that run `run` comes right after (`log into <run>`), as text. */

@@ -207,6 +207,34 @@ describe('default engine', () => {
       expect(index.search('harvest create issue repository title body').matches).not.toEqual([]);
     });
 
+    it('issue #15: reads an English word written as a name (capitalized inside a sentence, or quoted) as a name', () => {
+      for (const query of ['post a message for my Hammock team', 'post a message for my "hammock" team']) {
+        expect(index.search(query).unknownWords, query).toEqual(['hammock']);
+      }
+      // Lower-case, or a query in Title Case throughout, says nothing by its capitals.
+      for (const query of ['post a message for my hammock team', 'Post A Message For My Hammock Team']) {
+        expect(index.search(query).matches, query).not.toEqual([]);
+      }
+    });
+
+    it('issue #15: a known app right after a channel stops a long query too, unless it is a place or a language', () => {
+      const long = 'go ahead and please add a note to the message we posted on snapchat';
+      expect(index.search(long).unknownWords).toEqual(['snapchat']);
+      // Named elsewhere in a long sentence, a known app is what the task is about.
+      expect(
+        index.search('go ahead and post the hubspot message to the channel for the team').matches,
+      ).not.toEqual([]);
+      // `beijing` and `kotlin` are brands too, but a city and a language first.
+      expect(index.search('weather forecast in beijing').matches).not.toEqual([]);
+      expect(index.search('create an issue in kotlin').matches).not.toEqual([]);
+    });
+
+    it('issue #15: reads a name after `have` as one in use (`we have zorblat. list issues`)', () => {
+      expect(index.search('we have zorblat. list issues').unknownWords).toEqual(['zorblat']);
+      expect(index.search('we have harvest. list issues').unknownWords).toEqual(['harvest']);
+      expect(index.search('we have harvest season issues to list').matches).not.toEqual([]);
+    });
+
     it('says in the explanation why each word was read as an absent app', () => {
       const why = (query: string) => index.search(query, { explain: true }).explanation?.whyUnknown;
       expect(why('create an issue in zorblat')).toEqual({

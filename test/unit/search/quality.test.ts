@@ -134,9 +134,9 @@ describe('search quality, all shared catalogs, limit 5', () => {
     // Sets 5 to 8 name English-word apps in places no rule reads as an app's (`could pylon add a
     // comment`, `my hammock needs me to …`): these bounds guard what was measured, not the issue's
     // target. Sets 7 and 8 were measured once (0.845, 0.859), then taught issue #15's gate rules.
-    expect(rows.default.negativeHeldOut5).toBeGreaterThanOrEqual(0.89);
+    expect(rows.default.negativeHeldOut5).toBeGreaterThanOrEqual(0.9);
     expect(rows.default.negativeHeldOut6).toBeGreaterThanOrEqual(0.92);
-    expect(rows.default.negativeHeldOut7).toBeGreaterThanOrEqual(0.93);
+    expect(rows.default.negativeHeldOut7).toBeGreaterThanOrEqual(0.95);
     expect(rows.default.negativeHeldOut8).toBeGreaterThanOrEqual(0.94);
   });
 

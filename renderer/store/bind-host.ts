@@ -35,7 +35,10 @@ export function bindHost(api: ToolbridgeApi, store: AppStore): () => void {
       // Rules ("Always allow" on a card) and server policies live in the settings too.
       void state().loadPolicyRules();
       void state().loadServers();
+      // The gateway's URL, switch or sign-in may have changed.
+      state().connectionsChanged();
     },
+    connectionsChanged: () => state().connectionsChanged(),
   };
   const unsubscribes = UI_EVENTS.map((event) =>
     api.on(event, handlers[event] as (payload: UiEventMap[typeof event]) => void),

@@ -5,6 +5,7 @@ import { type ActivitySlice, createActivitySlice } from './activity-slice.js';
 import { type AgentsSlice, createAgentsSlice } from './agents-slice.js';
 import { type CardsSlice, createCardsSlice } from './cards-slice.js';
 import { type CatalogSlice, createCatalogSlice } from './catalog-slice.js';
+import { type ConnectionsSlice, createConnectionsSlice } from './connections-slice.js';
 import { createFirstRunSlice, type FirstRunSlice, type FirstRunStorage } from './first-run-slice.js';
 import { createPlaygroundSlice, type PlaygroundSlice } from './playground-slice.js';
 import { createPoliciesSlice, type PoliciesSlice } from './policies-slice.js';
@@ -20,6 +21,7 @@ export type AppState = ServersSlice &
   AgentsSlice &
   PlaygroundSlice &
   PoliciesSlice &
+  ConnectionsSlice &
   FirstRunSlice &
   UiSlice;
 
@@ -43,6 +45,7 @@ export function createAppStore(
     ...createAgentsSlice(api)(...args),
     ...createPlaygroundSlice(api)(...args),
     ...createPoliciesSlice(api)(...args),
+    ...createConnectionsSlice(api)(...args),
     ...createFirstRunSlice(storage)(...args),
     ...createUiSlice(connection)(...args),
   }));

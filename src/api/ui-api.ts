@@ -27,7 +27,7 @@ import type { JsonObject, JsonValue } from '../base/json.js';
 import type { CallEntryOutcome } from '../bridge/types.js';
 import type { ToolSearchSettings } from '../catalog/tool-search-config.js';
 import type { ListingForm } from '../catalog/types.js';
-import type { AppView, ConnectionCardRow } from '../connectors/manage-connections.js';
+import type { AccountStatus, AppView, ConnectionCardRow } from '../connectors/manage-connections.js';
 import type { ServerConfig, ServerReconnects, ServerStatus } from '../servers/types.js';
 
 export type { CardOutcome } from '../approvals/approval-queue.js';
@@ -54,7 +54,12 @@ export type {
 export { SECRET_MASK } from '../base/secret-mask.js';
 export type { ToolSearchSettings } from '../catalog/tool-search-config.js';
 export type { ListingForm } from '../catalog/types.js';
-export type { AppView, ConnectionCardRow } from '../connectors/manage-connections.js';
+export type {
+  AccountStatus,
+  AppView,
+  ConnectionCardRow,
+  LinkStatus,
+} from '../connectors/manage-connections.js';
 export type { OAuthClientConfig, ServerConfig, ServerReconnects, ServerStatus } from '../servers/types.js';
 
 /** The Tiers view's card: the agent's disclosure tier, its listing form and what each part costs. */
@@ -262,6 +267,53 @@ export interface QueryWordView {
   expandedTo?: Array<{ word: string; weight: number; source: string }>;
 }
 
+/** One connector app as the Connections view lists it, with every account (the default first). */
+export interface ConnectorAppView {
+  /** The connector id, as in `connectors__<connector>__…`. */
+  connector: string;
+  /** Its proper name and logo. */
+  app: AppView;
+  enabled: boolean;
+  /** Whether its default account is connected. */
+  connected: boolean;
+  /** `connectionStatus` `initiated`: waiting for the person to allow access; `skipped` / `not_connected`: from a card. */
+  accounts: AccountStatus[];
+  /** Tools (slugs) the gateway does not let this app's account use. */
+  disabledTools: string[];
+}
+
+/**
+ * The Connections view: the gateway's apps, or why there are none. `state` says which:
+ * `ready` (the gateway answered), `not_configured` (no gateway URL), `disabled` (switched off in
+ * Settings), `signed_out` (no gateway token), `sign_in_expired` (the gateway refused the token)
+ * or `unreachable`; `message` says it in words.
+ */
+export interface ConnectionsView {
+  state: 'ready' | 'not_configured' | 'disabled' | 'signed_out' | 'sign_in_expired' | 'unreachable';
+  message?: string;
+  apps: ConnectorAppView[];
+}
+
+/** One tool of a connector app, with its approval policy (its own setting, and what a call gets now). */
+export interface ConnectorToolView {
+  /** The agent-facing name, `connectors__<connector>__<tool>`; policies are keyed by it. */
+  name: string;
+  connector: string;
+  toolName: string;
+  description: string;
+  policy: ToolPolicyView;
+  /** The gateway does not let this account use it (`disabledTools`). */
+  blocked: boolean;
+}
+
+/** An app's tools; `listed: false` when the gateway cannot list them (`message` says why). */
+export interface ConnectorAppToolsView {
+  connector: string;
+  listed: boolean;
+  message?: string;
+  tools: ConnectorToolView[];
+}
+
 export interface SearchExplanationView {
   query: string;
   gateToken?: string;
@@ -386,6 +438,25 @@ export interface ToolbridgeApi {
   signInConnectorGateway(token: string): Promise<SettingsView>;
   signOutConnectorGateway(): Promise<SettingsView>;
 
+  // Connections (connector apps and their accounts, from the gateway)
+  /** The gateway's apps and accounts, or the state that explains why there are none (never throws for it). */
+  listConnections(): Promise<ConnectionsView>;
+  /**
+   * Starts linking an app's default account, or the account under `alias` (a new one when the
+   * alias is new); `reconnect` links it again even when it looks connected. Answers with the
+   * page to open in the browser (`waiting`), or `connected` when nothing is left to do.
+   */
+  connectApp(
+    connector: string,
+    options?: { alias?: string; reconnect?: boolean },
+  ): Promise<{ status: 'connected' | 'waiting'; connectUrl?: string }>;
+  /** Renames one account's alias (only the label changes); answers with the apps listed again. */
+  renameConnectorAccount(connector: string, alias: string, to: string): Promise<ConnectionsView>;
+  /** One app's tools with their approval policies. */
+  listConnectorTools(connector: string): Promise<ConnectorAppToolsView>;
+  /** Sets a connector tool's own policy (by its agent-facing name); `null` clears it (inherit). */
+  setConnectorToolPolicy(name: string, policy: Policy | null): Promise<ConnectorToolView>;
+
   on<E extends keyof UiEventMap>(event: E, listener: (payload: UiEventMap[E]) => void): () => void;
 }
 
@@ -401,6 +472,8 @@ export interface UiEventMap {
   activityAppended: ActivityEntry;
   agentsChanged: { agents: AgentView[] };
   settingsChanged: SettingsView;
+  /** An app's accounts changed (linked, skipped, failed, renamed): list the connections again. */
+  connectionsChanged: { connector: string };
 }
 
 /** Every method name, for transports that forward calls by name (IPC, WebSocket). */
@@ -443,6 +516,11 @@ export const UI_METHODS = [
   'updateSettings',
   'signInConnectorGateway',
   'signOutConnectorGateway',
+  'listConnections',
+  'connectApp',
+  'renameConnectorAccount',
+  'listConnectorTools',
+  'setConnectorToolPolicy',
 ] as const satisfies ReadonlyArray<Exclude<keyof ToolbridgeApi, 'on'>>;
 
 export type UiMethod = (typeof UI_METHODS)[number];
@@ -458,6 +536,7 @@ export const UI_EVENTS = [
   'activityAppended',
   'agentsChanged',
   'settingsChanged',
+  'connectionsChanged',
 ] as const satisfies ReadonlyArray<keyof UiEventMap>;
 
 /** A reply as it crosses IPC or the socket: a thrown class would not survive. */

@@ -24,6 +24,7 @@ import {
   parseRenameResponse,
   parseSchemasResponse,
   parseSearchResponse,
+  parseToolsResponse,
 } from './gateway-wire.js';
 
 /**
@@ -65,6 +66,8 @@ export interface GatewayTimeouts {
   statusMs: number;
   /** `POST v1/connectors/accounts/rename`; never retried. @defaultValue 10_000 */
   renameMs: number;
+  /** `GET v1/connectors/tools`; one retry on 5xx or transport failure. @defaultValue 10_000 */
+  toolsMs: number;
 }
 
 export const DEFAULT_GATEWAY_TIMEOUTS: Readonly<GatewayTimeouts> = Object.freeze({
@@ -75,6 +78,7 @@ export const DEFAULT_GATEWAY_TIMEOUTS: Readonly<GatewayTimeouts> = Object.freeze
   connectMs: 30_000,
   statusMs: 10_000,
   renameMs: 10_000,
+  toolsMs: 10_000,
 });
 
 export interface GatewayClientOptions {
@@ -309,6 +313,21 @@ export class GatewayClient {
       signal: options.signal,
     });
     return parsed(result, parseRenameResponse, 'rename');
+  }
+
+  /**
+   * Every tool of one connector app (for the person's per-tool policies). A gateway without this
+   * endpoint answers 404, which comes back as a `dark` failure with status 404.
+   */
+  async listTools(connector: string, options: RequestOptions = {}): Promise<GatewayResult<GatewaySchema[]>> {
+    const result = await this.request({
+      method: 'GET',
+      path: `v1/connectors/tools?${new URLSearchParams({ connector })}`,
+      timeoutMs: this.timeouts.toolsMs,
+      retry: true,
+      signal: options.signal,
+    });
+    return parsed(result, parseToolsResponse, 'tools list');
   }
 
   private async request(call: Call): Promise<GatewayResult<unknown>> {

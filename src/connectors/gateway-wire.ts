@@ -198,6 +198,18 @@ export function parseSchemasResponse(body: unknown): Record<string, GatewaySchem
   return isPlainObject(body) ? parseSchemas(body.schemas) : undefined;
 }
 
+/** `GET v1/connectors/tools`: one app's tools, each in the schemas' shape; entries without a slug are dropped. */
+export function parseToolsResponse(body: unknown): GatewaySchema[] | undefined {
+  if (!isPlainObject(body) || !Array.isArray(body.tools)) return undefined;
+  const tools: GatewaySchema[] = [];
+  for (const raw of body.tools) {
+    const slug = isPlainObject(raw) ? optionalString(raw.tool) : undefined;
+    const schema = slug === undefined || slug === '' ? undefined : parseSchema(raw, slug);
+    if (schema !== undefined) tools.push(schema);
+  }
+  return tools;
+}
+
 function parseToolError(value: unknown): GatewayToolError {
   const record = isPlainObject(value) ? value : {};
   const base: GatewayToolError = {

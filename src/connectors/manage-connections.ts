@@ -10,7 +10,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter, type Event } from '../base/emitter.js';
 import { isPlainObject } from '../base/json.js';
 import { ACCOUNT_ALIAS, ACCOUNT_ALIAS_RULE } from '../catalog/connector-names.js';
-import type { GatewayClient, GatewayFailure } from './gateway-client.js';
+import type { GatewayClient, GatewayFailure, GatewayResult } from './gateway-client.js';
 import type { ConnectionTarget, GatewayConnectionRow, GatewayConnectionStart } from './gateway-wire.js';
 
 export interface ConnectionCardRow {
@@ -213,6 +213,29 @@ export interface McpServerActions {
 
 export type TargetOutcome = 'connected' | 'skipped' | 'not_connected';
 
+/** A link's state as `status` reports it: the gateway's, or what the person did on a card. */
+export type LinkStatus = GatewayConnectionRow['connectionStatus'] | Exclude<TargetOutcome, 'connected'>;
+
+/** One account as `status` reports it. */
+export interface AccountStatus {
+  alias: string;
+  default: boolean;
+  connected: boolean;
+  connectionStatus?: LinkStatus;
+  statusReason?: string;
+}
+
+/** One app as `status` reports it; its own link fields are its default account's. */
+export interface AppStatus {
+  connector: string;
+  enabled: boolean;
+  connected: boolean;
+  connectionStatus?: LinkStatus;
+  statusReason?: string;
+  accounts: AccountStatus[];
+  disabledTools: string[];
+}
+
 /** Builds the direct tool the agent surface lists (`DirectTool` in src/bridge/types.ts). */
 export function createManageConnectionsTool(options: ManageConnectionsOptions): {
   tool: Tool;
@@ -258,6 +281,15 @@ export class ConnectionManager {
   private readonly abandoned = new Map<string, Exclude<TargetOutcome, 'connected'>>();
   /** An account got linked (`connector alias`): every card waiting for the same one counts it connected. */
   private readonly _onDidLink = new Emitter<string>();
+  private readonly _onDidChangeConnections = new Emitter<string>();
+  /**
+   * An app's accounts changed as far as Toolbridge saw (linked, skipped or failed on a card or in
+   * the Connections view, renamed): the connector's name, for the UI to list them again.
+   */
+  readonly onDidChangeConnections: Event<string> = this._onDidChangeConnections.event;
+  /** Links the person started in the Connections view, watched by connection id until they settle. */
+  private readonly watched = new Set<string>();
+  private readonly lifetime = new AbortController();
 
   constructor(private readonly options: ManageConnectionsOptions) {
     this.cardTimeoutMs = options.cardTimeoutMs ?? 300_000;
@@ -300,6 +332,72 @@ export class ConnectionManager {
         ? listed.value
         : listed.value.filter((row) => filter.includes(row.connector.toLowerCase()));
     return { connectors: rows.map((row) => statusRow(row, this.abandoned)), hint: STATUS_HINT };
+  }
+
+  /** Every app and its accounts as `status` reports them (skipped links said so), for the Connections view. */
+  async apps(signal?: AbortSignal): Promise<GatewayResult<AppStatus[]>> {
+    const listed = await this.options.client.listConnections(signal === undefined ? {} : { signal });
+    if (!listed.ok) return listed;
+    return { ok: true, value: listed.value.map((row) => statusRow(row, this.abandoned)) };
+  }
+
+  /**
+   * Starts linking one account for the person (the Connections view) with the request `connect`
+   * sends, and answers at once with the gateway's start (its page to open). The link is then
+   * watched like a card's: once it is connected every card waiting for the same account counts it
+   * connected, and `onDidChangeConnections` tells the view.
+   */
+  async linkForPerson(
+    target: ConnectionTarget,
+    reinitiate: boolean,
+  ): Promise<GatewayResult<GatewayConnectionStart | undefined>> {
+    this.abandoned.delete(linkKey(target.connector, target.alias));
+    const started = await this.options.client.initiateConnections([target], { reinitiate });
+    if (!started.ok) return started;
+    const start = started.value.find((row) => row.connector.toLowerCase() === target.connector);
+    if (start?.status === 'active') this._onDidLink.fire(linkKey(target.connector, target.alias));
+    if (start?.status === 'initiated' && start.connectionId !== undefined)
+      this.watch(target, start.connectionId);
+    this._onDidChangeConnections.fire(target.connector);
+    return { ok: true, value: start };
+  }
+
+  /** Stops watching links; the host calls it when it closes or rebuilds the gateway's parts. */
+  dispose(): void {
+    this.lifetime.abort();
+  }
+
+  /** Polls one link started from the view until it connects, fails or the card timeout passes. */
+  private watch(target: ConnectionTarget, connectionId: string): void {
+    if (this.watched.has(connectionId)) return;
+    this.watched.add(connectionId);
+    const deadline = this.clock() + this.cardTimeoutMs;
+    const signal = this.lifetime.signal;
+    void (async () => {
+      let wait = this.pollIntervalMs;
+      while (!signal.aborted && this.clock() < deadline) {
+        await sleep(wait, [signal]);
+        if (signal.aborted) break;
+        const polled = await this.options.client
+          .connectionStatus(connectionId, { signal })
+          .catch(() => undefined);
+        if (polled === undefined || !polled.ok) {
+          wait =
+            polled?.ok === false && polled.failure.status === 429
+              ? (polled.failure.retryAfterMs ?? this.pollIntervalMs)
+              : this.pollIntervalMs;
+          continue;
+        }
+        wait = this.pollIntervalMs;
+        const status = polled.value.connectionStatus;
+        if (polled.value.connected) this._onDidLink.fire(linkKey(target.connector, target.alias));
+        if (polled.value.connected || status === 'failed' || status === 'expired') {
+          this._onDidChangeConnections.fire(target.connector);
+          break;
+        }
+      }
+      this.watched.delete(connectionId);
+    })();
   }
 
   async connect(request: ConnectRequest, context: ConnectionContext): Promise<Record<string, unknown>> {
@@ -397,6 +495,7 @@ export class ConnectionManager {
         code: refusal.code,
       };
     }
+    this._onDidChangeConnections.fire(connector);
     return {
       results: [{ connector, alias: to, renamed_from: alias, status: 'renamed' }],
       note: `tool_call entries pick this account with "account": "${to}".`,
@@ -430,11 +529,14 @@ export class ConnectionManager {
       outcomes.set(name, 'skipped');
       rows.set(name, { ...rows.get(name)!, state: 'skipped' });
       card.update([...rows.values()]);
+      this.abandoned.set(linkKey(name, rows.get(name)?.alias), 'skipped');
+      this._onDidChangeConnections.fire(name);
     };
     const connected = (name: string) => {
       outcomes.set(name, 'connected');
       rows.set(name, { ...rows.get(name)!, state: 'connected' });
       card.update([...rows.values()]);
+      this._onDidChangeConnections.fire(name);
     };
     const subscription = card.onDidSkip(skip);
     // Linked on another card (one link serves every call that waits for the same account).
@@ -475,6 +577,7 @@ export class ConnectionManager {
               message: row.statusReason ?? `The link ${row.connectionStatus}.`,
             });
             card.update([...rows.values()]);
+            this._onDidChangeConnections.fire(start.connector);
           }
         }
       }
@@ -651,15 +754,15 @@ const ABANDONED_REASONS: Record<Exclude<TargetOutcome, 'connected'>, string> = {
 function statusRow(
   row: GatewayConnectionRow,
   abandoned: ReadonlyMap<string, Exclude<TargetOutcome, 'connected'>>,
-): Record<string, unknown> {
+): AppStatus {
   // A connect without an alias links the default account: its outcome stands for that account too.
   const outcomeOf = (alias: string | undefined, isDefault: boolean) =>
     (alias === undefined ? undefined : abandoned.get(linkKey(row.connector, alias))) ??
     (isDefault ? abandoned.get(linkKey(row.connector, undefined)) : undefined);
   const state = (
-    item: { connected: boolean; connectionStatus?: string; statusReason?: string },
+    item: { connected: boolean; connectionStatus?: LinkStatus; statusReason?: string },
     outcome: Exclude<TargetOutcome, 'connected'> | undefined,
-  ) =>
+  ): Pick<AccountStatus, 'connectionStatus' | 'statusReason'> =>
     outcome !== undefined && !item.connected && item.connectionStatus === 'initiated'
       ? { connectionStatus: outcome, statusReason: ABANDONED_REASONS[outcome] }
       : {

@@ -4,6 +4,7 @@ import type { HostParts } from './host-parts.js';
 import { activitySlice } from './ui-api/activity-slice.js';
 import { agentsSlice } from './ui-api/agents-slice.js';
 import { cardsSlice } from './ui-api/cards-slice.js';
+import { connectionsSlice } from './ui-api/connections-slice.js';
 import { connectorsSlice } from './ui-api/connectors-slice.js';
 import { playgroundSlice } from './ui-api/playground-slice.js';
 import { policiesSlice } from './ui-api/policies-slice.js';
@@ -39,6 +40,7 @@ export function createHostApi(parts: HostParts): HostApi {
     ...agentsSlice(parts),
     ...settingsSlice(parts),
     ...connectorsSlice(parts),
+    ...connectionsSlice(parts),
     on: (event, listener) => parts.events.on(event, listener),
     attachUi: () => parts.uiPresence.attach(),
     redactText: (text) => parts.redact(text),

@@ -1,3 +1,5 @@
+import { Emitter, type Event } from '../base/emitter.js';
+import type { Disposable } from '../base/lifecycle.js';
 import { CONNECTOR_GATEWAY_TOKEN_KEY, type SecretStore } from '../base/secret-store.js';
 import type { ConnectorBackend, ConnectorLegs, DirectTool } from '../bridge/types.js';
 import { ConnectionHold } from '../connectors/connection-hold.js';
@@ -20,6 +22,10 @@ export interface ConnectorParts {
    * the hosted actions say that connector accounts are not set up.
    */
   manageConnections: DirectTool;
+  /** The one manager behind it, which the Connections view drives too. */
+  manager: ConnectionManager;
+  /** The gateway client it uses (the view lists an app's tools with it). */
+  client: GatewayClient;
   /** Present while a connector gateway is configured: only then are `connectors__` names in scope. */
   gateway?: { legs: ConnectorLegs; backend: ConnectorBackend; client: GatewayClient };
 }
@@ -41,11 +47,21 @@ export interface HostConnectorsOptions {
  * when the URL or the card timeout changes; the token is read from the secret store on every
  * request, so signing in takes effect at once.
  */
-export class HostConnectors {
+export class HostConnectors implements Disposable {
   private key: string | undefined;
   private parts: ConnectorParts | undefined;
+  private forwarding: Disposable | undefined;
+  private readonly _onDidChangeConnections = new Emitter<string>();
+  /** Some app's accounts changed (see ConnectionManager.onDidChangeConnections), whichever manager is current. */
+  readonly onDidChangeConnections: Event<string> = this._onDidChangeConnections.event;
 
   constructor(private readonly options: HostConnectorsOptions) {}
+
+  dispose(): void {
+    this.forwarding?.dispose();
+    this.parts?.manager.dispose();
+    this._onDidChangeConnections.dispose();
+  }
 
   current(): ConnectorParts {
     const settings = this.options.settings();
@@ -53,7 +69,12 @@ export class HostConnectors {
     const key = `${baseUrl ?? ''} ${settings.cardTimeoutMs}`;
     if (this.parts === undefined || key !== this.key) {
       this.key = key;
+      this.forwarding?.dispose();
+      this.parts?.manager.dispose();
       this.parts = this.build(baseUrl, settings.cardTimeoutMs);
+      this.forwarding = this.parts.manager.onDidChangeConnections((connector) =>
+        this._onDidChangeConnections.fire(connector),
+      );
     }
     return this.parts;
   }
@@ -69,13 +90,15 @@ export class HostConnectors {
       ...(this.options.mcp === undefined ? {} : { mcp: this.options.mcp }),
     });
     const manageConnections = manageConnectionsTool(manager);
-    if (baseUrl === undefined) return { manageConnections };
+    if (baseUrl === undefined) return { manageConnections, manager, client };
     const executor = new ConnectorExecutor({
       client,
       surface: () => (manager.canShowCards ? 'card' : 'link'),
     });
     return {
       manageConnections,
+      manager,
+      client,
       gateway: {
         legs: gatewayConnectorLegs(client),
         // A CONNECTION_REQUIRED entry waits behind a connection card while a UI can show one.

@@ -9,6 +9,7 @@ import type { CallBoard } from './call-board.js';
 import type { ConnectionCards } from './connection-cards.js';
 import type { ConnectorToolCount } from './connector-tool-count.js';
 import type { HostCatalog } from './host-catalog.js';
+import type { HostConnectors } from './host-connectors.js';
 import type { HostSettings } from './host-settings.js';
 import type { ServerSignIn } from './server-sign-in.js';
 import type { ServersService } from './servers-service.js';
@@ -29,6 +30,8 @@ export interface HostParts {
   policyOverride: { value: Policy | undefined };
   /** How a client starts our CLI (Claude Desktop snippet). */
   cli: { command: string; args: string[] };
+  /** The connector gateway's parts (manage_connections' manager, the client), rebuilt as settings change. */
+  connectors: HostConnectors;
   /** Open connection cards (`manage_connections`); undefined where no UI can show them. */
   connectionCards: ConnectionCards | undefined;
   /** Each tool_call that needed the person, as one card, and the recent ones. */

@@ -360,6 +360,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       }),
       ...(connectionCards === undefined ? {} : { cards: connectionCards }),
     });
+    store.add(connectors);
 
     const connectorToolCount = new ConnectorToolCount(() => connectors.current().gateway?.client);
     // Signing in or out of the gateway changes what it counts.
@@ -413,6 +414,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       http: listener?.http,
       endpoint: listener?.endpoint,
       connectionCards,
+      connectors,
       calls,
       connectorToolCount,
       requestCards,
@@ -431,6 +433,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const subscriptions = [
       ...watchCatalogInputs({ servers, settings, agents, reviews: approvals.reviews }, changes),
       servers.onDidRemove(({ id }) => signIn.forget(id)),
+      connectors.onDidChangeConnections((connector) => events.fire('connectionsChanged', { connector })),
       ...relayToUi(
         {
           servers,

@@ -117,4 +117,18 @@ export const UI_METHOD_PARAMS: Readonly<Record<UiMethod, Schema>> = {
   updateSettings: params([object]),
   signInConnectorGateway: params([{ type: 'string', minLength: 1, maxLength: 8192 }]),
   signOutConnectorGateway: params([]),
+  listConnections: params([]),
+  connectApp: params(
+    [id],
+    [
+      {
+        type: 'object',
+        properties: { alias: { type: 'string', maxLength: 64 }, reconnect: bool },
+        additionalProperties: false,
+      },
+    ],
+  ),
+  renameConnectorAccount: params([id, { type: 'string', maxLength: 64 }, { type: 'string', maxLength: 64 }]),
+  listConnectorTools: params([id]),
+  setConnectorToolPolicy: params([name, policyOrInherit]),
 };

@@ -74,7 +74,7 @@ export const policiesSlice: UiApiSlice<
 };
 
 /** Sets or clears one entry of `policies.servers` or `policies.tools` and audits it; a no-op writes nothing. */
-async function setPolicy(
+export async function setPolicy(
   parts: Pick<HostParts, 'settings' | 'approvals'>,
   setting: 'server' | 'tool',
   key: string,
@@ -127,7 +127,7 @@ function ruleTarget(
 const POLICY_VALUES: readonly unknown[] = POLICIES;
 
 /** A policy sent by the UI: one of the three, or null to clear the setting. */
-function policyArgument(value: unknown): Policy | null {
+export function policyArgument(value: unknown): Policy | null {
   if (value === null || POLICY_VALUES.includes(value)) return value as Policy | null;
   throw new ToolbridgeError(
     'INVALID_ARGUMENT',

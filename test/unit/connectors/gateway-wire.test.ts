@@ -3,6 +3,7 @@ import {
   parseConnectionRow,
   parseConnectionStarts,
   parseRenameResponse,
+  parseToolsResponse,
 } from '../../../src/connectors/gateway-wire.js';
 
 describe('parseConnectionRow', () => {
@@ -76,5 +77,34 @@ describe('parseRenameResponse', () => {
     });
     expect(parseRenameResponse({ connector: 'github' })).toBeUndefined();
     expect(parseRenameResponse('<html>')).toBeUndefined();
+  });
+});
+
+describe('parseToolsResponse', () => {
+  it('reads each tool in the schemas’ shape and drops entries without a slug or connector', () => {
+    expect(
+      parseToolsResponse({
+        tools: [
+          { connector: 'github', tool: 'GITHUB_CREATE_ISSUE', description: 'Create an issue.' },
+          { connector: 'github', description: 'no slug' },
+          { tool: 'NO_CONNECTOR' },
+          'junk',
+          { connector: 'github', tool: 'GITHUB_GET_ME', input_schema: { type: 'object' } },
+        ],
+      }),
+    ).toEqual([
+      {
+        connector: 'github',
+        tool: 'GITHUB_CREATE_ISSUE',
+        description: 'Create an issue.',
+        inputSchema: undefined,
+      },
+      { connector: 'github', tool: 'GITHUB_GET_ME', description: '', inputSchema: { type: 'object' } },
+    ]);
+  });
+
+  it('answers undefined for a body that is not a tools list', () => {
+    expect(parseToolsResponse({ schemas: {} })).toBeUndefined();
+    expect(parseToolsResponse('nope')).toBeUndefined();
   });
 });

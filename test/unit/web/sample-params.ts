@@ -40,4 +40,9 @@ export const SAMPLE_PARAMS: Record<UiMethod, unknown[]> = {
   updateSettings: [{ defaultPolicy: 'ask' }],
   signInConnectorGateway: ['gateway-token'],
   signOutConnectorGateway: [],
+  listConnections: [],
+  connectApp: ['github', { alias: 'work', reconnect: true }],
+  renameConnectorAccount: ['github', 'work', 'acme'],
+  listConnectorTools: ['github'],
+  setConnectorToolPolicy: ['connectors__github__CREATE_ISSUE', 'deny'],
 };

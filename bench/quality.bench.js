@@ -52,6 +52,13 @@ export function runQualityBench() {
     ['dev natural', 'dev (half A tuned)', 'shared', byStyle('natural')],
     ['dev known-item', 'dev (half A tuned)', 'shared', dev.filter((row) => row.known)],
     ['paraphrases', 'tuned (written by search-terms)', 'shared', loadQueryFixture('paraphrases-tuned.jsonl')],
+    [
+      'agent queries once-9',
+      'once (the headline)',
+      'shared',
+      loadQueryFixture('agent-positives-once-9.jsonl'),
+    ],
+    ['paraphrases once-9', 'once (the headline)', 'shared', loadQueryFixture('paraphrases-once-9.jsonl')],
   ];
   const cell = (metrics) =>
     `${fixed(metrics.hitAt1, 3)} / ${fixed(metrics.hitAtK, 3)} / ${fixed(metrics.recallAtK, 3)} / ` +

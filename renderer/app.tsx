@@ -6,6 +6,7 @@ import { VIEWS, type ViewId } from './store/ui-slice.js';
 import { ActivityView } from './views/activity-view.js';
 import { AgentsView } from './views/agents-view.js';
 import { CardsView } from './views/cards-view.js';
+import { ConnectionsView } from './views/connections-view.js';
 import { PlaygroundView } from './views/playground-view.js';
 import { ServersView } from './views/servers-view.js';
 import { SettingsView } from './views/settings-view.js';
@@ -13,6 +14,7 @@ import { TiersView } from './views/tiers-view.js';
 
 const LABELS: Record<ViewId, string> = {
   servers: 'Servers',
+  connections: 'Connections',
   tiers: 'Tiers',
   cards: 'Cards',
   playground: 'Playground',
@@ -23,6 +25,7 @@ const LABELS: Record<ViewId, string> = {
 
 const VIEW_COMPONENTS: Record<ViewId, () => React.JSX.Element> = {
   servers: ServersView,
+  connections: ConnectionsView,
   tiers: TiersView,
   cards: CardsView,
   playground: PlaygroundView,

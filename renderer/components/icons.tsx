@@ -3,6 +3,8 @@ import type { ViewId } from '../store/ui-slice.js';
 /** Stroke icons drawn inline: no image requests, nothing for the CSP to allow. */
 const PATHS: Record<ViewId | 'brand', string> = {
   servers: 'M4 5h16v5H4zM4 14h16v5H4zM7.5 7.5h.01M7.5 16.5h.01',
+  connections:
+    'M9 15l6-6M10.5 6.5l1.8-1.8a4 4 0 0 1 5.7 5.7l-1.8 1.8M13.5 17.5l-1.8 1.8a4 4 0 0 1-5.7-5.7l1.8-1.8',
   tiers: 'M4 19h16M6 15h12M8 11h8M10 7h4',
   cards: 'M5 4h14v16H5zM8 9h8M8 13h5',
   playground: 'M10 4a6 6 0 1 0 0 12 6 6 0 0 0 0-12zM14.5 14.5 20 20',

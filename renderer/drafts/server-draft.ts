@@ -14,14 +14,6 @@ export function canSignIn(server: ServerView): boolean {
   return server.status === 'needs-auth' && server.config.transport !== 'stdio';
 }
 
-/** What the error callout tells the person to do next. */
-export type ServerAdvice = 'check-and-restart' | 'press-sign-in' | 'open-sign-in-page';
-
-export function serverAdvice(server: ServerView, signInUrl: string | undefined): ServerAdvice {
-  if (server.status !== 'needs-auth') return 'check-and-restart';
-  return signInUrl === undefined ? 'press-sign-in' : 'open-sign-in-page';
-}
-
 type ActionOutcome = { ok: boolean; error?: { message: string } };
 
 /** One server row's state: expanded, confirming Remove, busy with an action, the sign-in link. */

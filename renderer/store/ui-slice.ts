@@ -1,7 +1,16 @@
 import type { ConnectionState } from '../api/ws-client.js';
 import type { Slice } from './slice.js';
 
-export const VIEWS = ['servers', 'tiers', 'cards', 'playground', 'activity', 'agents', 'settings'] as const;
+export const VIEWS = [
+  'servers',
+  'connections',
+  'tiers',
+  'cards',
+  'playground',
+  'activity',
+  'agents',
+  'settings',
+] as const;
 export type ViewId = (typeof VIEWS)[number];
 
 export interface Notice {

@@ -3,7 +3,6 @@ import type { Policy, ServerView, ToolChangeView, ToolView } from '../../src/api
 import {
   EmptyState,
   ErrorText,
-  ExternalLink,
   JsonBlock,
   ServerText,
   StatusBadge,
@@ -13,13 +12,8 @@ import {
 } from '../components/common.js';
 import { FirstRunChecklist } from '../components/first-run.js';
 import { EffectivePolicy, PolicySelect } from '../components/policy-controls.js';
-import {
-  canSignIn,
-  describeTransport,
-  type ServerDraft,
-  serverAdvice,
-  useServerDraft,
-} from '../drafts/server-draft.js';
+import { SignInNeeded } from '../components/sign-in-needed.js';
+import { describeTransport, type ServerDraft, useServerDraft } from '../drafts/server-draft.js';
 import { formatTime, prettyJson } from '../lib/format.js';
 import { filterServers, suspiciousTools } from '../lib/server-filter.js';
 import { buildOAuthClient, type OAuthClientFormValues, oauthFormValues } from '../lib/server-form.js';
@@ -186,17 +180,6 @@ function ServerControls(props: { server: ServerView; draft: ServerDraft }) {
         testId={`server-enabled-${id}`}
         onChange={(enabled) => void run('Could not change', () => setServerEnabled(id, enabled))}
       />
-      {canSignIn(server) && (
-        <button
-          type="button"
-          className="small primary"
-          disabled={busy}
-          data-testid={`server-sign-in-${id}`}
-          onClick={() => void draft.signIn()}
-        >
-          Sign in
-        </button>
-      )}
       <button
         type="button"
         className="small"
@@ -247,7 +230,6 @@ function ServerControls(props: { server: ServerView; draft: ServerDraft }) {
 function ServerNotices(props: { server: ServerView; draft: ServerDraft }) {
   const { server, draft } = props;
   const id = server.id;
-  const advice = serverAdvice(server, draft.signInUrl);
   const flagged = suspiciousTools(useAppStore(selectToolsOf(id)));
   return (
     <>
@@ -259,20 +241,11 @@ function ServerNotices(props: { server: ServerView; draft: ServerDraft }) {
           under Tools &amp; log and set their own approval.
         </div>
       )}
-      {server.lastError !== undefined && server.status !== 'connected' && (
+      {server.status === 'needs-auth' && <SignInNeeded server={server} draft={draft} />}
+      {server.lastError !== undefined && server.status !== 'connected' && server.status !== 'needs-auth' && (
         <div className="callout bad server-error" data-testid={`server-error-${id}`}>
           <ServerText text={server.lastError} className="wrap-anywhere" />
-          <p className="small mt-s">
-            {advice === 'check-and-restart' &&
-              'Check the command or URL and the log below, then press Restart.'}
-            {advice === 'press-sign-in' && 'Press Sign in to sign in to this server in your browser.'}
-            {advice === 'open-sign-in-page' && draft.signInUrl !== undefined && (
-              <>
-                <ExternalLink href={draft.signInUrl}>Open the sign-in page</ExternalLink> if it did not open.
-                The server connects once you have signed in there.
-              </>
-            )}
-          </p>
+          <p className="small mt-s">Check the command or URL and the log below, then press Restart.</p>
         </div>
       )}
       {server.reconnects !== undefined && (

@@ -5,10 +5,8 @@
 
 export const CONNECTOR_PREFIX = 'connectors__';
 
-/** An account alias: 1–32 lower-case letters, digits or `-`, starting with a letter or digit. */
-export const ACCOUNT_ALIAS = /^[a-z0-9][a-z0-9-]{0,31}$/;
-export const ACCOUNT_ALIAS_RULE =
-  'an alias is 1–32 lower-case letters, digits or "-", starting with a letter or digit';
+// The alias rule lives in base/ so the renderer checks an alias the way the host does.
+export { ACCOUNT_ALIAS, ACCOUNT_ALIAS_RULE } from '../base/account-alias.js';
 
 export interface ParsedConnectorName {
   /** Lower-case connector id, as in the name. */

@@ -998,9 +998,9 @@ export class ServerConnection implements AsyncDisposable {
     const name = this._config.name ?? this.id;
     const lastError =
       scope !== undefined
-        ? `Sign in to ${name} again to allow more access (scopes ${scope}): click Sign in in Servers. (The server answered 403 insufficient_scope.)`
+        ? `Sign in to ${name} again to allow more access (scopes ${scope}): press Sign in (in Servers or Connections). (The server answered 403 insufficient_scope.)`
         : this.options.fetchFor?.(this._config)
-          ? `Sign in to ${name}: click Sign in in Servers. (The server answered 401 Unauthorized.)`
+          ? `Sign in to ${name}: press Sign in (in Servers or Connections). (The server answered 401 Unauthorized.)`
           : `Server "${this.id}" answered 401 Unauthorized: it needs you to sign in or a valid Authorization header. Add the credentials in Servers, then restart it.`;
     this.cancelRetry();
     this.connectedAt = undefined;

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { VIEWS } from '../../renderer/store/ui-slice.js';
 import { navigate, SCREENSHOTS, setUpUi, shown } from './e2e-kit.js';
 
 /**
@@ -9,7 +10,6 @@ import { navigate, SCREENSHOTS, setUpUi, shown } from './e2e-kit.js';
  * writes them to test-results/screenshots and checks each view renders without a page error.
  */
 
-const VIEWS = ['servers', 'tiers', 'cards', 'playground', 'activity', 'agents', 'settings'] as const;
 const ECHO = 'mcp__everything__echo';
 
 const ui = setUpUi('screenshots', { height: 800 });

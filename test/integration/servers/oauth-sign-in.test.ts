@@ -68,7 +68,7 @@ describe('signing in to a remote MCP server', () => {
     expect(status()).toBe('needs-auth');
     const [view] = await host.api.listServers();
     answers.push(view);
-    expect(view!.lastError).toContain('Sign in to Remote: click Sign in in Servers');
+    expect(view!.lastError).toContain('Sign in to Remote: press Sign in (in Servers or Connections)');
     expect(await host.api.listTools('remote')).toEqual([]);
     // Nothing was sent but the bare request: no token exists yet.
     expect(fixture.mcpAuthorizations.every((header) => header === undefined)).toBe(true);

@@ -12,7 +12,7 @@ import {
   gatewayPatch,
   toGatewayDraft,
 } from '../../../renderer/drafts/gateway-draft.js';
-import { canSignIn, describeTransport, serverAdvice } from '../../../renderer/drafts/server-draft.js';
+import { canSignIn, describeTransport } from '../../../renderer/drafts/server-draft.js';
 import { settingsPatchFromDraft, toSettingsDraft } from '../../../renderer/drafts/settings-draft.js';
 import { matchesFilter } from '../../../renderer/store/activity-slice.js';
 import type { ServerView, SettingsView } from '../../../src/api/ui-api.js';
@@ -164,14 +164,6 @@ describe('server draft', () => {
     expect(canSignIn(server({ status: 'needs-auth', config: remote }))).toBe(true);
     expect(canSignIn(server({ status: 'needs-auth' }))).toBe(false);
     expect(canSignIn(server({ status: 'error', config: remote }))).toBe(false);
-  });
-
-  it('advises what to do next from the status and the sign-in link', () => {
-    expect(serverAdvice(server({ status: 'error' }), undefined)).toBe('check-and-restart');
-    expect(serverAdvice(server({ status: 'needs-auth' }), undefined)).toBe('press-sign-in');
-    expect(serverAdvice(server({ status: 'needs-auth' }), 'https://as.example/authorize')).toBe(
-      'open-sign-in-page',
-    );
   });
 });
 

@@ -172,13 +172,11 @@ describe('issue #16: the Connections view', () => {
     await shown(server);
     await allowInNewTab(() => server.getByTestId('server-sign-in-remote').click());
     await gone(server, 30_000);
-    expect(
-      resultText(
-        await agent.callTool({
-          name: 'tool_call',
-          arguments: { name: 'mcp__remote__whoami', arguments: {} },
-        }),
-      ),
-    ).toContain('signed in as');
+    // The row leaves once the server stops needing sign-in; its tools are listed once it has connected.
+    await navigate(page, 'servers');
+    await attributeOf(page.getByTestId('server-status-remote'), 'data-status', 30_000).toBe('connected');
+    const whoami = () =>
+      agent.callTool({ name: 'tool_call', arguments: { name: 'mcp__remote__whoami', arguments: {} } });
+    await expect.poll(async () => resultText(await whoami()), { timeout: 15_000 }).toContain('signed in as');
   });
 });

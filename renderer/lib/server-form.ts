@@ -118,7 +118,8 @@ function basename(word: string): string {
   return word.split('/').pop() ?? word;
 }
 
-function checkId(id: string, taken: ReadonlySet<string>): string | undefined {
+/** Why an id cannot be used (empty, malformed, taken), or undefined. */
+export function checkId(id: string, taken: ReadonlySet<string>): string | undefined {
   if (id === '') return 'Give the server an id, e.g. "files".';
   if (!isValidServerId(id))
     return 'Use lower-case letters, digits, "-" and "_" only (it becomes part of tool names).';
@@ -144,7 +145,7 @@ function parsePairs(text: string, separator: '=' | ':', what: string): Record<st
 }
 
 /** The fields every added server starts with: its id, its display name if given, enabled. */
-function identity(values: { id: string; name: string }): { id: string; name?: string; enabled: true } {
+export function identity(values: { id: string; name: string }): { id: string; name?: string; enabled: true } {
   const name = values.name.trim();
   return { id: values.id.trim(), ...(name === '' ? {} : { name }), enabled: true };
 }

@@ -1,4 +1,11 @@
-import type { ImportReview, Policy, ServerConfig, ServerView, ToolbridgeApi } from '../../src/api/ui-api.js';
+import type {
+  CatalogServerView,
+  ImportReview,
+  Policy,
+  ServerConfig,
+  ServerView,
+  ToolbridgeApi,
+} from '../../src/api/ui-api.js';
 import type { CatalogSlice } from './catalog-slice.js';
 import { attempt, type Outcome } from './outcome.js';
 import type { Slice } from './slice.js';
@@ -14,6 +21,8 @@ export interface ServersSlice {
   reviewImport(configText: string): Promise<Outcome<ImportReview>>;
   /** Adds and starts exactly the servers of a review the person read. */
   confirmImport(reviewId: string): Promise<Outcome<ServerView[]>>;
+  /** The bundled install catalog (installing one is addServer, after the review). */
+  listCatalogServers(): Promise<Outcome<CatalogServerView[]>>;
   removeServer(id: string): Promise<Outcome<void>>;
   setServerEnabled(id: string, enabled: boolean): Promise<Outcome<ServerView>>;
   restartServer(id: string): Promise<Outcome<ServerView>>;
@@ -58,6 +67,7 @@ export const createServersSlice =
       },
       authorizeServer: (id) => attempt(() => api.authorizeServer(id)),
       reviewImport: (configText) => attempt(() => api.reviewImport(configText)),
+      listCatalogServers: () => attempt(() => api.listCatalogServers()),
       async confirmImport(reviewId) {
         const outcome = await attempt(() => api.confirmImport(reviewId));
         if (outcome.ok) for (const view of outcome.value) get().serverChanged(view);

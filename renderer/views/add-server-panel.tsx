@@ -1,6 +1,5 @@
 import { useMemo, useState } from 'react';
-import type { ImportReview, ServerConfig } from '../../src/api/ui-api.js';
-import { type CommandCallout, calloutSentence, commandCallouts } from '../../src/base/command-review.js';
+import type { ImportReview } from '../../src/api/ui-api.js';
 import { ErrorText } from '../components/common.js';
 import { Field } from '../components/field.js';
 import {
@@ -16,19 +15,28 @@ import {
 } from '../lib/server-form.js';
 
 import type { Outcome } from '../store/outcome.js';
-import { useAppStore, useAppStoreShallow } from '../store/store-context.js';
+import { useAppStoreShallow } from '../store/store-context.js';
+import { CatalogBrowser } from './catalog-panel.js';
+import {
+  DisplayNameField,
+  ProgramReview,
+  ReviewAndSubmit,
+  ServerIdField,
+  useSubmit,
+} from './server-review.js';
 
-type Tab = 'command' | 'url' | 'import';
+export type AddServerTab = 'catalog' | 'command' | 'url' | 'import';
 
-const TABS: Array<{ id: Tab; label: string }> = [
+const TABS: Array<{ id: AddServerTab; label: string }> = [
+  { id: 'catalog', label: 'From the catalog' },
   { id: 'command', label: 'Command (stdio)' },
   { id: 'url', label: 'URL (HTTP / SSE)' },
   { id: 'import', label: 'Paste a config' },
 ];
 
-/** Add a server by command, by URL, or by pasting another client's config. */
-export function AddServerPanel(props: { onDone: () => void }) {
-  const [tab, setTab] = useState<Tab>('command');
+/** Add a server from the bundled catalog, by command, by URL, or by pasting another client's config. */
+export function AddServerPanel(props: { onDone: () => void; tab?: AddServerTab }) {
+  const [tab, setTab] = useState<AddServerTab>(props.tab ?? 'command');
   return (
     <section className="panel" data-testid="add-server-panel">
       <div className="panel-head">
@@ -55,6 +63,7 @@ export function AddServerPanel(props: { onDone: () => void }) {
           ))}
         </div>
         <div className="mt-l">
+          {tab === 'catalog' && <CatalogBrowser onDone={props.onDone} />}
           {tab === 'command' && <CommandForm onDone={props.onDone} />}
           {tab === 'url' && <UrlForm onDone={props.onDone} />}
           {tab === 'import' && <ImportForm onDone={props.onDone} />}
@@ -62,21 +71,6 @@ export function AddServerPanel(props: { onDone: () => void }) {
       </div>
     </section>
   );
-}
-
-function useSubmit(onDone: () => void) {
-  const addServer = useAppStore((s) => s.addServer);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  const submit = async (config: ServerConfig) => {
-    setBusy(true);
-    setError(undefined);
-    const outcome = await addServer(config);
-    setBusy(false);
-    if (outcome.ok) onDone();
-    else setError(outcome.error.message);
-  };
-  return { busy, error, setError, submit };
 }
 
 /**
@@ -151,13 +145,7 @@ function CommandForm(props: { onDone: () => void }) {
           />
         </Field>
         <ServerIdField {...idField} />
-        <Field label="Display name" hint="Optional">
-          <input
-            data-testid="server-name"
-            value={values.name}
-            onChange={(e) => change({ name: e.target.value })}
-          />
-        </Field>
+        <DisplayNameField value={values.name} onChange={(name) => change({ name })} />
         <Field
           label="Environment"
           hint="KEY=value, one per line. Values are kept in the secret store."
@@ -177,100 +165,8 @@ function CommandForm(props: { onDone: () => void }) {
           />
         </Field>
       </div>
-      {review?.ok && review.config.transport === 'stdio' && <CommandReview config={review.config} />}
-      <div className="form-actions">
-        <button type="submit" className="primary" disabled={busy} data-testid="server-submit">
-          {review?.ok ? (busy ? 'Starting…' : 'Add and start') : 'Review'}
-        </button>
-        {review?.ok && (
-          <button type="button" onClick={() => setReview(undefined)}>
-            Edit
-          </button>
-        )}
-        {error !== undefined && <ErrorText testId="add-server-error">{error}</ErrorText>}
-      </div>
+      <ReviewAndSubmit review={review} busy={busy} error={error} onEdit={() => setReview(undefined)} />
     </form>
-  );
-}
-
-/** What will run, exactly and untruncated, before it runs (security checklist M13). */
-function ServerIdField(props: { value: string; error: string | undefined; onEdit: (id: string) => void }) {
-  return (
-    <Field label="Id" hint={<>Part of every tool name: mcp__&lt;id&gt;__tool</>} error={props.error}>
-      <input data-testid="server-id" value={props.value} onChange={(e) => props.onEdit(e.target.value)} />
-    </Field>
-  );
-}
-
-function CommandReview(props: { config: Extract<ServerConfig, { transport: 'stdio' }> }) {
-  const { config } = props;
-  const envNames = Object.keys(config.env ?? {});
-  return (
-    <ProgramReview
-      command={config.command}
-      args={config.args ?? []}
-      envNames={envNames}
-      {...(config.cwd === undefined ? {} : { cwd: config.cwd })}
-      callouts={commandCallouts({ command: config.command, args: config.args ?? [], envNames })}
-      testId="server-review"
-    />
-  );
-}
-
-/**
- * One program as it will run: program and arguments word by word, the environment's names, the
- * working folder, and every call-out (inline scripts shown in full). The command form, pasted
- * configs and imports all use it.
- */
-function ProgramReview(props: {
-  command: string;
-  args: readonly string[];
-  envNames: readonly string[];
-  cwd?: string;
-  callouts: readonly CommandCallout[];
-  testId: string;
-}) {
-  const words = [props.command, ...props.args];
-  const sentence = calloutSentence(props.callouts);
-  return (
-    <div className="review" data-testid={props.testId}>
-      <h3>This program will run with your user's rights</h3>
-      <p className="muted small mt-s">
-        It can read and change anything you can. Add it only if you trust where it comes from.
-      </p>
-      <div className="argv">
-        {words.map((word, index) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: words repeat; their position is their identity
-          <code key={index}>{word}</code>
-        ))}
-      </div>
-      {props.envNames.length > 0 && (
-        <p className="small">
-          Environment: <span className="mono">{props.envNames.join(', ')}</span>
-        </p>
-      )}
-      {props.cwd !== undefined && (
-        <p className="small">
-          Working folder: <span className="mono">{props.cwd}</span>
-        </p>
-      )}
-      {sentence !== undefined && (
-        <div className="callout bad mt-m" data-testid="command-warnings">
-          {sentence}
-          {props.callouts
-            .filter((callout) => callout.code !== undefined && callout.code !== '')
-            .map((callout) => (
-              <pre
-                className="code mt-s"
-                key={`${callout.message}\n${callout.code}`}
-                data-testid="command-callout-code"
-              >
-                {callout.code}
-              </pre>
-            ))}
-        </div>
-      )}
-    </div>
   );
 }
 
@@ -310,9 +206,7 @@ function UrlForm(props: { onDone: () => void }) {
             <option value="sse">SSE only (older servers)</option>
           </select>
         </Field>
-        <Field label="Display name" hint="Optional">
-          <input value={values.name} onChange={(e) => change({ name: e.target.value })} />
-        </Field>
+        <DisplayNameField value={values.name} onChange={(name) => change({ name })} />
         <Field
           label="Headers"
           hint="Name: value, one per line (e.g. Authorization). Kept in the secret store."

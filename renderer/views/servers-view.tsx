@@ -19,13 +19,13 @@ import { filterServers, suspiciousTools } from '../lib/server-filter.js';
 import { buildOAuthClient, type OAuthClientFormValues, oauthFormValues } from '../lib/server-form.js';
 import { selectHostLost, selectServerList, selectToolsOf } from '../store/selectors.js';
 import { useAppStore, useAppStoreShallow } from '../store/store-context.js';
-import { AddServerPanel, OAuthClientFields } from './add-server-panel.js';
+import { AddServerPanel, type AddServerTab, OAuthClientFields } from './add-server-panel.js';
 
 export function ServersView() {
   const servers = useAppStoreShallow(selectServerList);
   const tools = useAppStore((s) => s.tools);
   const loaded = useAppStore((s) => s.serversLoaded);
-  const [adding, setAdding] = useState(false);
+  const [adding, setAdding] = useState<AddServerTab>();
   const [query, setQuery] = useState('');
   const matches = useMemo(
     () => filterServers(servers, (id) => tools[id] ?? [], query),
@@ -37,33 +37,48 @@ export function ServersView() {
         title="Servers"
         lede="The MCP servers behind Toolbridge. Agents see their tools through tool_search, or directly when pinned."
         actions={
-          !adding && (
-            <button
-              type="button"
-              className="primary"
-              data-testid="add-server-button"
-              onClick={() => setAdding(true)}
-            >
-              Add server
-            </button>
+          adding === undefined && (
+            <>
+              <button
+                type="button"
+                data-testid="add-from-catalog-button"
+                onClick={() => setAdding('catalog')}
+              >
+                Add from catalog
+              </button>
+              <button
+                type="button"
+                className="primary"
+                data-testid="add-server-button"
+                onClick={() => setAdding('command')}
+              >
+                Add server
+              </button>
+            </>
           )
         }
       />
       <FirstRunChecklist />
-      {adding && <AddServerPanel onDone={() => setAdding(false)} />}
+      {adding !== undefined && <AddServerPanel tab={adding} onDone={() => setAdding(undefined)} />}
       <SuspiciousNotice />
-      {loaded && servers.length === 0 && !adding && (
+      {loaded && servers.length === 0 && adding === undefined && (
         <EmptyState
           title="No servers yet"
           testId="servers-empty"
           actions={
-            <button type="button" className="primary" onClick={() => setAdding(true)}>
-              Add your first server
-            </button>
+            <>
+              <button type="button" onClick={() => setAdding('catalog')}>
+                Add from catalog
+              </button>
+              <button type="button" className="primary" onClick={() => setAdding('command')}>
+                Add your first server
+              </button>
+            </>
           }
         >
-          Add one by its command (for example npx -y @modelcontextprotocol/server-filesystem with a folder),
-          by URL, or paste the config you already use in Claude Desktop, Cursor or VS Code.
+          Pick one from the catalog that comes with Toolbridge, add one by its command (for example npx -y
+          @modelcontextprotocol/server-filesystem with a folder), by URL, or paste the config you already use
+          in Claude Desktop, Cursor or VS Code.
         </EmptyState>
       )}
       {servers.length > 0 && (

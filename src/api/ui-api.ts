@@ -28,6 +28,7 @@ import type { CallEntryOutcome } from '../bridge/types.js';
 import type { ToolSearchSettings } from '../catalog/tool-search-config.js';
 import type { ListingForm } from '../catalog/types.js';
 import type { AccountStatus, AppView, ConnectionCardRow } from '../connectors/manage-connections.js';
+import type { McpCatalogEntry } from '../servers/mcp-catalog.js';
 import type { ServerConfig, ServerReconnects, ServerStatus } from '../servers/types.js';
 
 export type { CardOutcome } from '../approvals/approval-queue.js';
@@ -60,6 +61,7 @@ export type {
   ConnectionCardRow,
   LinkStatus,
 } from '../connectors/manage-connections.js';
+export type { McpCatalogInput } from '../servers/mcp-catalog.js';
 export type { OAuthClientConfig, ServerConfig, ServerReconnects, ServerStatus } from '../servers/types.js';
 
 /** The Tiers view's card: the agent's disclosure tier, its listing form and what each part costs. */
@@ -349,6 +351,20 @@ export interface ImportedServerReview {
   callouts: CommandCallout[];
 }
 
+/**
+ * One server of the bundled install catalog (resources/mcp-catalog), as Servers → Add from
+ * catalog shows it, `{dataDir}` filled in. Installing it is `addServer` with the config the panel
+ * builds from it, after the same review as the command form.
+ */
+export interface CatalogServerView extends Omit<McpCatalogEntry, 'bin'> {
+  /** The program: the Node running Toolbridge. */
+  command: string;
+  /** Its first argument: the package's script in Toolbridge's own install (nothing is downloaded). */
+  script: string;
+  /** Environment Toolbridge adds itself (the desktop app's ELECTRON_RUN_AS_NODE), shown in the review. */
+  fixedEnv: Record<string, string>;
+}
+
 export interface ImportReview {
   /** Pass to confirmImport; random, single use. */
   id: string;
@@ -376,6 +392,8 @@ export interface ToolbridgeApi {
    * server, for the person to review. Nothing is added or started.
    */
   reviewImport(configText: string): Promise<ImportReview>;
+  /** The bundled install catalog; install one with `addServer` after the review. */
+  listCatalogServers(): Promise<CatalogServerView[]>;
   /** Adds and starts exactly the servers of that review (once, within 10 minutes); returns them. */
   confirmImport(reviewId: string): Promise<ServerView[]>;
 
@@ -487,6 +505,7 @@ export const UI_METHODS = [
   'authorizeServer',
   'reviewImport',
   'confirmImport',
+  'listCatalogServers',
   'listTools',
   'setToolEnabled',
   'setToolPinned',

@@ -68,6 +68,7 @@ export const UI_METHOD_PARAMS: Readonly<Record<UiMethod, Schema>> = {
   restartServer: params([id]),
   authorizeServer: params([id]),
   reviewImport: params([{ type: 'string', minLength: 1 }]),
+  listCatalogServers: params([]),
   confirmImport: params([{ type: 'string', minLength: 1, maxLength: 100 }]),
   listTools: params([], [id]),
   setToolEnabled: params([name, bool]),

@@ -48,6 +48,15 @@ describe('issue #16: screenshots of every view', () => {
         await ui.page.evaluate(() => window.scrollTo(0, 0));
         await ui.page.screenshot({ path: join(SCREENSHOTS, `view-${view}-${scheme}.png`) });
       }
+      // Servers → Add from catalog, open on its first entries.
+      await navigate(ui.page, 'servers');
+      await ui.page.getByTestId('add-from-catalog-button').click();
+      await shown(ui.page.getByTestId('catalog-row-memory'));
+      await ui.page
+        .getByTestId('add-server-panel')
+        .evaluate((panel) => panel.scrollIntoView({ block: 'start' }));
+      await ui.page.screenshot({ path: join(SCREENSHOTS, `view-catalog-${scheme}.png`) });
+      await ui.page.getByTestId('add-server-panel').getByRole('button', { name: 'Close' }).click();
       expect(ui.pageErrors).toEqual([]);
     });
   }

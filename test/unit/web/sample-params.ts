@@ -10,6 +10,7 @@ export const SAMPLE_PARAMS: Record<UiMethod, unknown[]> = {
   restartServer: ['files'],
   authorizeServer: ['files'],
   reviewImport: ['{"mcpServers":{}}'],
+  listCatalogServers: [],
   confirmImport: ['review-id'],
   listTools: ['files'],
   setToolEnabled: ['mcp__files__read', true],

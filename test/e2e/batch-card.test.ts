@@ -102,6 +102,12 @@ describe('issue #16: one card per tool_call', () => {
     await shown(recent, 20_000);
     expect(await recent.getByTestId('recent-entry').count()).toBe(3);
     expect(await ui.page.locator('[data-call]').count()).toBe(0);
+
+    // Recent comes from the host, not the page: a reload shows the same call with its entries.
+    await ui.page.reload();
+    await navigate(ui.page, 'cards');
+    await shown(ui.page.getByTestId('recent-call'), 20_000);
+    expect(await ui.page.getByTestId('recent-call').first().getByTestId('recent-entry').count()).toBe(3);
   });
 });
 

@@ -4,7 +4,14 @@ import { toIndexEntry } from '../../catalog/index-entry.js';
 import { mcpToolName } from '../../catalog/naming.js';
 import type { CatalogEntry } from '../../catalog/types.js';
 import { type EvalMetrics, type EvalMiss, type EvalQuery, evaluateIndex } from '../../search/evaluate.js';
-import { createToolIndex, type ToolIndex, type WordFate } from '../../search/index.js';
+import {
+  createToolIndex,
+  HERMES_OPTIONS,
+  PLAIN_BM25_OPTIONS,
+  type ToolIndex,
+  type ToolIndexOptions,
+  type WordFate,
+} from '../../search/index.js';
 import type { CliIo } from '../command.js';
 import { type CliCommand, integerFlag, parseArgs, requireFlag, usageError } from '../command.js';
 import { type QueryLine, readQueriesFile } from '../queries-file.js';
@@ -14,17 +21,25 @@ const FLAGS = {
   queries: 'string',
   limit: 'string',
   scope: 'string',
+  preset: 'string',
   explain: 'boolean',
   json: 'boolean',
 } as const;
 
 const ALL_SERVERS = '*';
 
+/** The engines eval can measure: ours (the default), and the two baselines the bench compares it with. */
+const PRESETS: Readonly<Record<string, Readonly<ToolIndexOptions> | undefined>> = {
+  default: undefined,
+  'plain-bm25': PLAIN_BM25_OPTIONS,
+  reference: HERMES_OPTIONS,
+};
+
 export const evalCommand: CliCommand = {
   name: 'eval',
   summary: 'measure retrieval quality: recall@k, hit@k, MRR@10, empty rate, per style and scope',
   help: `Usage:
-  toolbridge eval --catalog-dir DIR --queries FILE.jsonl [--limit K] [--explain] [--json]
+  toolbridge eval --catalog-dir DIR --queries FILE.jsonl [--limit K] [--preset NAME] [--explain] [--json]
 
 Runs every query against the search engine (the one behind tool_search) and scores the
 ranked names against the query's "relevant" tools:
@@ -45,6 +60,9 @@ Options:
   --queries FILE      JSON Lines file of judged queries
   --limit K           the K of recall@K and hit@K (default 5)
   --scope MODE        "all" (default): every server; "query": each query's own scope
+  --preset NAME       the engine: "default" (tool_search's), "plain-bm25" (stemmed BM25, no
+                      gate, floor or re-ranking) or "reference" (the reference engine's rules),
+                      to measure the default against its baselines on the same data
   --explain           show why each miss missed: every query word's fate (kept, dropped and
                       why, corrected or expanded to what, unknown), the terms, and the ranks
   --json              print the whole report as JSON
@@ -62,9 +80,16 @@ Example:
     if (scopeMode !== 'query' && scopeMode !== 'all') {
       throw usageError('eval', `--scope must be "query" or "all", got "${scopeMode}".`);
     }
+    const preset = flags.preset ?? 'default';
+    if (!Object.hasOwn(PRESETS, preset)) {
+      throw usageError(
+        'eval',
+        `--preset must be one of ${Object.keys(PRESETS).join(', ')}; got "${preset}".`,
+      );
+    }
     const entries = entriesFromServers(loadCatalogDir(catalogDir));
     const lines = readQueriesFile(queriesFile);
-    const report = evaluate(entries, lines, { k, explain: flags.explain === true, scopeMode }, io);
+    const report = evaluate(entries, lines, { k, explain: flags.explain === true, scopeMode, preset }, io);
     io.stdout(
       flags.json
         ? `${JSON.stringify(report, null, 2)}\n`
@@ -78,11 +103,13 @@ interface EvalRun {
   k: number;
   explain: boolean;
   scopeMode: 'query' | 'all';
+  preset: string;
 }
 
 export interface CliEvalReport {
   k: number;
   scope: 'query' | 'all';
+  preset: string;
   overall: EvalMetrics;
   byStyle: Record<string, EvalMetrics>;
   byScope: Record<string, EvalMetrics>;
@@ -131,14 +158,14 @@ function evaluate(entries: CatalogEntry[], lines: QueryLine[], run: EvalRun, io:
   const reports = [...byScopeQueries].map(([scope, queries]) => {
     let index: ToolIndex;
     if (run.scopeMode === 'all') {
-      wholeCatalog ??= createToolIndex(entries.map(toIndexEntry));
+      wholeCatalog ??= createToolIndex(entries.map(toIndexEntry), PRESETS[run.preset]);
       index = wholeCatalog;
     } else {
       const inScope = scopeMatcher(scope);
       const scoped = entries.filter((entry) => inScope(entry.serverId));
       if (scoped.length === 0)
         io.stderr(`toolbridge eval: warning: scope "${scope}" matches no server in the catalog.\n`);
-      index = createToolIndex(scoped.map(toIndexEntry));
+      index = createToolIndex(scoped.map(toIndexEntry), PRESETS[run.preset]);
     }
     return {
       scope,
@@ -154,6 +181,7 @@ function evaluate(entries: CatalogEntry[], lines: QueryLine[], run: EvalRun, io:
   return {
     k: run.k,
     scope: run.scopeMode,
+    preset: run.preset,
     overall: mergeMetrics(reports.map(({ report }) => report.overall)),
     byStyle: Object.fromEntries(
       styles.map((style) => [
@@ -208,7 +236,7 @@ function formatReport(report: CliEvalReport, entries: CatalogEntry[], explain: b
       `${(metrics.emptyRate * 100).toFixed(1)}%`.padStart(7),
     ].join(' ');
   const lines = [
-    `${report.overall.queries} queries (${report.overall.judged} judged), k = ${k}, ${servers} servers / ${entries.length} tools, scope: ${report.scope === 'all' ? 'all servers' : 'per query'}`,
+    `${report.overall.queries} queries (${report.overall.judged} judged), k = ${k}, ${servers} servers / ${entries.length} tools, scope: ${report.scope === 'all' ? 'all servers' : 'per query'}, engine: ${report.preset}`,
     '',
     [
       ''.padEnd(28),

@@ -8,7 +8,7 @@ import { toIndexEntry } from '../../../src/catalog/index-entry.js';
 import { mergeMetrics } from '../../../src/cli/commands/eval.js';
 import { readQueriesFile } from '../../../src/cli/queries-file.js';
 import { evaluateIndex } from '../../../src/search/evaluate.js';
-import { createToolIndex } from '../../../src/search/index.js';
+import { createToolIndex, HERMES_OPTIONS, PLAIN_BM25_OPTIONS } from '../../../src/search/index.js';
 import { runCli, SHARED_CATALOGS, SHARED_QUERIES, SMALL, SMALL_QUERIES } from './run-cli.js';
 
 describe('toolbridge eval', () => {
@@ -39,6 +39,44 @@ describe('toolbridge eval', () => {
     const missed = report.misses.map((miss: { id: string }) => miss.id);
     expect(missed).toContain('q5');
     for (const id of ['q1', 'q3', 'q4']) expect(missed).not.toContain(id);
+  });
+
+  it('issue #15: --preset measures the plain-BM25 and reference baselines on the same data, and names a bad preset', async () => {
+    const queries = readQueriesFile(SMALL_QUERIES).map((line) => ({
+      id: String(line.id),
+      query: line.query,
+      relevant: line.relevant!.map((name) => `mcp__${name.replace('/', '__')}`),
+    }));
+    const entries = entriesFromServers(loadCatalogDir(SMALL)).map(toIndexEntry);
+    const overall: Record<string, { emptyRate: number }> = {};
+    for (const [preset, options] of [
+      ['default', undefined],
+      ['plain-bm25', PLAIN_BM25_OPTIONS],
+      ['reference', HERMES_OPTIONS],
+    ] as const) {
+      const { code, stdout } = await runCli(
+        'eval',
+        '--catalog-dir',
+        SMALL,
+        '--queries',
+        SMALL_QUERIES,
+        '--preset',
+        preset,
+        '--json',
+      );
+      expect(code).toBe(0);
+      const report = JSON.parse(stdout);
+      expect(report.preset).toBe(preset);
+      expect(report.overall).toEqual(
+        evaluateIndex(createToolIndex(entries, options), queries, { k: 5 }).overall,
+      );
+      overall[preset] = report.overall;
+    }
+    // The reference's relevance floor empties queries the default answers: the preset reached the engine.
+    expect(overall.reference!.emptyRate).toBeGreaterThan(overall.default!.emptyRate);
+    const bad = await runCli('eval', '--catalog-dir', SMALL, '--queries', SMALL_QUERIES, '--preset', 'bm25');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--preset must be one of default, plain-bm25, reference; got "bm25"');
   });
 
   it('prints a table, and with --explain why each miss missed', async () => {

@@ -386,21 +386,11 @@ describe('progress and cancellation', () => {
       const agent = await connectAgent(host, {});
       const abort = new AbortController();
       const pending = call(agent, server, 'hang', {}, { signal: abort.signal });
-      // The hang tool counts the cancellations it hears.
-      await waitForInFlight(host);
+      // Cancel only once the server holds the request: cancelling earlier never reaches it.
+      await expect.poll(async () => textOf(await call(agent, server, 'hanging'))).toBe('1');
       abort.abort();
       await expect(pending).rejects.toThrow();
-      let count = '0';
-      for (let attempt = 0; attempt < 200 && count !== '1'; attempt++) {
-        count = textOf(await call(agent, server, 'cancellations'));
-      }
-      expect(count).toBe('1');
+      await expect.poll(async () => textOf(await call(agent, server, 'cancellations'))).toBe('1');
     },
   );
 });
-
-/** Until an agent call is running in the host (its calls in flight are a private set). */
-async function waitForInFlight(host: Host): Promise<void> {
-  const surfaces = (host as unknown as { agentSurfaces: { calls: Set<unknown> } }).agentSurfaces;
-  await until(() => surfaces.calls.size > 0, 'the call to be in flight');
-}

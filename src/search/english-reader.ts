@@ -129,6 +129,14 @@ const ACCOUNT_NOUNS: ReadonlySet<string> = new Set(ENGLISH_FRAMES.accountNouns);
  * as a sentence (`hamlet move a card to done`), not as keywords (`sprite move 3d space scratch`).
  */
 const MAX_KEYWORDS_FOR_ENGLISH_FIRST = 5;
+/**
+ * In a query of at most this many words, English's commonest words are scored at
+ * {@link COMMON_WORD_WEIGHT} instead of left out: in a short request they are often the request
+ * (`take a picture`, `make a move`, `convert a time between time zones`), while a long task's are
+ * its filler (`can you help me`).
+ */
+const COMMON_WORDS_WEIGHED_UP_TO = 7;
+const COMMON_WORD_WEIGHT = 0.5;
 /** An action word starts at least this many tool descriptions, and this share of those holding it. */
 const MIN_ACTION_LEADS = 2;
 const MIN_ACTION_SHARE = 0.02;
@@ -142,6 +150,13 @@ const MIN_BRIDGE_SHARE = 0.2;
 const MIN_BRIDGE_LIFT = 3;
 
 const NO_TOOL_HOLDS_ENGLISH = 'no tool holds it: an everyday English word';
+
+/** Why a scored word is left out, or scored below a query word (`weight` set). */
+interface TermSelection {
+  reason: WordFateReason;
+  why: string;
+  weight?: number;
+}
 
 /** How a word no tool holds was read. */
 type Missing =
@@ -293,7 +308,8 @@ class EnglishReader implements QueryReader {
     this.addNameBridges(plan, whyUnscored);
     for (const fate of plan.words) {
       const why = plan.whyUnknown[fate.word];
-      const unscored = fate.fate === 'kept' ? whyUnscored.get(fate.stem) : undefined;
+      const selected = fate.fate === 'kept' ? whyUnscored.get(fate.stem) : undefined;
+      const unscored = selected?.weight === undefined ? selected : undefined;
       if (why !== undefined && plan.unknownWords.includes(fate.word)) {
         fate.fate = 'unknown';
         fate.reason = 'absent-service';
@@ -303,8 +319,9 @@ class EnglishReader implements QueryReader {
         fate.reason = unscored.reason;
         fate.why = unscored.why;
       } else if (fate.fate === 'kept') {
-        fate.reason = fate.correctedTo === undefined ? 'scored' : 'corrected';
-        fate.why = fate.correctedTo === undefined ? 'scored' : `scored as "${fate.correctedTo}"`;
+        fate.reason = selected?.reason ?? (fate.correctedTo === undefined ? 'scored' : 'corrected');
+        fate.why =
+          selected?.why ?? (fate.correctedTo === undefined ? 'scored' : `scored as "${fate.correctedTo}"`);
         const expanded = expansionsOf(plan, fate.stem);
         if (expanded.length > 0) fate.expandedTo = expanded;
       } else if (fate.why === NO_TOOL_HOLDS_ENGLISH) {
@@ -508,20 +525,31 @@ class EnglishReader implements QueryReader {
     plan: QueryPlan,
     wordOf: ReadonlyMap<string, string>,
     queryWords: number,
-  ): Map<string, { reason: WordFateReason; why: string }> {
+  ): Map<string, TermSelection> {
     const { commonWordZipf, allWordsUpTo, maxQueryTerms } = this.settings;
-    const unscored = new Map<string, { reason: WordFateReason; why: string }>();
+    const unscored = new Map<string, TermSelection>();
+    const weighed = new Map<string, TermSelection>();
     if (commonWordZipf > 0 && queryWords > allWordsUpTo) {
       const zipf = new Map(
         plan.answerable.map((term) => [term, this.data.englishZipf(wordOf.get(term) ?? term)]),
       );
       const common = plan.answerable.filter((term) => zipf.get(term)! >= commonWordZipf);
       if (common.length < plan.answerable.length) {
+        const weigh = queryWords <= COMMON_WORDS_WEIGHED_UP_TO;
         for (const term of common) {
-          unscored.set(term, {
-            reason: 'common-english',
-            why: `one of the commonest English words (Zipf ${zipf.get(term)!.toFixed(1)} ≥ ${commonWordZipf}) in a query of more than ${allWordsUpTo} words`,
-          });
+          const commonest = `one of the commonest English words (Zipf ${zipf.get(term)!.toFixed(1)} ≥ ${commonWordZipf})`;
+          if (weigh) {
+            weighed.set(term, {
+              reason: 'common-english',
+              why: `${commonest}: scored at ${COMMON_WORD_WEIGHT} of a word in a query of ${allWordsUpTo + 1} to ${COMMON_WORDS_WEIGHED_UP_TO} words`,
+              weight: COMMON_WORD_WEIGHT,
+            });
+          } else {
+            unscored.set(term, {
+              reason: 'common-english',
+              why: `${commonest} in a query of more than ${COMMON_WORDS_WEIGHED_UP_TO} words`,
+            });
+          }
         }
       }
     }
@@ -540,6 +568,15 @@ class EnglishReader implements QueryReader {
       plan.unscored = plan.answerable.filter((term) => unscored.has(term));
       plan.terms = plan.terms.filter((term) => !unscored.has(term.source));
     }
+    for (const term of plan.terms) {
+      const weight = weighed.get(term.source)?.weight;
+      // Only the word itself: the synonyms option's words for it keep their own weight.
+      if (weight !== undefined && term.via === undefined) {
+        term.boost = weight;
+        term.nameWeight = 0;
+      }
+    }
+    for (const [term, selection] of weighed) unscored.set(term, selection);
     return unscored;
   }
 

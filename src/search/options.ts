@@ -110,7 +110,8 @@ export interface ToolIndexOptions {
    * In a query of more than `allWordsUpTo` words, a word at least this common in everyday English
    * (Zipf scale of SUBTLEX-US: 6 is one word in a thousand — `my`, `me`, `would`, `help`, `you`) is
    * left out of scoring: such words carry the conversation, not the request, and in terse tool
-   * texts the few tools that hold them would win on them. 0 keeps every word.
+   * texts the few tools that hold them would win on them (up to seven words they count at half
+   * weight instead: a short request often says its action with them). 0 keeps every word.
    * @defaultValue 6
    */
   commonWordZipf: number;

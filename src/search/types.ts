@@ -24,9 +24,10 @@ export interface Correction {
 /**
  * Why a query word met its fate, as a code a program can branch on (`WordFate.why` says it in
  * words). Kept: `scored` as written, `corrected` (a typo fixed first), `related-words` (no tool
- * holds it, its related words are scored instead). Dropped: `common-english` (one of English's
- * commonest words in a longer query: the engine's stop words, taken from word frequency, not a
- * list), `over-term-budget` (beyond `maxQueryTerms`), `not-in-catalog` (no tool holds it and no
+ * holds it, its related words are scored instead), `common-english` (one of English's commonest
+ * words in a query of five to seven words, scored at half weight). Dropped: `common-english` (one
+ * of English's commonest words in a longer query: the engine's stop words, taken from word
+ * frequency, not a list), `over-term-budget` (beyond `maxQueryTerms`), `not-in-catalog` (no tool holds it and no
  * related word helps), `filler` (a number, or a word of one or two letters, no tool holds),
  * `name-as-data` (a name no tool holds, read as what the task is about), `address` (inside an
  * e-mail or web address), `repeated` (said before). Unknown: `absent-service`.

@@ -446,6 +446,26 @@ describe('default engine', () => {
       );
     });
 
+    it('issue #15: scores the commonest words of a five- to seven-word query at half weight, not dropping them', () => {
+      const tools = createToolIndex([
+        tool('pages', 'list_pages', 'List every page', 'site'),
+        tool('browser', 'screenshot', 'Take a screenshot of the page', 'selector'),
+      ]);
+      // `take` is the request here: left out, `page` alone would rank the shorter text first.
+      const short = tools.search('take a picture of the page', { explain: true });
+      expect(short.matches[0]).toBe('mcp__browser__screenshot');
+      const take = short.explanation?.words.find((w) => w.word === 'take');
+      expect(take).toMatchObject({ fate: 'kept', reason: 'common-english' });
+      expect(take?.why).toMatch(/scored at 0.5 of a word/);
+      expect(short.explanation?.unscoredTerms).toEqual([]);
+      // Past seven words a long request's commonest words are its filler, and are left out.
+      const long = tools.search('could you please take a picture of the page for me', { explain: true });
+      expect(long.explanation?.words.find((w) => w.word === 'take')).toMatchObject({
+        fate: 'dropped',
+        reason: 'common-english',
+      });
+    });
+
     it("never reads I'm as the word m", () => {
       const { explanation } = terse.search("I'm trying to convert things", { explain: true });
       expect(explanation?.words.map((w) => w.word)).toEqual(['i', 'trying', 'to', 'convert', 'things']);

@@ -1,8 +1,11 @@
+import type { CSSProperties } from 'react';
 import type { AppView } from '../../src/api/ui-api.js';
+import { readableLogoColor } from '../lib/logo-color.js';
 
 /**
- * A connector app's logo (simple-icons, one path on a 24×24 box) in its brand colour, or its
- * first letter where the set has none. Decorative: the app's name is always written beside it.
+ * A connector app's logo (simple-icons, one path on a 24×24 box) in its brand colour, adjusted
+ * per theme to 3:1 against the surfaces (lib/logo-color.ts; the stylesheet picks the theme's), or
+ * its first letter where the set has none. Decorative: the app's name is always written beside it.
  */
 export function AppLogo(props: { app: AppView | undefined; name: string; size?: number }) {
   const size = props.size ?? 18;
@@ -22,7 +25,12 @@ export function AppLogo(props: { app: AppView | undefined; name: string; size?: 
       width={size}
       height={size}
       aria-hidden="true"
-      style={{ color: `#${logo.hex}` }}
+      style={
+        {
+          '--logo-light': readableLogoColor(logo.hex, 'light'),
+          '--logo-dark': readableLogoColor(logo.hex, 'dark'),
+        } as CSSProperties
+      }
     >
       <path d={logo.path} fill="currentColor" />
     </svg>

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { contrastRatio } from '../../renderer/lib/logo-color.js';
 import { type FixtureGateway, startFixtureGateway } from '../fixtures/gateway/fixture-gateway.js';
 import { type OAuthFixture, startOAuthMcpServer } from '../fixtures/oauth/oauth-mcp-server.js';
 import {
@@ -91,6 +92,23 @@ describe('issue #16: the Connections view', () => {
     await shown(app('github'));
     await shown(app('notion'));
     expect(await app('github').locator('svg.app-logo').count()).toBe(1);
+    // GitHub's near-black brand colour is drawn lighter on the dark theme's panel, at 3:1 or more.
+    const logoOnPanel = () =>
+      app('github').evaluate((panel) => {
+        const hex = (css: string) =>
+          `#${(css.match(/\d+/g) ?? [])
+            .slice(0, 3)
+            .map((v) => Number(v).toString(16).padStart(2, '0'))
+            .join('')}`;
+        const logo = panel.querySelector('svg.app-logo')!;
+        return [hex(getComputedStyle(logo).color), hex(getComputedStyle(panel).backgroundColor)] as const;
+      });
+    expect((await logoOnPanel())[0]).toBe('#181717');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const [logo, panel] = await logoOnPanel();
+    await page.emulateMedia({ colorScheme: 'light' });
+    expect(logo).not.toBe('#181717');
+    expect(contrastRatio(logo, panel)).toBeGreaterThanOrEqual(3);
     await textOf(page.getByTestId('connection-state-github')).toBe('connected');
     await textOf(page.getByTestId('connection-state-notion')).toBe('not connected');
     await textOf(page.getByTestId('connection-account-github-github-account-state')).toBe('connected');

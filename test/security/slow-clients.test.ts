@@ -101,18 +101,25 @@ describe('issue #12: slow clients', () => {
       res.end('ok');
     });
     await server.listen();
+    // The listener's own view of its connections: a client's connect only means the kernel
+    // queued it, so the ninth socket is opened only once the server has accepted all eight.
+    const accepted: Socket[] = [];
+    server.httpServer.on('connection', (socket: Socket) => accepted.push(socket));
     try {
       const held = Array.from({ length: 8 }, () => openSocket(server.port));
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await expect.poll(() => accepted.length, { timeout: 10_000 }).toBe(8);
+      const dropped = new Promise<void>((resolve) => server.httpServer.once('drop', () => resolve()));
       const refused = openSocket(server.port);
-      const deadline = Date.now() + 5000;
-      while (refused.closedAt === undefined && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      expect(refused.closedAt).toBeDefined();
+      await dropped;
+      await expect.poll(() => refused.closedAt, { timeout: 5000 }).toBeDefined();
       expect(held.every((watched) => watched.closedAt === undefined)).toBe(true);
       for (const watched of held) watched.socket.destroy();
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // The cap counts the server's sockets, which close a moment after the clients' do.
+      await Promise.all(
+        accepted.map((socket) =>
+          socket.destroyed ? undefined : new Promise((resolve) => socket.once('close', resolve)),
+        ),
+      );
       const response = await rawExchange(
         server.port,
         `GET / HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nConnection: close\r\n\r\n`,

@@ -287,17 +287,19 @@ describe('ServerConnection.callTool', () => {
     await connection.start();
     const controller = new AbortController();
     const call = connection.callTool('hang', {}, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 20);
+    // Abort once the server holds the call: an abort before the request left cancels nothing there.
+    await expect.poll(() => state.hanging).toBe(1);
+    controller.abort();
     const error = await call.catch((e: unknown) => e);
     expect(ToolbridgeError.is(error, 'CANCELLED')).toBe(true);
     await expect.poll(() => state.cancellations).toBe(1);
   });
 
   it('fails a call in flight with SERVER_UNAVAILABLE when the server goes away', async () => {
-    const { connection, serverSides } = inMemory('hanging');
+    const { connection, serverSides, state } = inMemory('hanging');
     await connection.start();
     const call = connection.callTool('hang', {});
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await expect.poll(() => state.hanging).toBe(1);
     await serverSides[0]!.close();
     const error = await call.catch((e: unknown) => e);
     expect(ToolbridgeError.is(error, 'SERVER_UNAVAILABLE')).toBe(true);

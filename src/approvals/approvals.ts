@@ -199,9 +199,14 @@ export class Approvals implements AsyncDisposable {
     return this.audit.export(format, query);
   }
 
-  /** Fails waiting calls first (nothing runs late), then flushes and closes the log. */
+  /**
+   * Fails waiting calls first (nothing runs late), then finishes the reviewed definitions still
+   * being written (a first-use record lost here would trust a changed tool at the next start) and
+   * flushes and closes the log.
+   */
   async close(): Promise<void> {
     await this.queue.close();
+    await this.reviews.settled();
     await this.audit.close();
   }
 }

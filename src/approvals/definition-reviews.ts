@@ -92,6 +92,11 @@ export class DefinitionReviews {
     };
   }
 
+  /** Resolves once every write queued so far has finished (or failed with its warning). */
+  settled(): Promise<void> {
+    return this.writing;
+  }
+
   /** Writes are queued, each the whole current set, so the file always holds one complete state. */
   private persist(): Promise<void> {
     const file = this.file;

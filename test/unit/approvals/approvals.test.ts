@@ -154,6 +154,38 @@ describe('Approvals', () => {
   });
 });
 
+describe('Approvals.close', () => {
+  it('waits for the reviewed definitions still being written, so a host closed right after a server listed its tools keeps them', async () => {
+    let release!: () => void;
+    const written: unknown[] = [];
+    const held = await Approvals.open({
+      dataDir: dir,
+      settings: () => settings,
+      reviewsFile: {
+        read: async () => undefined,
+        write: (value) =>
+          new Promise<void>((resolve) => {
+            release = () => {
+              written.push(value);
+              resolve();
+            };
+          }),
+      },
+    });
+    held.reviews.observe('notes', [{ name: 'save', description: 'Save a note' }]);
+    let closed = false;
+    const closing = held.close().then(() => {
+      closed = true;
+    });
+    await vi.waitFor(() => expect(release).toBeTypeOf('function'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(closed).toBe(false);
+    release();
+    await closing;
+    expect(written).toMatchObject([{ tools: [{ serverId: 'notes', toolName: 'save' }] }]);
+  });
+});
+
 describe('parseToolError', () => {
   it('reads back what toolErrorResult wrote and nothing else', () => {
     expect(parseToolError(toolErrorResult('DENIED', 'no'))).toEqual({ code: 'DENIED', message: 'no' });

@@ -1,10 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ToolbridgeError } from '../../../src/base/errors.js';
 import { DataDirLock, LOCK_FILE_NAME } from '../../../src/host/data-dir-lock.js';
+import { deadPid } from '../store/dead-pid.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -30,8 +30,7 @@ describe('DataDirLock', () => {
   });
 
   it('takes over a lock left by a process that is gone', async () => {
-    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
-    const pid = Number(dead.stdout.toString());
+    const pid = deadPid();
     await fs.writeFile(
       path.join(dir, LOCK_FILE_NAME),
       JSON.stringify({ pid, hostname: os.hostname(), startedAt: new Date().toISOString() }),

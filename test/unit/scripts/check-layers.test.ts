@@ -156,7 +156,7 @@ describe('check-layers', () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('layer: src/base/errors.ts imports src/host/host.ts');
     expect(spawnSync(process.execPath, [SCRIPT, await tree(CLEAN)], { encoding: 'utf8' }).status).toBe(0);
-  }, 30_000); // two Node processes: a busy machine can take more than the unit default of 5 s
+  });
 
   it('reads layers from folder names and imports of every form', () => {
     expect(layerOf('src/host/host.ts')).toBe('src/host');

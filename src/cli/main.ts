@@ -86,6 +86,11 @@ function processIo(): CliIo {
     if (error.code === 'EPIPE') process.exit(0);
     throw error;
   });
+  // A stderr nobody reads any more (the parent that held it is gone) has nowhere to report to.
+  // Unheard, its 'error' became an uncaught exception whose one-line report went to stderr again,
+  // failing again, in a loop that starved the event loop: serve spun at full CPU and never heard
+  // SIGTERM. Its lines are dropped instead; the process goes on and stops when told.
+  process.stderr.on('error', () => undefined);
   return {
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),

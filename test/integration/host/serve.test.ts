@@ -296,6 +296,33 @@ describe('toolbridge serve', () => {
     }
   });
 
+  it('serve whose stderr nobody reads any more still stops on SIGTERM, instead of spinning on the failed writes', async () => {
+    const own = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-serve-orphan-'));
+    await fs.writeFile(path.join(own, 'settings.json'), JSON.stringify({ version: 1, servers: [] }), {
+      mode: 0o600,
+    });
+    const orphan = spawn(process.execPath, [MAIN, 'serve', '--data-dir', own, '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const out = lines(orphan.stdout!);
+      await waitUntil(() => out.some((line) => line.startsWith('ui: ')), 30_000, 'the ui: line');
+      // As when the parent that read its stderr died: its next line (shutting down) meets EPIPE.
+      orphan.stderr!.destroy();
+      orphan.kill('SIGTERM');
+      // Bounded inside the test, so a serve that never exits is killed below, not left spinning.
+      await waitUntil(
+        () => orphan.exitCode !== null || orphan.signalCode !== null,
+        30_000,
+        'serve to exit after SIGTERM',
+      );
+      expect(orphan.exitCode).toBe(0);
+    } finally {
+      if (orphan.exitCode === null && orphan.signalCode === null) orphan.kill('SIGKILL');
+      await fs.rm(own, { recursive: true, force: true });
+    }
+  });
+
   it('toolbridge mcp stops its servers on SIGTERM, even one that ignores SIGTERM', async () => {
     const own = await fs.mkdtemp(path.join(os.tmpdir(), 'tb-mcp-term-'));
     let servers: number[] = [];

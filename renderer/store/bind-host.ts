@@ -35,8 +35,10 @@ export function bindHost(api: ToolbridgeApi, store: AppStore): () => void {
       // Rules ("Always allow" on a card) and server policies live in the settings too.
       void state().loadPolicyRules();
       void state().loadServers();
-      // The gateway's URL, switch or sign-in may have changed.
+      // The gateway's URL, switch or sign-in may have changed, and with them what Tiers counts at
+      // the gateway: a sign-in changes no catalog input, so no catalogChanged reloads the tier.
       state().connectionsChanged();
+      void state().loadTier();
     },
     connectionsChanged: () => state().connectionsChanged(),
   };

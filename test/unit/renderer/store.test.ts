@@ -195,13 +195,15 @@ describe('bindHost', () => {
       // Saved rules and server policies are settings too: both are read again.
       await vi.waitFor(() => expect(store.getState().policyRules.map((r) => r.id)).toEqual(['r1']));
       expect(fake.calls.filter((c) => c.method === 'listServers')).toHaveLength(1);
+      // So is the gateway's sign-in, which Tiers counts connector tools with: the tier is read again.
+      expect(fake.calls.filter((c) => c.method === 'getTier')).toHaveLength(1);
 
       // A burst of catalog changes reloads tools and tier once.
       fake.emit('catalogChanged', { toolCount: 3 });
       fake.emit('catalogChanged', { toolCount: 3 });
       await vi.runAllTimersAsync();
       expect(fake.calls.filter((c) => c.method === 'listTools')).toHaveLength(1);
-      expect(fake.calls.filter((c) => c.method === 'getTier')).toHaveLength(1);
+      expect(fake.calls.filter((c) => c.method === 'getTier')).toHaveLength(2);
       expect(fake.calls.filter((c) => c.method === 'listPolicyRules')).toHaveLength(2);
 
       unbind();

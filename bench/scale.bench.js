@@ -2,10 +2,17 @@
 import { createToolIndex } from '../dist/search/index.js';
 import { loadCatalogEntries, loadDevQueries, syntheticEntries } from './fixtures.js';
 import { fixed, retainedHeapMb, table, timeBuilds, timeQueries, verdict } from './measure.js';
+import { coldBuilds } from './speed.bench.js';
 
 const TOOLS = 100_000;
+const FRESH_PROCESSES = 3;
 
 export function runScaleBench() {
+  // The first build in a fresh process, as a host starting over 100,000 tools pays it.
+  const fresh = {
+    ours: coldBuilds('default', FRESH_PROCESSES, TOOLS),
+    mini: coldBuilds('minisearch', FRESH_PROCESSES, TOOLS),
+  };
   const entries = syntheticEntries(loadCatalogEntries(), TOOLS);
   const queries = loadDevQueries().map((row) => row.query);
   const build = timeBuilds(() => createToolIndex(entries), 3);
@@ -16,18 +23,35 @@ export function runScaleBench() {
     `## Scale: ${TOOLS.toLocaleString('en-US')} synthetic tools, ${queries.length} dev queries × 2 passes, limit 5`,
     '',
     table([
-      ['engine', 'build cold ms', 'build median ms', 'query median µs', 'query p99 µs', 'index heap MB'],
+      [
+        'engine',
+        `first build, fresh process ms (median of ${FRESH_PROCESSES}; CPU ms)`,
+        'build median ms',
+        'query median µs',
+        'query p99 µs',
+        'index heap MB',
+      ],
       [
         'toolbridge (default)',
-        fixed(build.coldMs),
+        `${fixed(fresh.ours.buildMs)} (${fixed(fresh.ours.buildCpuMs)})`,
         fixed(build.medianMs),
         fixed(query.medianUs),
         fixed(query.p99Us),
         fixed(heap),
       ],
+      [
+        'minisearch 7 (same words + stems)',
+        `${fixed(fresh.mini.buildMs)} (${fixed(fresh.mini.buildCpuMs)})`,
+        '',
+        '',
+        '',
+        '',
+      ],
     ]),
     '',
-    `build ≤ 1500 ms: ${verdict(build.medianMs <= 1500)} · median query ≤ 1000 µs: ${verdict(query.medianUs <= 1000)} · ` +
+    `first build in a fresh process ≤ 1500 ms: ${verdict(fresh.ours.buildMs <= 1500)}, ` +
+      `${fixed(fresh.mini.buildMs / fresh.ours.buildMs)}× faster than MiniSearch's · ` +
+      `later builds ≤ 1500 ms: ${verdict(build.medianMs <= 1500)} · median query ≤ 1000 µs: ${verdict(query.medianUs <= 1000)} · ` +
       `heap ≤ 300 MB: ${verdict(heap <= 300)}`,
   ].join('\n');
 }

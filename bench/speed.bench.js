@@ -23,16 +23,19 @@ const FRESH_PROCESSES = 5;
 const EXTRA_TOOLS = 10;
 const COLD_BUILD = fileURLToPath(new URL('./tools/cold-build.js', import.meta.url));
 
-/** Medians over `FRESH_PROCESSES` new processes of their first build (and first queries). */
-function coldBuilds(engine) {
+/**
+ * Medians over `processes` new processes of their first build (wall and CPU ms) and first
+ * queries; with `tools`, over the synthetic catalog of that many tools.
+ */
+export function coldBuilds(engine, processes = FRESH_PROCESSES, tools = 0) {
   const runs = [];
-  for (let i = 0; i < FRESH_PROCESSES; i++) {
-    const child = spawnSync(process.execPath, [COLD_BUILD, engine], { encoding: 'utf8' });
+  for (let i = 0; i < processes; i++) {
+    const child = spawnSync(process.execPath, [COLD_BUILD, engine, String(tools)], { encoding: 'utf8' });
     if (child.status !== 0) throw new Error(`cold build (${engine}) failed: ${child.stderr}`);
     runs.push(JSON.parse(child.stdout));
   }
   const of = (key) => median(runs.map((run) => run[key]));
-  return { buildMs: of('buildMs'), englishQueryMs: of('englishQueryMs') };
+  return { buildMs: of('buildMs'), buildCpuMs: of('buildCpuMs'), englishQueryMs: of('englishQueryMs') };
 }
 
 export function runSpeedBench() {

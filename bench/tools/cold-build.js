@@ -1,10 +1,13 @@
-// One fresh process's first build (run by speed.bench.js): node bench/tools/cold-build.js <engine>.
-// Loads the catalogs untimed, then times importing the engine, its first build and first queries,
-// and prints one JSON line. `engine` is `default`, `hermes` or `minisearch`.
-import { loadCatalogEntries } from '../fixtures.js';
+// One fresh process's first build (run by speed.bench.js and scale.bench.js):
+// node bench/tools/cold-build.js <engine> [tools]. Loads the catalogs untimed (with `tools`, the
+// synthetic catalog of that many tools made from them), then times importing the engine, its
+// first build and first queries, and prints one JSON line. `engine` is `default`, `hermes` or
+// `minisearch`.
+import { loadCatalogEntries, syntheticEntries } from '../fixtures.js';
 
 const engine = process.argv[2] ?? 'default';
-const entries = loadCatalogEntries();
+const tools = Number(process.argv[3] ?? 0);
+const entries = tools > 0 ? syntheticEntries(loadCatalogEntries(), tools) : loadCatalogEntries();
 const cpuMs = () => {
   const usage = process.cpuUsage();
   return (usage.user + usage.system) / 1000;

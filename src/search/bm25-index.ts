@@ -91,6 +91,8 @@ export class SegmentBuilder {
     private readonly fieldCount: number,
     private readonly parameters: Readonly<Bm25Parameters>,
     expectedDocuments = 0,
+    /** How many distinct (document, word) pairs are coming, when known: keys are at most that many. */
+    expectedKeys = 0,
   ) {
     if (fieldCount > FIELD_MASK + 1) throw new RangeError(`SegmentBuilder: at most ${FIELD_MASK + 1} fields`);
     this.perField = parameters.lengthNormalization === 'field';
@@ -99,9 +101,10 @@ export class SegmentBuilder {
       (_, field) => parameters.fieldWeights[field] ?? 0,
     );
     const documents = Math.max(expectedDocuments, 16);
-    // About 20 distinct words a tool: room for most catalogs without growing.
-    this.keys = new Uint32Array(documents * 24);
-    this.frequencies = new Float64Array(documents * 24);
+    // Else about 20 distinct words a tool: room for most catalogs without growing.
+    const keys = expectedKeys > 0 ? expectedKeys + 1 : documents * 24;
+    this.keys = new Uint32Array(keys);
+    this.frequencies = new Float64Array(keys);
     this.docStarts = new Uint32Array(documents + 1);
     this.documentLengths = new Float64Array(documents);
     this.fieldLengths = new Float64Array(this.perField ? documents * fieldCount : 0);

@@ -1,6 +1,6 @@
 import { stemWord } from './stemmer.js';
 import { scanWords, type TokenizerOptions, WordSpans } from './tokenizer.js';
-import { WordTable } from './word-table.js';
+import { growInt32, WordTable } from './word-table.js';
 
 /**
  * A process-wide table of the words indexed so far and their stems, found by position in a text:
@@ -111,13 +111,6 @@ export class StemCache {
     this.wordStems[id] = stemId;
     return id;
   }
-}
-
-/** A copy of `array` with room for at least `size` slots (new slots 0). */
-export function growInt32(array: Int32Array, size: number): Int32Array<ArrayBuffer> {
-  const grown = new Int32Array(Math.max(size, array.length * 2));
-  grown.set(array);
-  return grown;
 }
 
 // Past this many distinct words a fresh cache starts, so odd input cannot grow memory for ever.

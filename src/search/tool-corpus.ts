@@ -1,11 +1,12 @@
 import { ToolbridgeError } from '../base/errors.js';
 import { Bm25Index, type Bm25Parameters, SegmentBuilder } from './bm25-index.js';
 import type { NameAssociations, QueryLexicon } from './reading.js';
-import { growInt32, type StemCache, sharedStemCache } from './stem-cache.js';
+import { type StemCache, sharedStemCache } from './stem-cache.js';
 import { stem } from './stemmer.js';
 import { hashRange, type TokenizerOptions } from './tokenizer.js';
 import { DESCRIPTION, FIELD_OF, PARAMETER_DESCRIPTIONS, toolWordsMemo, WHOLE_RUN } from './tool-words.js';
 import type { IndexEntry } from './types.js';
+import { growInt32 } from './word-table.js';
 
 /** The parts of a tool that are indexed, in field-number order. */
 export const FIELDS = [
@@ -211,9 +212,8 @@ function readEntries(
   cache: StemCache,
   termOfWord: (wordId: number) => number,
   globalOf: (local: number) => number,
-  builder: SegmentBuilder,
   where: string,
-): Omit<CorpusPartData, 'firstDoc'> {
+): Omit<CorpusPartData, 'firstDoc'> & { builder: SegmentBuilder } {
   const weights = settings.bm25.fieldWeights;
   const memo = toolWordsMemo(cache, settings.tokenizer, weights[PARAMETER_DESCRIPTIONS] !== 0);
   memo.startReading();
@@ -223,6 +223,9 @@ function readEntries(
   const nameStarts = new Uint32Array(entries.length + 1);
   let nameTerms = new Uint32Array(entries.length * 4 + 16);
   let nameCount = 0;
+  // Every tool's words first, so the segment is sized for them (growing copies its arrays).
+  const tools = new Int32Array(entries.length);
+  let triples = 0;
   for (let doc = 0; doc < entries.length; doc++) {
     const entry = entries[doc]!;
     const name = entry?.name;
@@ -235,10 +238,17 @@ function readEntries(
     names[doc] = name;
     servers[doc] = typeof entry.server === 'string' ? entry.server : '';
     const tool = memo.wordsOf(entry);
-    const { words } = memo;
+    tools[doc] = tool;
+    triples += (memo.end(tool) - memo.start(tool)) / 3;
+  }
+  const builder = new SegmentBuilder(FIELDS.length, settings.bm25, entries.length, triples);
+  const { words } = memo;
+  for (let doc = 0; doc < entries.length; doc++) {
+    const tool = tools[doc]!;
     const nameStart = nameCount;
+    const nameEnd = memo.nameEnd(tool);
     let leadCounted = false;
-    for (let i = tool.start; i < tool.end; i += 3) {
+    for (let i = memo.start(tool), end = memo.end(tool); i < end; i += 3) {
       const field = words[i + 1]! & FIELD_OF;
       // A field of weight 0 has no say at all: its words are not even the index's words.
       if (weights[field] === 0) continue;
@@ -252,7 +262,7 @@ function readEntries(
       }
       // A split name given whole (`newstool` after `news`, `tool`) repeats the name's words: it
       // would only dilute how much of the name a query says.
-      if (i >= tool.nameEnd || (words[i + 1]! & WHOLE_RUN) !== 0) continue;
+      if (i >= nameEnd || (words[i + 1]! & WHOLE_RUN) !== 0) continue;
       // The tool's distinct name terms, for the name-match boost.
       const term = globalOf(local);
       let seen = false;
@@ -268,7 +278,7 @@ function readEntries(
     nameStarts[doc + 1] = nameCount;
     builder.endDocument();
   }
-  return { names, servers, leads, nameStarts, nameTerms: nameTerms.slice(0, nameCount) };
+  return { names, servers, leads, nameStarts, nameTerms: nameTerms.slice(0, nameCount), builder };
 }
 
 // Each server id's words, split once.
@@ -309,14 +319,12 @@ export class ToolCorpus implements QueryLexicon {
   static build(entries: readonly IndexEntry[], settings: CorpusSettings): ToolCorpus {
     const cache = sharedStemCache();
     const terms = new BuiltTerms(cache);
-    const builder = new SegmentBuilder(FIELDS.length, settings.bm25, entries.length);
-    const read = readEntries(
+    const { builder, ...read } = readEntries(
       entries,
       settings,
       cache,
       (word) => terms.termOfWord(word),
       (local) => local,
-      builder,
       'createToolIndex: entries',
     );
     const segment = builder.build(0, null);
@@ -327,14 +335,12 @@ export class ToolCorpus implements QueryLexicon {
   /** This corpus followed by `entries`, ranked as one (N, average length and df include them). */
   extend(entries: readonly IndexEntry[]): ToolCorpus {
     const terms = new ExtendedTerms(this.cache, this.terms);
-    const builder = new SegmentBuilder(FIELDS.length, this.settings.bm25, entries.length);
-    const read = readEntries(
+    const { builder, ...read } = readEntries(
       entries,
       this.settings,
       this.cache,
       (word) => terms.termOfWord(word),
       (local) => terms.globalOf(local),
-      builder,
       'extend: extra',
     );
     const segment = builder.build(this.size, terms.localOf);

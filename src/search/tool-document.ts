@@ -35,6 +35,19 @@ export function schemaProperties(schema: unknown): Record<string, unknown> | und
   return isPlainObject(properties) ? properties : undefined;
 }
 
+/**
+ * The names of the schema's top-level parameters, as `Object.keys` gives them. Read through
+ * `Object.entries`: `Object.keys` builds a cache on each new shape of object, and the parameter
+ * objects of 100,000 tools come in about as many shapes, which made reading their names over a
+ * tenth of a first build.
+ */
+export function parameterNames(properties: Record<string, unknown>): string[] {
+  const pairs = Object.entries(properties);
+  const names = new Array<string>(pairs.length);
+  for (let i = 0; i < pairs.length; i++) names[i] = pairs[i]![0];
+  return names;
+}
+
 /** The descriptions of the given top-level parameters, space-separated. */
 export function parameterDescriptions(properties: Record<string, unknown>, names: readonly string[]): string {
   return names
@@ -59,7 +72,7 @@ export function keywordText(entry: IndexEntry): string {
  */
 export function toolDocumentText(entry: IndexEntry, withParameterDescriptions = false): ToolDocumentText {
   const properties = schemaProperties(entry.inputSchema);
-  const parameters = properties === undefined ? [] : Object.keys(properties);
+  const parameters = properties === undefined ? [] : parameterNames(properties);
   return {
     name: entry.name.slice(nameWordsStart(entry.name)),
     server: serverLabel(entry),
@@ -73,7 +86,17 @@ export function toolDocumentText(entry: IndexEntry, withParameterDescriptions = 
   };
 }
 
-const isNameSeparator = (char: string | undefined): boolean => char === undefined || /[_.:\-\s]/.test(char);
+const NAME_SEPARATOR = /[_.:\-\s]/;
+// ASCII by table (every tool name is read here on a first build), anything else by the pattern.
+const ASCII_NAME_SEPARATORS = new Uint8Array(128);
+for (const char of '_.:- \t\n\v\f\r') ASCII_NAME_SEPARATORS[char.charCodeAt(0)] = 1;
+
+/** Whether `text[at]` separates name words (`_ . : -` or whitespace), as the end of the text does. */
+function isNameSeparator(text: string, at: number): boolean {
+  if (at < 0 || at >= text.length) return true;
+  const code = text.charCodeAt(at);
+  return code < 128 ? ASCII_NAME_SEPARATORS[code] === 1 : NAME_SEPARATOR.test(text[at]!);
+}
 
 // The last label checked, and whether it can be a name word at all: most tools of a catalog share one.
 let lastLabel = '';
@@ -87,11 +110,11 @@ let lastLabelIsOneWord = true;
 function isNameWord(name: string, start: number, label: string): boolean {
   if (label !== lastLabel) {
     lastLabel = label;
-    lastLabelIsOneWord = !/[_.:\-\s]/.test(label);
+    lastLabelIsOneWord = !NAME_SEPARATOR.test(label);
   }
   if (!lastLabelIsOneWord) return false;
   for (let at = name.indexOf(label, start); at >= 0; at = name.indexOf(label, at + 1)) {
-    if ((at === start || isNameSeparator(name[at - 1])) && isNameSeparator(name[at + label.length])) {
+    if ((at === start || isNameSeparator(name, at - 1)) && isNameSeparator(name, at + label.length)) {
       return true;
     }
   }

@@ -4,10 +4,12 @@ import {
   keywordText,
   nameWordsStart,
   parameterDescriptions,
+  parameterNames,
   schemaProperties,
   serverLabel,
 } from './tool-document.js';
 import type { IndexEntry } from './types.js';
+import { growInt32 } from './word-table.js';
 
 /** Field numbers, in the order the index weighs them (`FIELDS` in tool-corpus.ts). */
 export const NAME = 0;
@@ -20,19 +22,6 @@ export const KEYWORDS = 5;
 export const WHOLE_RUN = 8;
 export const FIELD_OF = 7;
 
-/** One tool's words: what it was read from, and where its `[wordId, field, count]` triples are. */
-export interface ToolWords {
-  readonly description: string;
-  readonly server: string;
-  readonly parameters: readonly string[];
-  readonly keywords: string;
-  readonly parameterDescriptions: string;
-  /** Its triples are `words[start .. end)` of the memo; the name's come first, up to `nameEnd`. */
-  start: number;
-  end: number;
-  nameEnd: number;
-}
-
 // Past this many remembered tools or triple slots, the memo starts afresh.
 const MAX_TOOLS = 200_000;
 const MAX_WORDS = 16_000_000;
@@ -40,12 +29,25 @@ const MAX_WORDS = 16_000_000;
 /**
  * Each tool's words, remembered across builds by its name, so that rebuilding an index over
  * mostly the same tools reads each in one step. A remembered tool is used only when every text it
- * was read from is equal to the entry's now, so it can never describe a tool that changed. The
- * triples of all tools are packed in one array: no allocation per tool or per text.
+ * was read from is equal to the entry's now, so it can never describe a tool that changed. A read
+ * tool is a number: its texts and where its `[wordId, field, count]` triples are live in columns,
+ * and the triples of all tools in one array, so a first build allocates no object per tool (over
+ * 100,000 tools, those objects cost the garbage collector more than reading them).
  */
 export class ToolWordsMemo {
-  private readonly tools = new Map<string, ToolWords>();
-  /** Every remembered tool's triples; read it after `wordsOf`, which may replace it. */
+  /** The last read tool of each name. */
+  private readonly tools = new Map<string, number>();
+  private count = 0;
+  // Whether the memo held any tool when this batch started (a first build has nothing to look up).
+  private remembers = false;
+  // Per read tool: what it was read from (TEXTS strings each) and its parameter names.
+  private texts: string[] = [];
+  private parameters: (readonly string[])[] = [];
+  // Per read tool: its triples are words[starts[t] .. ends[t]); the name's come first, up to nameEnds[t].
+  private starts = new Int32Array(1024);
+  private ends = new Int32Array(1024);
+  private nameEnds = new Int32Array(1024);
+  /** Every read tool's triples; read it after `wordsOf`, which may replace it. */
   words = new Int32Array(1 << 18);
   private length = 0;
 
@@ -57,62 +59,89 @@ export class ToolWordsMemo {
 
   /** Called before reading a batch of tools: forgets everything once the memo has grown too big. */
   startReading(): void {
-    if (this.tools.size > MAX_TOOLS || this.length > MAX_WORDS) {
+    if (this.count > MAX_TOOLS || this.length > MAX_WORDS) {
       this.tools.clear();
+      this.count = 0;
+      this.texts = [];
+      this.parameters = [];
       this.length = 0;
     }
+    this.remembers = this.count > 0;
   }
 
-  wordsOf(entry: IndexEntry): ToolWords {
+  /** The entry's words as a read tool (see `start`, `end`, `nameEnd`), read now unless remembered. */
+  wordsOf(entry: IndexEntry): number {
     const properties = schemaProperties(entry.inputSchema);
-    const known = this.tools.get(entry.name);
+    const known = this.remembers ? this.tools.get(entry.name) : undefined;
     if (known !== undefined && this.isUnchanged(known, entry, properties)) return known;
-    const words = this.read(entry, properties);
-    this.tools.set(entry.name, words);
-    return words;
+    const tool = this.read(entry, properties);
+    this.tools.set(entry.name, tool);
+    return tool;
+  }
+
+  /** Where the tool's triples start in `words`. */
+  start(tool: number): number {
+    return this.starts[tool]!;
+  }
+
+  /** Where its triples end. */
+  end(tool: number): number {
+    return this.ends[tool]!;
+  }
+
+  /** Where its name's triples end (they come first). */
+  nameEnd(tool: number): number {
+    return this.nameEnds[tool]!;
   }
 
   private isUnchanged(
-    known: ToolWords,
+    tool: number,
     entry: IndexEntry,
     properties: Record<string, unknown> | undefined,
   ): boolean {
-    if (known.description !== textOf(entry.description) || known.server !== textOf(entry.server))
+    const texts = this.texts;
+    const at = tool * TEXTS;
+    if (
+      texts[at + DESCRIPTION_TEXT] !== textOf(entry.description) ||
+      texts[at + SERVER_TEXT] !== textOf(entry.server)
+    )
       return false;
-    const keys = properties === undefined ? NO_KEYS : Object.keys(properties);
-    if (keys.length !== known.parameters.length) return false;
-    for (let i = 0; i < keys.length; i++) if (keys[i] !== known.parameters[i]) return false;
-    if (known.keywords !== (entry.keywords == null ? '' : keywordText(entry))) return false;
+    const keys = properties === undefined ? NO_KEYS : parameterNames(properties);
+    const known = this.parameters[tool]!;
+    if (keys.length !== known.length) return false;
+    for (let i = 0; i < keys.length; i++) if (keys[i] !== known[i]) return false;
+    if (texts[at + KEYWORDS_TEXT] !== (entry.keywords == null ? '' : keywordText(entry))) return false;
     return (
       !this.withParameterDescriptions ||
-      known.parameterDescriptions === parameterDescriptions(properties ?? {}, known.parameters)
+      texts[at + PARAMETER_DESCRIPTIONS_TEXT] === parameterDescriptions(properties ?? {}, known)
     );
   }
 
-  private read(entry: IndexEntry, properties: Record<string, unknown> | undefined): ToolWords {
-    const parameters = properties === undefined ? [] : Object.keys(properties);
-    // One literal with every field, so all remembered tools share one shape (fast to read).
-    const tool: ToolWords = {
-      description: textOf(entry.description),
-      server: textOf(entry.server),
-      parameters,
-      keywords: keywordText(entry),
-      parameterDescriptions:
-        this.withParameterDescriptions && properties !== undefined
-          ? parameterDescriptions(properties, parameters)
-          : '',
-      start: this.length,
-      end: this.length,
-      nameEnd: this.length,
-    };
+  private read(entry: IndexEntry, properties: Record<string, unknown> | undefined): number {
+    const tool = this.count++;
+    if (tool === this.starts.length) {
+      this.starts = growInt32(this.starts, tool * 2);
+      this.ends = growInt32(this.ends, tool * 2);
+      this.nameEnds = growInt32(this.nameEnds, tool * 2);
+    }
+    const parameters = properties === undefined ? NO_KEYS : parameterNames(properties);
+    const description = textOf(entry.description);
+    const keywords = keywordText(entry);
+    const descriptions =
+      this.withParameterDescriptions && properties !== undefined
+        ? parameterDescriptions(properties, parameters)
+        : '';
+    this.texts.push(description, textOf(entry.server), keywords, descriptions);
+    this.parameters.push(parameters);
+    this.starts[tool] = this.length;
     this.add(entry.name, nameWordsStart(entry.name), NAME);
-    tool.nameEnd = this.length;
+    this.nameEnds[tool] = this.length;
     this.add(serverLabel(entry), 0, SERVER);
-    this.add(tool.description, 0, DESCRIPTION);
+    this.add(description, 0, DESCRIPTION);
     for (const parameter of parameters) this.add(parameter, 0, PARAMETERS);
-    this.add(tool.parameterDescriptions, 0, PARAMETER_DESCRIPTIONS);
-    this.add(tool.keywords, 0, KEYWORDS);
-    tool.end = this.length;
+    this.add(descriptions, 0, PARAMETER_DESCRIPTIONS);
+    this.add(keywords, 0, KEYWORDS);
+    this.ends[tool] = this.length;
     return tool;
   }
 
@@ -121,14 +150,17 @@ export class ToolWordsMemo {
     if (text.length <= from) return;
     const count = this.cache.scan(text, from, this.tokenizer);
     const needed = this.length + 3 * count;
-    if (needed > this.words.length) {
-      const grown = new Int32Array(Math.max(needed, this.words.length * 2));
-      grown.set(this.words.subarray(0, this.length));
-      this.words = grown;
-    }
+    if (needed > this.words.length) this.words = growInt32(this.words.subarray(0, this.length), needed);
     this.length = this.cache.writeBag(text, field, field === NAME ? WHOLE_RUN : 0, this.words, this.length);
   }
 }
+
+// A read tool's texts, in this order, TEXTS of them.
+const DESCRIPTION_TEXT = 0;
+const SERVER_TEXT = 1;
+const KEYWORDS_TEXT = 2;
+const PARAMETER_DESCRIPTIONS_TEXT = 3;
+const TEXTS = 4;
 
 const NO_KEYS: readonly string[] = [];
 const textOf = (value: unknown): string => (typeof value === 'string' ? value : '');

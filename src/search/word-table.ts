@@ -7,14 +7,20 @@
 export class WordTable {
   /** The words, lower-cased, in order of first sight; a word's id is its index here. */
   readonly words: string[] = [];
-  private hashes: Int32Array;
+  private hashes: Int32Array<ArrayBuffer>;
   private slots: Int32Array;
+  // Every word's characters, back to back (word i is chars[offsets[i] .. offsets[i + 1])): a
+  // lookup compares against flat memory instead of calling into each word's string.
+  private chars: Uint16Array;
+  private offsets: Int32Array<ArrayBuffer>;
 
   constructor(expectedWords = 1024) {
     let size = 2;
     while (size < expectedWords * 2) size *= 2;
     this.hashes = new Int32Array(expectedWords);
     this.slots = new Int32Array(size).fill(-1);
+    this.chars = new Uint16Array(expectedWords * 8);
+    this.offsets = new Int32Array(expectedWords + 1);
   }
 
   get size(): number {
@@ -27,20 +33,28 @@ export class WordTable {
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const id = this.slots[slot]!;
       if (id < 0) return -1;
-      if (this.hashes[id] === hash && sameWord(this.words[id]!, text, start, end)) return id;
+      if (this.hashes[id] === hash && this.isWord(id, text, start, end)) return id;
     }
   }
 
   /** Adds the lower-cased `text[start, end)`, which must not be present yet; returns its id. */
   add(text: string, start: number, end: number, hash: number): number {
     const id = this.words.length;
-    this.words.push(text.slice(start, end).toLowerCase());
+    const word = text.slice(start, end).toLowerCase();
+    this.words.push(word);
     if (id === this.hashes.length) {
-      const grown = new Int32Array(id * 2);
-      grown.set(this.hashes);
-      this.hashes = grown;
+      this.hashes = growInt32(this.hashes, id * 2);
+      this.offsets = growInt32(this.offsets, id * 2 + 1);
     }
     this.hashes[id] = hash;
+    let at = this.offsets[id]!;
+    if (at + word.length > this.chars.length) {
+      const chars = new Uint16Array(Math.max(this.chars.length * 2, at + word.length));
+      chars.set(this.chars);
+      this.chars = chars;
+    }
+    for (let i = 0; i < word.length; i++) this.chars[at++] = word.charCodeAt(i);
+    this.offsets[id + 1] = at;
     // Keep the table at most half full so probes stay short.
     if (this.words.length * 2 > this.slots.length) {
       this.slots = new Int32Array(this.slots.length * 2).fill(-1);
@@ -56,13 +70,23 @@ export class WordTable {
     while (this.slots[slot]! >= 0) slot = (slot + 1) & mask;
     this.slots[slot] = id;
   }
+
+  /** Whether word `id` is the lower-cased `text[start, end)`. */
+  private isWord(id: number, text: string, start: number, end: number): boolean {
+    let at = this.offsets[id]!;
+    if (this.offsets[id + 1]! - at !== end - start) return false;
+    const chars = this.chars;
+    for (let i = start; i < end; i++, at++) {
+      const code = text.charCodeAt(i);
+      if (chars[at] !== (code >= 65 && code <= 90 ? code + 32 : code)) return false;
+    }
+    return true;
+  }
 }
 
-function sameWord(word: string, text: string, start: number, end: number): boolean {
-  if (word.length !== end - start) return false;
-  for (let i = 0; i < word.length; i++) {
-    const code = text.charCodeAt(start + i);
-    if (word.charCodeAt(i) !== (code >= 65 && code <= 90 ? code + 32 : code)) return false;
-  }
-  return true;
+/** A copy of `array` with room for at least `size` slots (new slots 0). */
+export function growInt32(array: Int32Array, size: number): Int32Array<ArrayBuffer> {
+  const grown = new Int32Array(Math.max(size, array.length * 2, 1));
+  grown.set(array);
+  return grown;
 }

@@ -7,7 +7,6 @@ import {
   PARAMETER_DESCRIPTIONS,
   PARAMETERS,
   SERVER,
-  type ToolWords,
   ToolWordsMemo,
 } from '../../../src/search/tool-words.js';
 import type { IndexEntry } from '../../../src/search/types.js';
@@ -15,9 +14,9 @@ import type { IndexEntry } from '../../../src/search/types.js';
 const SPLIT = { splitCamelCase: true, splitLetterDigit: false };
 
 /** A tool's triples as [word, field, count]. */
-function triples(cache: StemCache, memo: ToolWordsMemo, tool: ToolWords): Array<[string, number, number]> {
+function triples(cache: StemCache, memo: ToolWordsMemo, tool: number): Array<[string, number, number]> {
   const out: Array<[string, number, number]> = [];
-  for (let i = tool.start; i < tool.end; i += 3) {
+  for (let i = memo.start(tool); i < memo.end(tool); i += 3) {
     out.push([cache.word(memo.words[i]!), memo.words[i + 1]!, memo.words[i + 2]!]);
   }
   return out;
@@ -54,7 +53,7 @@ describe('ToolWordsMemo', () => {
       ['name', PARAMETER_DESCRIPTIONS, 1],
       ['ticket', KEYWORDS, 1],
     ]);
-    expect((tool.nameEnd - tool.start) / 3).toBe(3);
+    expect((memo.nameEnd(tool) - memo.start(tool)) / 3).toBe(3);
   });
 
   it('leaves out a server label that is already a name word', () => {
@@ -68,6 +67,7 @@ describe('ToolWordsMemo', () => {
   it('reuses a remembered tool while every text it was read from is unchanged', () => {
     const memo = new ToolWordsMemo(new StemCache(), SPLIT, true);
     const first = memo.wordsOf(ENTRY);
+    memo.startReading();
     expect(memo.wordsOf({ ...ENTRY, inputSchema: structuredClone(ENTRY.inputSchema) })).toBe(first);
   });
 
@@ -84,8 +84,22 @@ describe('ToolWordsMemo', () => {
       { ...ENTRY, keywords: undefined },
     ];
     for (const changed of changes) {
+      memo.startReading();
       expect(memo.wordsOf(changed)).not.toBe(first);
+      memo.startReading();
       expect(memo.wordsOf(ENTRY)).not.toBe(first);
     }
+  });
+
+  it('looks nothing up in a batch that started with nothing remembered (a first build)', () => {
+    const memo = new ToolWordsMemo(new StemCache(), SPLIT, true);
+    memo.startReading();
+    const first = memo.wordsOf(ENTRY);
+    expect(memo.wordsOf(ENTRY)).not.toBe(first);
+    memo.startReading();
+    const again = memo.wordsOf(ENTRY);
+    expect(again).not.toBe(first);
+    memo.startReading();
+    expect(memo.wordsOf(ENTRY)).toBe(again);
   });
 });

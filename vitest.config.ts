@@ -9,6 +9,10 @@ export default defineConfig({
     // start the CLI, parse the whole tree or read the shared catalogs ran past it (up to 15 s).
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // expect.poll waits for a state the test cannot await, and its 1 s default counted a whole
+    // agent call through the host as one try (client-requests' hanging/cancellations polls): the
+    // e2e kit's 15 s, for every poll that names no timeout of its own.
+    expect: { poll: { timeout: 15_000 } },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.{ts,tsx}'] } },
       { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'] } },

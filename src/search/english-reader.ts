@@ -79,10 +79,10 @@ export const ENGLISH_FRAMES = Object.freeze({
   openers: ['can', 'could', 'would', 'will', 'does', 'hey', 'please', 'ok'],
   /**
    * After a channel or a tool verb a word names a service only when its phrase ends there: at the
-   * end, before punctuation, one of these words or an action; not inside a longer noun
-   * (`through rough patch`).
+   * end, before punctuation, one of these words, a channel (`on gitlab from …`) or an action; not
+   * inside a longer noun (`through rough patch`).
    */
-  phraseEnds: ['and', 'to', 'for', 'then', 'or', 'today', 'now', 'please'],
+  phraseEnds: ['and', 'to', 'for', 'then', 'or', 'today', 'now', 'please', 'after', 'before', 'about', 'by'],
   /** Before a word no dictionary knows, these mark it as a name too (`my zoho account`, `log into zoho`). */
   nameMarkers: ['my', 'our', 'your', 'into'],
   /** What follows is an account even when it is also English: `connect to bolt`, `log into willow`. */
@@ -118,7 +118,7 @@ const TOOL_VERBS: ReadonlySet<string> = new Set(ENGLISH_FRAMES.toolVerbs);
 const TOOL_PHRASES = ENGLISH_FRAMES.toolPhrases;
 const ADDRESSING_VERBS: ReadonlySet<string> = new Set(ENGLISH_FRAMES.addressingVerbs);
 const OPENERS: ReadonlySet<string> = new Set(ENGLISH_FRAMES.openers);
-const PHRASE_ENDS: ReadonlySet<string> = new Set(ENGLISH_FRAMES.phraseEnds);
+const PHRASE_ENDS: ReadonlySet<string> = new Set([...ENGLISH_FRAMES.phraseEnds, ...ENGLISH_FRAMES.channels]);
 const NAME_MARKERS: ReadonlySet<string> = new Set(ENGLISH_FRAMES.nameMarkers);
 const SIGN_IN_PHRASES = ENGLISH_FRAMES.signInPhrases;
 const OWNERS: ReadonlySet<string> = new Set(ENGLISH_FRAMES.owners);
@@ -184,13 +184,19 @@ class EnglishReader implements QueryReader {
     const seen = new Set<string>();
     // Unlisted names standing where a service is named: they empty the result unless the query
     // reads as a task description (see `looksLikeData`).
-    const placedNames: string[] = [];
+    let placedNames: string[] = [];
     const whyPlaced: Record<string, string> = {};
+    // The run each name stands in: a camelCase name's parts are read too (`ZorBlat` → `zor`, `blat`).
+    const runOfName = new Map<string, number>();
     const place = (word: string, why: string) => {
       placedNames.push(word);
       whyPlaced[word] = why;
     };
-    let namesServices = false;
+    // One of the user's services stops any query, and so does a known app after a channel or a tool
+    // verb (`… on snapchat`, `via the trello api`); a known app elsewhere where a service is named
+    // stops a long one unless the rest of it is answered without the app (see `answeredWithout`).
+    let namesListedService = false;
+    let namesKnownApp = false;
     const wordOf = new Map<string, string>();
     const inAddress = gate === 'unknown-name' ? addressRuns(query, this.data.isTopLevelDomain) : undefined;
     for (let i = 0; i < words.length; i++) {
@@ -204,6 +210,7 @@ class EnglishReader implements QueryReader {
         plan.ignoredWords.push(word);
         continue;
       }
+      runOfName.set(word, query.runOf[i]!);
       const found = this.lexicon.lookUp(word);
       let term = found.stem;
       let termId = found.termId;
@@ -226,10 +233,10 @@ class EnglishReader implements QueryReader {
         } else if (readsNames) {
           const listed = this.isListed(word);
           // A known app, like any name, is data in a long sentence, unless it stands where a
-          // service is named (`… on snapchat`); one of the user's never is.
-          namesServices ||=
-            this.settings.serviceNames.has(word) ||
-            (listed && this.endsChannelPhrase(query, query.runOf[i]!));
+          // service is named (`… on snapchat`, `via the trello api`); one of the user's never is.
+          namesListedService ||=
+            this.settings.serviceNames.has(word) || (listed && this.inChannelFrame(query, query.runOf[i]!));
+          namesKnownApp ||= listed && this.servicePlace(query, i, false) !== undefined;
           const where =
             !listed && (reading.kind === 'name' || reading.kind === 'english')
               ? this.servicePlace(query, i, reading.kind === 'english' && !writtenAsName(query, i))
@@ -282,10 +289,25 @@ class EnglishReader implements QueryReader {
       }
       if (first) this.addSynonyms(term, plan);
     }
+    // A name written as one run is one name: its whole, not its parts as well.
+    const namedRuns = new Set<number>();
+    for (const word of [...plan.unknownWords, ...placedNames]) {
+      if (query.runs[runOfName.get(word)!] === word) namedRuns.add(runOfName.get(word)!);
+    }
+    const isWhole = (word: string) => {
+      const run = runOfName.get(word)!;
+      return query.runs[run] === word || !namedRuns.has(run);
+    };
+    plan.ignoredWords.push(...[...plan.unknownWords, ...placedNames].filter((word) => !isWhole(word)));
+    plan.unknownWords = plan.unknownWords.filter(isWhole);
+    placedNames = placedNames.filter(isWhole);
+    const whyUnscored = this.selectTerms(plan, wordOf, query.runs.length);
+    const answered = namesKnownApp && !namesListedService && this.answeredWithout(plan);
     if (
       readsNames &&
-      !namesServices &&
-      this.looksLikeData(words.length, plan.unknownWords.length + placedNames.length)
+      !namesListedService &&
+      (!namesKnownApp || answered) &&
+      this.looksLikeData(query.runs.length, plan.unknownWords.length + placedNames.length)
     ) {
       for (const fate of plan.words) {
         if (plan.unknownWords.includes(fate.word) || placedNames.includes(fate.word)) {
@@ -294,7 +316,9 @@ class EnglishReader implements QueryReader {
           fate.reason = english ? 'not-in-catalog' : 'name-as-data';
           fate.why = english
             ? NO_TOOL_HOLDS_ENGLISH
-            : 'no tool holds it: a name, but in a long query or among many, so data';
+            : answered
+              ? 'no tool holds it: a known app, but one tool holds most of the rest of this long query'
+              : 'no tool holds it: a name, but in a long query or among many, so data';
         }
       }
       plan.ignoredWords.push(...plan.unknownWords, ...placedNames);
@@ -303,7 +327,6 @@ class EnglishReader implements QueryReader {
       plan.unknownWords = [...new Set([...plan.unknownWords, ...placedNames])];
       Object.assign(plan.whyUnknown, whyPlaced);
     }
-    const whyUnscored = this.selectTerms(plan, wordOf, query.runs.length);
     this.addRelatedWords(plan);
     this.addNameBridges(plan, whyUnscored);
     for (const fate of plan.words) {
@@ -364,7 +387,7 @@ class EnglishReader implements QueryReader {
     if (this.knows(word)) return false;
     if (this.isListed(word)) return true;
     // In a long query a name where a service is named is data (`looksLikeData`): keep its stem.
-    if (this.settings.gate !== 'unknown-name' || this.looksLikeData(query.words.length, 0)) return false;
+    if (this.settings.gate !== 'unknown-name' || this.looksLikeData(query.runs.length, 0)) return false;
     const reading = this.readMissing(word);
     if (reading.kind === 'name') return this.servicePlace(query, i, false) !== undefined;
     if (reading.kind === 'typo') return this.typoAsName(query, i, reading.correction) !== undefined;
@@ -406,16 +429,6 @@ class EnglishReader implements QueryReader {
     const run = query.runOf[i]!;
     const runs = query.runs;
     const before = run > 0 ? runs[run - 1]! : '';
-    const toolVerb = TOOL_VERBS.has(before) ? before : followedPhrase(runs, run, TOOL_PHRASES);
-    if (toolVerb !== undefined && (!english || this.endsPhrase(query, run, english))) {
-      return `after "${toolVerb}"`;
-    }
-    if (!english && NAME_MARKERS.has(before)) return `after "${before}"`;
-    const signIn = followedPhrase(runs, run, SIGN_IN_PHRASES);
-    if (signIn !== undefined) return `after "${signIn}"`;
-    if (isAccountName(runs, run)) return `between "${before}" and "${runs[run + 1]}"`;
-    // `ask zoho to …`, `tell zoho to …`: the one asked is the app.
-    if (ADDRESSING_VERBS.has(before) && runs[run + 1] === 'to') return `in "${before} … to"`;
     const text = query.text ?? '';
     if (run === 0 && runs.length >= 2) {
       const opensLabel =
@@ -428,6 +441,16 @@ class EnglishReader implements QueryReader {
       return 'as the label the query ends with';
     }
     if (this.data.isSubjectName(query.words[i]!)) return undefined;
+    const toolVerb = TOOL_VERBS.has(before) ? before : followedPhrase(runs, run, TOOL_PHRASES);
+    if (toolVerb !== undefined && (!english || this.endsPhrase(query, run, english))) {
+      return `after "${toolVerb}"`;
+    }
+    if (!english && NAME_MARKERS.has(before)) return `after "${before}"`;
+    const signIn = followedPhrase(runs, run, SIGN_IN_PHRASES);
+    if (signIn !== undefined) return `after "${signIn}"`;
+    if (isAccountName(runs, run)) return `between "${before}" and "${runs[run + 1]}"`;
+    // `ask zoho to …`, `tell zoho to …`: the one asked is the app.
+    if (ADDRESSING_VERBS.has(before) && runs[run + 1] === 'to') return `in "${before} … to"`;
     // `at` names a place for a name (`at zuora`), for an English word only as `over at` (not `at noon`).
     const overAt = before === 'at' && runs[run - 2] === 'over';
     const channel = CHANNELS.has(before) || (before === 'at' && (!english || overAt));
@@ -492,9 +515,15 @@ class EnglishReader implements QueryReader {
     return false;
   }
 
-  /** Whether run `run` comes right after a channel and ends its phrase (`… on snapchat`, `with wix?`). */
-  private endsChannelPhrase(query: QueryWords, run: number): boolean {
-    return run > 0 && CHANNELS.has(query.runs[run - 1]!) && this.endsPhrase(query, run, true);
+  /**
+   * Whether run `run` comes after a channel or a tool verb, maybe with an owner between, and ends
+   * its phrase, maybe after one catalog word (`… on snapchat`, `with wix?`, `via the trello api`).
+   */
+  private inChannelFrame(query: QueryWords, run: number): boolean {
+    const runs = query.runs;
+    const channel = run >= 2 && OWNERS.has(runs[run - 1]!) ? run - 2 : run - 1;
+    if (channel < 0 || !(CHANNELS.has(runs[channel]!) || TOOL_VERBS.has(runs[channel]!))) return false;
+    return this.endsPhrase(query, run, true) || this.endsNounPhrase(query, run + 1);
   }
 
   /** Whether run `run` is a word some tool holds (`api`, `board`) and its phrase ends after it. */
@@ -505,7 +534,7 @@ class EnglishReader implements QueryReader {
 
   /** Whether the word is one of the catalog's actions: a word many tool descriptions start with. */
   private isAction(word: string): boolean {
-    return this.isActionTerm(this.lexicon.termId(stem(word)));
+    return this.data.mayBeVerb(word) && this.isActionTerm(this.lexicon.termId(stem(word)));
   }
 
   private isActionTerm(termId: number): boolean {
@@ -578,6 +607,18 @@ class EnglishReader implements QueryReader {
     }
     for (const [term, selection] of weighed) unscored.set(term, selection);
     return unscored;
+  }
+
+  /**
+   * Whether the catalog answers the query without the names it holds: one tool holds more than
+   * half of the words scored. A long task that names a known app where a service is named is
+   * then about that app's data (`integrate my Shopify store with Google Ads and Microsoft Ads`:
+   * one tool holds five of its eight words); when no tool holds more than a word or two of the
+   * rest (`add a checklist to my Trello card via the Trello API`), it asks for the app.
+   */
+  private answeredWithout(plan: QueryPlan): boolean {
+    const scored = plan.terms.filter((term) => term.countsForCoverage).map((term) => term.termId);
+    return scored.length > 0 && 2 * this.lexicon.mostHeldByOneTool(scored) > scored.length;
   }
 
   /**

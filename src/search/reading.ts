@@ -100,6 +100,8 @@ export interface QueryLexicon {
   namesWith(termId: number): NameAssociations;
   /** How many tools have the term in their names. */
   nameFrequency(termId: number): number;
+  /** The most of these terms that one tool holds: how much of a query the catalog can answer. */
+  mostHeldByOneTool(termIds: readonly number[]): number;
 }
 
 /** The tools holding a term other than in their names, and how many of them have each name term. */
@@ -169,9 +171,14 @@ export interface LanguageData {
    * never a place or a time: where a service is named, `in my lemur` is an app, `in my area` not.
    */
   namesAThing(word: string): boolean;
+  /**
+   * Whether a word can be a verb: a catalog's actions are words many tool descriptions start
+   * with (`Create …`, `List …`), but so are `This …` and `To …`. Without data, any word may be.
+   */
+  mayBeVerb(word: string): boolean;
 }
 
-/** No language data: every look-up says no. The reader then knows only the catalog. */
+/** No language data: every look-up says no (any word may be a verb). The reader then knows only the catalog. */
 export const NO_LANGUAGE_DATA: LanguageData = Object.freeze({
   isEnglishWord: () => false,
   englishZipf: () => 0,
@@ -180,6 +187,7 @@ export const NO_LANGUAGE_DATA: LanguageData = Object.freeze({
   isKnownApp: () => false,
   relatedWords: () => [],
   namesAThing: () => false,
+  mayBeVerb: () => true,
 });
 
 /** Reads one index's queries. */

@@ -408,6 +408,20 @@ export class ToolCorpus implements QueryLexicon {
     return { tools, counts };
   }
 
+  /** The most of these terms that one tool holds. */
+  mostHeldByOneTool(termIds: readonly number[]): number {
+    const held = new Map<number, number>();
+    let most = 0;
+    for (const termId of new Set(termIds)) {
+      this.bm25.forEachDocument(termId, (doc) => {
+        const count = (held.get(doc) ?? 0) + 1;
+        held.set(doc, count);
+        if (count > most) most = count;
+      });
+    }
+    return most;
+  }
+
   /** How many tools have the term in their names. */
   nameFrequency(termId: number): number {
     if (this.nameCounts === undefined) {

@@ -3,7 +3,7 @@ import { englishZipf, isEnglishWord } from './common-words.js';
 import { isKnownApp } from './known-apps.js';
 import { isSubjectName } from './subject-names.js';
 import { isTopLevelDomain } from './top-level-domains.js';
-import { namesAThing, relatedWords } from './wordnet.js';
+import { mayBeVerb, namesAThing, relatedWords } from './wordnet.js';
 
 /**
  * English as Node reads it from npm packages, each file on first use: SUBTLEX-US and `word-list`
@@ -19,4 +19,5 @@ export const NODE_LANGUAGE_DATA: LanguageData = Object.freeze({
   isKnownApp,
   relatedWords,
   namesAThing,
+  mayBeVerb,
 });

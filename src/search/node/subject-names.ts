@@ -1,14 +1,14 @@
 import { createRequire } from 'node:module';
 
 /**
- * Names of what a task is about: places, languages and days (`paris`, `texas`, `canberra`,
- * `french`, `rust`, `saturday`). Where a query ends `in <word>` or opens with a word, an unknown
+ * Names of what a task is about: places, languages, currencies and days (`paris`, `texas`,
+ * `canberra`, `french`, `rust`, `usd`, `saturday`). Where a query ends `in <word>` or opens with a word, an unknown
  * word usually names the app to run it in (`create an invoice in harvest`); one of these there is
  * the task's subject (`weather in paris`, `exceptions in ruby`, `a meeting on saturday`), so it
  * never empties the result.
  *
  * Places come from `city-timezones` (cities of at least 100,000 people, their provinces and
- * countries) and languages from `countries-list`, both read on first use. One-word names only:
+ * countries) and languages and currency codes from `countries-list`, both read on first use. One-word names only:
  * queries are read a word at a time.
  */
 
@@ -91,7 +91,11 @@ function loadNames(): Set<string> {
     add(city.city_ascii);
     add(city.province);
   }
-  for (const country of Object.values(countries)) add(country.name);
+  for (const country of Object.values(countries)) {
+    add(country.name);
+    // A currency is what a task is about (`usd to eur rate`), never a service.
+    for (const code of country.currency) add(code);
+  }
   for (const language of Object.values(languages)) add(language.name);
   return found;
 }

@@ -109,6 +109,24 @@ export function namesAThing(word: string): boolean {
   return thing;
 }
 
+const verbMemo = new Map<string, boolean>();
+
+/**
+ * Whether WordNet lists `word` (lower-case, in any inflection) as a verb: `create`, `list`,
+ * `image` are; `this`, `to`, `the`, which also start many tool descriptions, are not.
+ */
+export function mayBeVerb(word: string): boolean {
+  let verb = verbMemo.get(word);
+  if (verb === undefined) {
+    partsOfSpeech ??= load();
+    const { index, endings } = partsOfSpeech[0]!;
+    verb = baseForms(word, endings).some((lemma) => findSortedLine(index, lemma) >= 0);
+    if (verbMemo.size > 50_000) verbMemo.clear();
+    verbMemo.set(word, verb);
+  }
+  return verb;
+}
+
 /** A synset's lexicographer file number: the two digits after its offset. */
 function lexicographerFile(data: Buffer, offset: number): number {
   let at = offset;

@@ -229,6 +229,119 @@ describe('default engine', () => {
       expect(index.search('create an issue in kotlin').matches).not.toEqual([]);
     });
 
+    it('issue #15: a known app where a service is named stops a long query, unless one tool answers most of the rest', () => {
+      const catalog = [
+        ...CATALOG,
+        tool(
+          'ads',
+          'sync_campaigns',
+          'Sync Google Ads and Microsoft Ads campaigns for an online store',
+          'store',
+        ),
+      ];
+      const ads = createToolIndex(catalog);
+      for (const query of [
+        'please attach a short note to the issue on my Trello card through the Trello API',
+        'in the Airtable app, please send an alert about the weather and draw shapes on the canvas',
+      ]) {
+        expect(ads.search(query).unknownWords, query).toEqual(
+          ['trello', 'airtable'].filter((app) => query.toLowerCase().includes(app)),
+        );
+      }
+      // One tool holds five of the other words: the task is about the store's data, not the app.
+      const task =
+        'Can you help me sync my Shopify store with Google Ads and Microsoft Ads campaigns every week?';
+      expect(ads.search(task).matches[0]).toBe('mcp__ads__sync_campaigns');
+      expect(ads.search(task).unknownWords).toBeUndefined();
+    });
+
+    it('issue #15: a preposition or another channel ends the phrase that names the app', () => {
+      for (const query of [
+        'restart the server on zorblat after the deploy',
+        'open an issue on zorblat from the repository',
+        'list issues in zorblat by label',
+        'post a message with zorblat about the release',
+      ]) {
+        expect(index.search(query).unknownWords, query).toEqual(['zorblat']);
+      }
+      // Inside a longer noun it is still what the task is about.
+      expect(index.search('draw shapes on zorblat paper after lunch').unknownWords).toBeUndefined();
+    });
+
+    it('issue #15: a camelCase name counts as one word of the query, not as its parts', () => {
+      // Ten words as written (`ZorBlat` also gives `zor`, `blat`): short enough for a label to name the app.
+      expect(index.search('ZorBlat: list the issues in my repository for the team').unknownWords).toEqual([
+        'zorblat',
+      ]);
+      expect(index.search('MyZorBlat: list the issues in my repository for the team').unknownWords).toEqual([
+        'myzorblat',
+      ]);
+    });
+
+    it('issue #15: an action is a verb that tool descriptions start with, not `this` or `to`', () => {
+      const catalog = [
+        ...CATALOG,
+        tool('notes', 'pin_note', 'This pins a note to the top of a channel', 'note'),
+        tool('notes', 'list_notes', 'This lists the notes of a channel', 'channel'),
+        tool('notes', 'share_note', 'To share a note, give its id', 'note'),
+        tool('notes', 'copy_note', 'To copy a note, give its id', 'note'),
+      ];
+      const notes = createToolIndex(catalog);
+      // An everyday English word first stops a short query only before an action.
+      for (const query of [
+        'glue this note to the channel',
+        'stick this slack message up top',
+        'payments to the customer',
+      ]) {
+        expect(notes.search(query).unknownWords, query).toBeUndefined();
+      }
+      expect(notes.search('glue create an issue').unknownWords).toEqual(['glue']);
+      expect(notes.search('harvest list issues').unknownWords).toEqual(['harvest']);
+    });
+
+    it('issue #15: a currency code is what a task is about, never a service', () => {
+      const money = createToolIndex([
+        ...CATALOG,
+        tool('fx', 'exchange_rate', 'Get the exchange rate between two currencies', 'base', 'target'),
+      ]);
+      for (const query of [
+        'usd to eur exchange rate',
+        'gbp exchange rate',
+        'exchange rate from jpy into chf',
+      ]) {
+        const result = money.search(query);
+        expect(result.unknownWords, query).toBeUndefined();
+        expect(result.matches[0], query).toBe('mcp__fx__exchange_rate');
+      }
+      // A name no list knows still stops it there.
+      expect(money.search('exchange rate from zorblat').unknownWords).toEqual(['zorblat']);
+    });
+
+    it('issue #15: never stops a query for a service the catalog has, however it is phrased', () => {
+      const present = createToolIndex([
+        ...CATALOG,
+        tool('notion', 'query_database', 'Query a Notion database with filters', 'database_id'),
+        tool('cloudflare', 'purge_cache', 'Purge cached files of a Cloudflare zone', 'zone_id'),
+      ]);
+      for (const query of [
+        'create issue in github',
+        'GitHub: open a new issue',
+        'open an issue on my github repository',
+        'send a slack message',
+        'post to slack',
+        'in slack, send a message to the team',
+        'query my notion database',
+        'notion database query',
+        'using the Notion API, query the tasks database for this week',
+        'purge the cloudflare cache',
+        'cloudflare purge cache for my zone',
+      ]) {
+        const result = present.search(query);
+        expect(result.unknownWords, query).toBeUndefined();
+        expect(result.matches, query).not.toEqual([]);
+      }
+    });
+
     it('issue #15: reads a name after `have` as one in use (`we have zorblat. list issues`)', () => {
       expect(index.search('we have zorblat. list issues').unknownWords).toEqual(['zorblat']);
       expect(index.search('we have harvest. list issues').unknownWords).toEqual(['harvest']);

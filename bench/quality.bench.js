@@ -58,6 +58,12 @@ export function runQualityBench() {
       'shared',
       loadQueryFixture('agent-positives-tuned-9.jsonl'),
     ],
+    [
+      'paraphrases tuned-9',
+      'tuned (written once, misses read)',
+      'shared',
+      loadQueryFixture('paraphrases-tuned-9.jsonl'),
+    ],
   ];
   const cell = (metrics) =>
     `${fixed(metrics.hitAt1, 3)} / ${fixed(metrics.hitAtK, 3)} / ${fixed(metrics.recallAtK, 3)} / ` +

@@ -140,6 +140,12 @@ const COMMON_WORD_WEIGHT = 0.5;
 /** An action word starts at least this many tool descriptions, and this share of those holding it. */
 const MIN_ACTION_LEADS = 2;
 const MIN_ACTION_SHARE = 0.02;
+/**
+ * A known app whose English word is rare — at most about once per million words (Zipf ≤ 3, the
+ * low-frequency band of the Zipf scale) — is read as the app's name, not as that word: `asana`,
+ * `yelp`, `loom` are apps first; `telegram`, `square`, `notion` stay English words.
+ */
+const RARE_WORD_ZIPF = 3;
 
 /**
  * A name bridge needs at least this many of the tools holding the word (not in their names) named
@@ -234,9 +240,10 @@ class EnglishReader implements QueryReader {
           const listed = this.isListed(word);
           // A known app, like any name, is data in a long sentence, unless it stands where a
           // service is named (`… on snapchat`, `via the trello api`); one of the user's never is.
+          const knownApp = listed || this.isRareWordApp(word);
           namesListedService ||=
-            this.settings.serviceNames.has(word) || (listed && this.inChannelFrame(query, query.runOf[i]!));
-          namesKnownApp ||= listed && this.servicePlace(query, i, false) !== undefined;
+            this.settings.serviceNames.has(word) || (knownApp && this.inChannelFrame(query, query.runOf[i]!));
+          namesKnownApp ||= knownApp && this.servicePlace(query, i, false) !== undefined;
           const where =
             !listed && (reading.kind === 'name' || reading.kind === 'english')
               ? this.servicePlace(query, i, reading.kind === 'english' && !writtenAsName(query, i))
@@ -247,11 +254,17 @@ class EnglishReader implements QueryReader {
               ? 'a service on your list (serviceNames) that no installed tool mentions'
               : 'a known app (simple-icons, cspell company and software lists) that no installed tool mentions';
           } else if (where !== undefined) {
-            const what = reading.kind === 'name' ? 'a name no dictionary knows' : 'an everyday English word';
+            const what =
+              reading.kind === 'english'
+                ? 'an everyday English word'
+                : this.data.isEnglishWord(word)
+                  ? 'a known app whose English word is rare'
+                  : 'a name no dictionary knows';
             place(word, `${what}, where a service is named: ${where}`);
           } else {
             plan.ignoredWords.push(word);
-            if (reading.kind === 'english') fate.why = NO_TOOL_HOLDS_ENGLISH;
+            // An app named with a rare English word, where no service is named, is that word.
+            if (reading.kind === 'english' || this.data.isEnglishWord(word)) fate.why = NO_TOOL_HOLDS_ENGLISH;
             else if (reading.kind === 'name') {
               fate.reason = 'name-as-data';
               fate.why = 'no tool holds it: a name, not where a service is named';
@@ -312,7 +325,7 @@ class EnglishReader implements QueryReader {
       for (const fate of plan.words) {
         if (plan.unknownWords.includes(fate.word) || placedNames.includes(fate.word)) {
           // An English word read as data is bridged to related words like any other (`my savings`).
-          const english = this.readMissing(fate.word).kind === 'english';
+          const english = this.readMissing(fate.word).kind === 'english' || this.isRareWordApp(fate.word);
           fate.reason = english ? 'not-in-catalog' : 'name-as-data';
           fate.why = english
             ? NO_TOOL_HOLDS_ENGLISH
@@ -377,6 +390,16 @@ class EnglishReader implements QueryReader {
     );
   }
 
+  /** A known app named with an English word that is rare in English (see {@link RARE_WORD_ZIPF}). */
+  private isRareWordApp(word: string): boolean {
+    return (
+      this.settings.knownApps &&
+      this.data.isKnownApp(word) &&
+      !this.data.isSubjectName(word) &&
+      this.data.englishZipf(word) <= RARE_WORD_ZIPF
+    );
+  }
+
   /**
    * A word some tool holds only through its stem, not as written, counts as a name when it is a
    * listed service (`canva` is not a form of `canvas`) or a name in a service's place (`recurly`
@@ -403,11 +426,22 @@ class EnglishReader implements QueryReader {
   /**
    * A word one edit from a catalog word, standing where a service is named as clearly as an
    * English word must (`toggl create event`, `upload a photo in paymo`), is an absent service's
-   * name, not a typo of `toggle` or `paygo`, unless it corrects to a server's name (`githb`).
+   * name, not a typo of `toggle` or `paygo`, unless it corrects to a server's name (`githb`), or
+   * it opens the query and corrects to an action that more tool descriptions start with than the
+   * next word (`craete issue`, `lsit files`; but `wrike create task` is not `write`).
    * Returns where it stands, or undefined when it is a typo.
    */
   private typoAsName(query: QueryWords, i: number, correction: string): string | undefined {
     if (this.settings.gate !== 'unknown-name' || this.lexicon.isServerWord(correction)) return undefined;
+    const next = query.runs[1];
+    const leads = (word: string) => this.lexicon.descriptionLeads(this.lexicon.termId(stem(word)));
+    if (
+      query.runOf[i] === 0 &&
+      this.isAction(correction) &&
+      (next === undefined || leads(next) < leads(correction))
+    ) {
+      return undefined;
+    }
     return this.servicePlace(query, i, true);
   }
 
@@ -639,11 +673,16 @@ class EnglishReader implements QueryReader {
   private readMissing(word: string): Missing {
     if (word.length <= 2 || /[0-9]/.test(word)) return { kind: 'filler' };
     if (this.isListed(word)) return { kind: 'name' };
-    if (this.data.isEnglishWord(word)) return { kind: 'english' };
+    if (this.data.isEnglishWord(word))
+      return this.isRareWordApp(word) ? { kind: 'name' } : { kind: 'english' };
     const { typoCorrection, typoMinLength } = this.settings;
     if (typoCorrection && word.length >= typoMinLength - 1 && word.length <= MAX_TYPO_LENGTH) {
+      // A shorter word only by two neighbours swapped (`lsit` → `list`, `sned` → `send`): the
+      // commonest slip, and one a short app's name rarely is of a catalog word.
       const correction = correctWord(word, this.lexicon.wordsNear(word), (candidate) =>
-        candidate.length < typoMinLength ? Number.NEGATIVE_INFINITY : this.documentFrequency(candidate),
+        candidate.length < typoMinLength && !isNeighbourSwap(word, candidate)
+          ? Number.NEGATIVE_INFINITY
+          : this.documentFrequency(candidate),
       );
       if (correction !== undefined) return { kind: 'typo', correction };
     }
@@ -782,6 +821,19 @@ function expansionsOf(plan: QueryPlan, source: string): WordExpansion[] {
     expanded.push({ word: term.via.word, stem: term.stem, weight, source: term.via.source });
   }
   return expanded;
+}
+
+/** Whether `candidate` is `word` with two neighbouring letters swapped (`lsit`, `list`). */
+function isNeighbourSwap(word: string, candidate: string): boolean {
+  if (word.length !== candidate.length) return false;
+  let i = 0;
+  while (i < word.length && word[i] === candidate[i]) i++;
+  return (
+    i + 1 < word.length &&
+    word[i] === candidate[i + 1] &&
+    word[i + 1] === candidate[i] &&
+    word.slice(i + 2) === candidate.slice(i + 2)
+  );
 }
 
 /** Text before a capital that starts a sentence. */

@@ -158,7 +158,8 @@ export interface ToolIndexOptions {
   typoCorrection: boolean;
   /**
    * Shortest word a typo correction may produce; the mistyped word may be one letter shorter
-   * (`isue` → `issue`). Short words have too many neighbours to guess safely.
+   * (`isue` → `issue`). Short words have too many neighbours to guess safely, so a shorter one is
+   * produced only from two neighbouring letters swapped (`lsit` → `list`).
    * @defaultValue 5
    */
   typoMinLength: number;

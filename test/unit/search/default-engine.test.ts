@@ -268,6 +268,32 @@ describe('default engine', () => {
       expect(index.search('draw shapes on zorblat paper after lunch').unknownWords).toBeUndefined();
     });
 
+    it('issue #15: reads a known app whose English word is rare as the app where a service is named', () => {
+      // `asana`, `loom` are in a dictionary but rare in English (Zipf ≤ 3); `telegram` is not.
+      for (const query of ['asana create issue', 'post a message in asana', 'list the issues in my loom']) {
+        expect(index.search(query).unknownWords, query).toEqual([query.includes('asana') ? 'asana' : 'loom']);
+      }
+      expect(index.search('send a telegram message to the team').unknownWords).toBeUndefined();
+      // Anywhere else it is the English word, bridged like any other.
+      expect(index.search('draw shapes like a yoga asana on the canvas').matches[0]).toBe(
+        'mcp__designer__canvas_draw',
+      );
+    });
+
+    it('issue #15: reads a typo of an action that opens the query as the action, not an app', () => {
+      for (const [query, from, to] of [
+        ['craete issue in github', 'craete', 'create'],
+        ['lsit issues', 'lsit', 'list'],
+        ['craete a charge for the customer', 'craete', 'create'],
+      ] as const) {
+        const result = index.search(query);
+        expect(result.unknownWords, query).toBeUndefined();
+        expect(result.corrections, query).toEqual([{ from, to }]);
+      }
+      // A near-miss before a more common action is still the app's name (`wrike create task`).
+      expect(index.search('chargez create issue').unknownWords).toEqual(['chargez']);
+    });
+
     it('issue #15: a camelCase name counts as one word of the query, not as its parts', () => {
       // Ten words as written (`ZorBlat` also gives `zor`, `blat`): short enough for a label to name the app.
       expect(index.search('ZorBlat: list the issues in my repository for the team').unknownWords).toEqual([

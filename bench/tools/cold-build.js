@@ -7,7 +7,13 @@ import { loadCatalogEntries, syntheticEntries } from '../fixtures.js';
 
 const engine = process.argv[2] ?? 'default';
 const tools = Number(process.argv[3] ?? 0);
-const entries = tools > 0 ? syntheticEntries(loadCatalogEntries(), tools) : loadCatalogEntries();
+// Synthetic tools reach the engine as a host's do, parsed from JSON (their servers' tools/list):
+// used as the generator built them (joined strings, objects grown key by key), our first build
+// took about 40% longer.
+const entries =
+  tools > 0
+    ? JSON.parse(JSON.stringify(syntheticEntries(loadCatalogEntries(), tools)))
+    : loadCatalogEntries();
 const cpuMs = () => {
   const usage = process.cpuUsage();
   return (usage.user + usage.system) / 1000;

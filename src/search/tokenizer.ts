@@ -1,10 +1,13 @@
 /**
- * Splits text into words: maximal runs of ASCII letters and digits (reference §1.2). Everything
- * else separates words, so `e-mail` is `e` + `mail` and a fully non-ASCII word yields nothing.
- * Two exceptions, both English spelling: an apostrophe's clitic is no word of its own (`I'm` is
- * `i`, not `i` + `m`; `user's` is `user`), and a plural `s` stays with its acronym when camelCase
- * is split (`URLs` is `urls`, not `ur` + `ls`). Optionally a run is split further at camelCase
- * and letter/digit boundaries.
+ * Splits text into words: maximal runs of letters and digits (reference §1.2), Unicode's as well
+ * as ASCII's, folded to lower case without accents (`Café` is `cafe`, `Straße` is `strasse`, NFKD
+ * then every combining mark dropped). Everything else separates words, so `e-mail` is `e` + `mail`
+ * and an emoji yields nothing. Apostrophes follow English spelling: a clitic is no word of its own
+ * (`user's` is `user`), a word negated by `n't` is an auxiliary and no word at all (`don't`,
+ * `can't`), and a single letter elided at an apostrophe is none either (`I'm`, `o'clock`,
+ * `rock'n'roll`). Optionally a run is split further at camelCase and letter/digit boundaries; a
+ * plural `s` stays with its acronym (`URLs` is `urls`, not `ur` + `ls`), and a part of one
+ * character is no word of its own (`mRNA` is `rna` + `mrna`, not `m`).
  */
 
 export interface TokenizerOptions {
@@ -29,7 +32,73 @@ for (let code = 97; code <= 122; code++) KINDS[code] = LOWER;
 for (let code = 65; code <= 90; code++) KINDS[code] = UPPER;
 for (let code = 48; code <= 57; code++) KINDS[code] = DIGIT;
 
-const kindOf = (code: number): number => (code < 128 ? KINDS[code]! : OTHER);
+// Beyond ASCII, each UTF-16 unit's kind is worked out on first sight and kept (0: not yet, else
+// kind + 1). Surrogates are no letters: astral characters (emoji mostly) separate words.
+const WIDE_KINDS = new Uint8Array(65_536);
+const MARK = 4;
+
+function wideKind(code: number): number {
+  let known = WIDE_KINDS[code]!;
+  if (known === 0) {
+    const char = String.fromCharCode(code);
+    const kind =
+      code >= 0xd800 && code <= 0xdfff
+        ? OTHER
+        : /\p{M}/u.test(char)
+          ? MARK
+          : /[\p{Lu}\p{Lt}]/u.test(char)
+            ? UPPER
+            : /\p{L}/u.test(char)
+              ? LOWER
+              : /\p{N}/u.test(char)
+                ? DIGIT
+                : OTHER;
+    known = kind + 1;
+    WIDE_KINDS[code] = known;
+  }
+  return known - 1;
+}
+
+// Past the end of a text `charCodeAt` is NaN: no letter.
+const kindOf = (code: number): number => (code < 128 ? KINDS[code]! : code < 65_536 ? wideKind(code) : OTHER);
+
+// What each non-ASCII letter, digit or mark folds to, on first sight: `é` → `e`, `ß` → `ss`,
+// `ﬁ` → `fi`, `П` → `п`, a combining mark → nothing.
+const FOLDED = new Map<number, string>();
+
+/** The folded form of a non-ASCII unit of a word. */
+export function foldedChar(code: number): string {
+  let folded = FOLDED.get(code);
+  if (folded === undefined) {
+    folded = String.fromCharCode(code)
+      .normalize('NFKD')
+      .replace(/[^\p{L}\p{N}]/gu, '')
+      .toUpperCase()
+      .toLowerCase();
+    FOLDED.set(code, folded);
+  }
+  return folded;
+}
+
+/** The word `text[start, end)` folded: lower case, accents and marks dropped. */
+export function foldWord(text: string, start: number, end: number): string {
+  let i = start;
+  while (i < end && text.charCodeAt(i) < 128) i++;
+  if (i === end) return text.slice(start, end).toLowerCase();
+  let word = text.slice(start, i).toLowerCase();
+  for (; i < end; i++) {
+    const code = text.charCodeAt(i);
+    word += code < 128 ? String.fromCharCode(code >= 65 && code <= 90 ? code + 32 : code) : foldedChar(code);
+  }
+  return word;
+}
+
+/** FNV-1a of a non-ASCII unit's folded form, continuing `hash`. */
+function hashFolded(hash: number, code: number): number {
+  const folded = foldedChar(code);
+  for (let k = 0; k < folded.length; k++) hash = Math.imul(hash ^ folded.charCodeAt(k), FNV_PRIME);
+  return hash;
+}
 
 const APOSTROPHE = 39;
 const RIGHT_QUOTE = 0x2019;
@@ -42,7 +111,7 @@ function cliticLength(text: string, at: number): number {
   let length = 0;
   while (length < 3 && kindOf(text.charCodeAt(at + length)) !== OTHER) length++;
   if (length === 0 || length === 3) return 0;
-  const clitic = text.slice(at, at + length).toLowerCase();
+  const clitic = foldWord(text, at, at + length);
   return CLITICS.has(clitic) ? length : 0;
 }
 const CLITICS = new Set(['s', 'm', 're', 've', 'll', 'd', 't']);
@@ -60,6 +129,12 @@ function cliticsLength(text: string, at: number): number {
     total += 1;
   }
 }
+
+/** Whether the clitic at `at` (after an apostrophe) is `n't`'s `t`: the word before it is negated. */
+const isNegation = (text: string, at: number): boolean =>
+  (text.charCodeAt(at) | 32) === 116 && kindOf(text.charCodeAt(at + 1)) === OTHER;
+
+const isApostrophe = (code: number): boolean => code === APOSTROPHE || code === RIGHT_QUOTE;
 
 /** Whether `text[at]` is a plural `s` ending an acronym's run (`URLs`, `IDs`, `APIsFor`). */
 const isPluralS = (text: string, at: number): boolean =>
@@ -131,28 +206,39 @@ export function scanWords(
   const digits = options.splitLetterDigit;
   let start = -1;
   let runStart = -1;
+  // Where the open run's words start in `spans` (they go if the run turns out to be no word).
+  let runFirst = 0;
   let hash = 0;
-  let runHash = 0;
   let previous = OTHER;
   for (let i = from; i < n; i++) {
     const code = text.charCodeAt(i);
-    const kind = code < 128 ? KINDS[code]! : OTHER;
-    if (kind === OTHER) {
+    const kind = code < 128 ? KINDS[code]! : wideKind(code);
+    // A combining mark belongs to the letter before it; alone it is no word.
+    if (kind === OTHER || (start < 0 && kind === MARK)) {
       if (start >= 0) {
-        spans.push(start, i, hash);
-        if (start !== runStart) spans.push(runStart, i, runHash, 1);
-        spans.runCount += 1;
+        closeRun(text, start, runStart, i, hash, spans);
         start = -1;
-        if (code === APOSTROPHE || code === RIGHT_QUOTE) i += cliticsLength(text, i + 1);
+        if (isApostrophe(code)) {
+          const clitics = cliticsLength(text, i + 1);
+          // `don't`: a negated auxiliary. `I'm`, `o'clock`, `rock'n'roll`: an elided letter.
+          if ((clitics > 0 && isNegation(text, i + 1)) || isElided(text, runStart, i)) {
+            spans.count = runFirst;
+            spans.runCount -= 1;
+          }
+          i += clitics;
+        } else if (isElided(text, runStart, i)) {
+          spans.count = runFirst;
+          spans.runCount -= 1;
+        }
       }
     } else {
       if (start < 0) {
         start = i;
         runStart = i;
+        runFirst = spans.count;
         hash = FNV_OFFSET;
-        runHash = FNV_OFFSET;
       } else if (
-        (digits && (previous === DIGIT) !== (kind === DIGIT)) ||
+        (digits && kind !== MARK && previous !== MARK && (previous === DIGIT) !== (kind === DIGIT)) ||
         // `createIssue`: lower → Upper. `HTTPServer`: the last capital of an acronym starts a word.
         (camel &&
           kind === UPPER &&
@@ -162,21 +248,49 @@ export function scanWords(
               kindOf(text.charCodeAt(i + 1)) === LOWER &&
               !isPluralS(text, i + 1))))
       ) {
-        spans.push(start, i, hash);
+        // A part of one character (`m` of `mRNA`, `i` of `iPhone`) is no word of its own.
+        if (i - start > 1) spans.push(start, i, hash);
         start = i;
         hash = FNV_OFFSET;
       }
-      const lower = kind === UPPER ? code + 32 : code;
-      hash = Math.imul(hash ^ lower, FNV_PRIME);
-      runHash = Math.imul(runHash ^ lower, FNV_PRIME);
+      hash =
+        code < 128
+          ? Math.imul(hash ^ (kind === UPPER ? code + 32 : code), FNV_PRIME)
+          : hashFolded(hash, code);
     }
     previous = kind;
   }
   if (start >= 0) {
-    spans.push(start, n, hash);
-    if (start !== runStart) spans.push(runStart, n, runHash, 1);
-    spans.runCount += 1;
+    closeRun(text, start, runStart, n, hash, spans);
+    if (isElided(text, runStart, n)) {
+      spans.count = runFirst;
+      spans.runCount -= 1;
+    }
   }
+}
+
+/** Ends the run `text[runStart, end)` whose last part starts at `start` (hash `hash`). */
+function closeRun(
+  text: string,
+  start: number,
+  runStart: number,
+  end: number,
+  hash: number,
+  spans: WordSpans,
+): void {
+  if (start === runStart) spans.push(start, end, hash);
+  else {
+    if (end - start > 1) spans.push(start, end, hash);
+    spans.push(runStart, end, hashRange(text, runStart, end), 1);
+  }
+  spans.runCount += 1;
+}
+
+/** Whether the run `text[start, end)` is one letter beside an apostrophe: elided (`o'clock`, `'n'`). */
+function isElided(text: string, start: number, end: number): boolean {
+  return (
+    end - start === 1 && (isApostrophe(text.charCodeAt(end)) || isApostrophe(text.charCodeAt(start - 1)))
+  );
 }
 
 /** The hash `scanWords` gives the lower-cased `text[start, end)`. */
@@ -184,7 +298,10 @@ export function hashRange(text: string, start: number, end: number): number {
   let hash = FNV_OFFSET;
   for (let i = start; i < end; i++) {
     const code = text.charCodeAt(i);
-    hash = Math.imul(hash ^ (code >= 65 && code <= 90 ? code + 32 : code), FNV_PRIME);
+    hash =
+      code < 128
+        ? Math.imul(hash ^ (code >= 65 && code <= 90 ? code + 32 : code), FNV_PRIME)
+        : hashFolded(hash, code);
   }
   return hash;
 }
@@ -240,7 +357,7 @@ export function tokenizeRuns(text: string, options: Readonly<TokenizerOptions> =
   const runStarts = new Array<number>(querySpans.runCount);
   const runEnds = new Array<number>(querySpans.runCount);
   for (let i = 0; i < count; i++) {
-    words[i] = text.slice(querySpans.starts[i], querySpans.ends[i]).toLowerCase();
+    words[i] = foldWord(text, querySpans.starts[i]!, querySpans.ends[i]!);
     runOf[i] = querySpans.runs[i]!;
     // A run's last word is the run itself: unsplit, or given whole after its parts.
     runs[runOf[i]!] = words[i]!;

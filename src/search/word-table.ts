@@ -1,7 +1,10 @@
+import { foldedChar, foldWord } from './tokenizer.js';
+
 /**
  * The distinct words of a catalog, found by position in a text: `find(text, start, end, hash)`
  * looks up the lower-cased `text[start, end)` without making a string of it, so indexing a
- * catalog allocates one string per distinct word, not one per occurrence. Open addressing over
+ * catalog allocates one string per distinct word, not one per occurrence. Words are folded as
+ * the tokenizer folds them (`Café` is `cafe`). Open addressing over
  * typed arrays; the hash comes from the tokenizer's scan.
  */
 export class WordTable {
@@ -40,7 +43,7 @@ export class WordTable {
   /** Adds the lower-cased `text[start, end)`, which must not be present yet; returns its id. */
   add(text: string, start: number, end: number, hash: number): number {
     const id = this.words.length;
-    const word = text.slice(start, end).toLowerCase();
+    const word = foldWord(text, start, end);
     this.words.push(word);
     if (id === this.hashes.length) {
       this.hashes = growInt32(this.hashes, id * 2);
@@ -71,16 +74,23 @@ export class WordTable {
     this.slots[slot] = id;
   }
 
-  /** Whether word `id` is the lower-cased `text[start, end)`. */
+  /** Whether word `id` is `text[start, end)` folded (see `foldWord`). */
   private isWord(id: number, text: string, start: number, end: number): boolean {
     let at = this.offsets[id]!;
-    if (this.offsets[id + 1]! - at !== end - start) return false;
+    const stop = this.offsets[id + 1]!;
     const chars = this.chars;
-    for (let i = start; i < end; i++, at++) {
+    for (let i = start; i < end; i++) {
       const code = text.charCodeAt(i);
-      if (chars[at] !== (code >= 65 && code <= 90 ? code + 32 : code)) return false;
+      if (code < 128) {
+        if (at === stop || chars[at] !== (code >= 65 && code <= 90 ? code + 32 : code)) return false;
+        at++;
+      } else {
+        const folded = foldedChar(code);
+        for (let k = 0; k < folded.length; k++, at++)
+          if (at === stop || chars[at] !== folded.charCodeAt(k)) return false;
+      }
     }
-    return true;
+    return at === stop;
   }
 }
 

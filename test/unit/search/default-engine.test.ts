@@ -607,7 +607,7 @@ describe('default engine', () => {
 
     it("never reads I'm as the word m", () => {
       const { explanation } = terse.search("I'm trying to convert things", { explain: true });
-      expect(explanation?.words.map((w) => w.word)).toEqual(['i', 'trying', 'to', 'convert', 'things']);
+      expect(explanation?.words.map((w) => w.word)).toEqual(['trying', 'to', 'convert', 'things']);
     });
 
     it('reads a service named inside an e-mail address or a domain as data, not as a request for it', () => {

@@ -8,14 +8,20 @@ import { AuditLog, type AuditLogOptions } from './audit-log.js';
 import { DefinitionReviews, type ReviewsFile } from './definition-reviews.js';
 import { ApprovalGate, type GateRequest, type RunTool } from './gate.js';
 import { ToolCallHooks } from './hooks.js';
-import type { PolicyConfig, PolicyDecision, PolicyRule, PolicySubject, RuleAccount } from './policy.js';
+import type {
+  PolicyConfig,
+  PolicyDecision,
+  PolicyKey,
+  PolicyRule,
+  PolicySubject,
+  RuleAccount,
+} from './policy.js';
 import {
   type PolicySettingsLike,
   policyConfigFromSettings,
   type ServerSettingsLike,
 } from './policy-settings.js';
 import { checkRedactionPatterns, createRedactor, type Redactor } from './redaction.js';
-import type { ToolKey } from './tool-key.js';
 import type { ActivityEntry, ActivityPage, ActivityQuery, ApprovalCardView, CardDecision } from './types.js';
 
 /** The settings approvals read, on every call, so a change applies at once. */
@@ -157,7 +163,7 @@ export class Approvals implements AsyncDisposable {
   }
 
   /** Forgets this session's "always allow" for a tool and account, once its saved rule is removed. */
-  forgetAlwaysAllow(rule: ToolKey & { account?: RuleAccount }): void {
+  forgetAlwaysAllow(rule: PolicyKey & { account?: RuleAccount }): void {
     this.gate.forgetAlways(rule);
   }
 

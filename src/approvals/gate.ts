@@ -12,6 +12,7 @@ import {
   decidePolicy,
   type PolicyConfig,
   type PolicyDecision,
+  type PolicyKey,
   type PolicyRule,
   type PolicySubject,
   type RuleAccount,
@@ -20,7 +21,7 @@ import {
 } from './policy.js';
 import { isAlwaysAllow } from './policy-view.js';
 import { createRedactor, type Redactor } from './redaction.js';
-import { MCP_NAME_PREFIX, nameMatchesKey, type ToolKey } from './tool-key.js';
+import { MCP_NAME_PREFIX, nameMatchesKey, toolKindOf } from './tool-key.js';
 import type {
   ActivityEntry,
   ApprovalCardView,
@@ -109,7 +110,7 @@ export interface Refusal {
 /** One call as it passes the gate's stages; each stage reads what the earlier ones settled. */
 interface GateCall {
   readonly request: GateRequest;
-  readonly key: ToolKey;
+  readonly key: PolicyKey;
   /** The caller's arguments, copied (so later changes to its object change nothing), then as hooks rewrote them. */
   args: JsonObject;
   /** What the audit line records for a call that ran. */
@@ -124,7 +125,12 @@ interface GateCall {
 function gateCall(request: GateRequest): GateCall {
   return {
     request,
-    key: { serverId: request.serverId, toolName: request.toolName },
+    // Precheck refuses a name of neither kind before any policy is read.
+    key: {
+      toolKind: toolKindOf(request.name) ?? 'mcp',
+      serverId: request.serverId,
+      toolName: request.toolName,
+    },
     args: isPlainObject(request.arguments) ? structuredClone(request.arguments) : {},
     decision: { decision: 'allow', decidedBy: 'policy' },
     asks: false,
@@ -213,10 +219,11 @@ export class ApprovalGate {
    * tool's rules for every account, as local tools and older rules have), so removing the saved
    * rule takes effect at once: without this the session's copy would go on allowing it.
    */
-  forgetAlways(rule: ToolKey & { account?: RuleAccount }): void {
+  forgetAlways(rule: PolicyKey & { account?: RuleAccount }): void {
     for (let index = this.sessionRules.length - 1; index >= 0; index--) {
       const held = this.sessionRules[index]!;
       if (
+        held.toolKind === rule.toolKind &&
         held.serverId === rule.serverId &&
         held.toolName === rule.toolName &&
         sameRuleAccount(held.account, rule.account)
@@ -452,7 +459,7 @@ export class ApprovalGate {
   }
 
   private async rememberAlways(
-    key: ToolKey,
+    key: PolicyKey,
     definitionHash: string,
     account: CallAccount | undefined,
   ): Promise<void> {

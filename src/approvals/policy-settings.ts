@@ -1,5 +1,5 @@
-import type { PolicyConfig, PolicyRule, ServerPolicy } from './policy.js';
-import { CONNECTOR_NAME_PREFIX, MCP_NAME_PREFIX, type ToolKey } from './tool-key.js';
+import type { PolicyConfig, PolicyKey, PolicyRule, ServerPolicy } from './policy.js';
+import { CONNECTOR_NAME_PREFIX, MCP_NAME_PREFIX } from './tool-key.js';
 import type { Policy } from './types.js';
 
 /**
@@ -8,8 +8,10 @@ import type { Policy } from './types.js';
  */
 export interface PolicySettingsLike {
   default: Policy;
-  /** Server id → the fallback for that server's tools. */
+  /** MCP server id → the fallback for that server's tools. */
   servers: Record<string, Policy>;
+  /** Connector app id → the fallback for that app's tools (apart from a server of the same id). */
+  connectors: Record<string, Policy>;
   /** Agent-facing tool name → policy for that tool. */
   tools: Record<string, Policy>;
   rules?: readonly PolicyRule[];
@@ -37,6 +39,9 @@ export function policyConfigFromSettings(
   for (const [serverId, policy] of Object.entries(policies.servers)) {
     serverPolicies[serverId] = { ...serverPolicies[serverId], policy };
   }
+  const connectorPolicies: Record<string, ServerPolicy> = {};
+  for (const [connector, policy] of Object.entries(policies.connectors))
+    connectorPolicies[connector] = { policy };
   const serverIds = servers.map((server) => server.id);
   const rules: PolicyRule[] = [];
   for (const [name, policy] of Object.entries(policies.tools)) {
@@ -45,27 +50,27 @@ export function policyConfigFromSettings(
     for (const key of keys) rules.push({ ...key, policy });
   }
   rules.push(...(policies.rules ?? []));
-  return { defaultPolicy: policies.default, servers: serverPolicies, rules };
+  return { defaultPolicy: policies.default, servers: serverPolicies, connectors: connectorPolicies, rules };
 }
 
 /** Every (server, tool) reading of an agent-facing name. Connector ids never contain `__`. */
-export function keysForName(name: string, serverIds: readonly string[]): ToolKey[] {
+export function keysForName(name: string, serverIds: readonly string[]): PolicyKey[] {
   if (name.startsWith(CONNECTOR_NAME_PREFIX)) {
     const rest = name.slice(CONNECTOR_NAME_PREFIX.length);
     const split = rest.indexOf('__');
     return split > 0 && split + 2 < rest.length
-      ? [{ serverId: rest.slice(0, split), toolName: rest.slice(split + 2) }]
+      ? [{ toolKind: 'connectors', serverId: rest.slice(0, split), toolName: rest.slice(split + 2) }]
       : [];
   }
   if (!name.startsWith(MCP_NAME_PREFIX)) return [];
   const rest = name.slice(MCP_NAME_PREFIX.length);
   const keys = serverIds
     .filter((id) => rest.startsWith(`${id}__`) && rest.length > id.length + 2)
-    .map((id) => ({ serverId: id, toolName: rest.slice(id.length + 2) }));
+    .map((id): PolicyKey => ({ toolKind: 'mcp', serverId: id, toolName: rest.slice(id.length + 2) }));
   if (keys.length > 0) return keys;
   // A server that is not configured (any more): read up to the first `__`.
   const split = rest.indexOf('__');
   return split > 0 && split + 2 < rest.length
-    ? [{ serverId: rest.slice(0, split), toolName: rest.slice(split + 2) }]
+    ? [{ toolKind: 'mcp', serverId: rest.slice(0, split), toolName: rest.slice(split + 2) }]
     : [];
 }

@@ -5,8 +5,7 @@
 
 import { canonicalJson } from './canonical-json.js';
 import { sha256Hex } from './definition-hash.js';
-import type { PolicyDecision, PolicyRule, RuleAccount } from './policy.js';
-import type { ToolKey } from './tool-key.js';
+import type { PolicyDecision, PolicyKey, PolicyRule, RuleAccount } from './policy.js';
 import type { Policy, PolicyRuleView, ToolPolicyView } from './types.js';
 
 const VERBS: Record<Policy, string> = { allow: 'allows', ask: 'asks before', deny: 'denies' };
@@ -16,7 +15,7 @@ const VERBS: Record<Policy, string> = { allow: 'allows', ask: 'asks before', den
  * that says the same as it is reported as that setting, since removing it is what the user can do.
  */
 export function toolPolicyView(
-  key: ToolKey,
+  key: PolicyKey,
   decision: PolicyDecision,
   setting: Policy | undefined,
   defaultFromRun = false,
@@ -30,7 +29,7 @@ export function toolPolicyView(
   const { rule } = decision;
   switch (decision.source) {
     case 'server':
-      return view('server', `Set for its server "${key.serverId}".`);
+      return view('server', `Set for its ${ownerWord(key)} "${key.serverId}".`);
     case 'default':
       return view(
         'default',
@@ -50,7 +49,10 @@ export function toolPolicyView(
       if (rule === undefined) return view('rule', 'A saved rule.');
       if (isAlwaysAllow(rule)) return view('always-allow', `${alwaysAllowText(rule)}.`);
       if (rule.toolName === undefined) {
-        return view('rule', `A saved rule ${VERBS[rule.policy]} every tool of "${key.serverId}".`);
+        return view(
+          'rule',
+          `A saved rule ${VERBS[rule.policy]} every tool of ${ownerWord(key)} "${key.serverId}".`,
+        );
       }
       if (setting === rule.policy && rule.toolName === key.toolName)
         return view('tool', 'Set for this tool.');
@@ -81,7 +83,7 @@ export interface RuleTarget {
  */
 export function policyRuleViews(
   rules: readonly PolicyRule[],
-  lookup: (key: ToolKey & Pick<PolicyRule, 'definitionHash'>) => RuleTarget | undefined,
+  lookup: (key: PolicyKey & Pick<PolicyRule, 'definitionHash'>) => RuleTarget | undefined,
 ): PolicyRuleView[] {
   const views = new Map<string, PolicyRuleView>();
   for (const rule of rules) {
@@ -90,6 +92,7 @@ export function policyRuleViews(
     const target = rule.toolName === undefined ? undefined : lookup({ ...rule, toolName: rule.toolName });
     const view: PolicyRuleView = {
       id,
+      toolKind: rule.toolKind,
       serverId: rule.serverId,
       policy: rule.policy,
       kind: isAlwaysAllow(rule) ? 'always-allow' : 'rule',
@@ -126,6 +129,11 @@ function alwaysAllowText(rule: PolicyRule): string {
   return `Always allow${asAccount(rule.account)}${from}${savedOn(rule)}`;
 }
 
+/** What a key's `serverId` names: an MCP server or a connector app (they may share an id). */
+function ownerWord(key: Pick<PolicyKey, 'toolKind'>): string {
+  return key.toolKind === 'connectors' ? 'app' : 'server';
+}
+
 /** " as account work", " as the default account", or nothing for a rule that holds for every account. */
 function asAccount(account: RuleAccount | undefined): string {
   if (account === undefined) return '';
@@ -146,10 +154,8 @@ function describeRule(rule: PolicyRule, definition: PolicyRuleView['definition']
       parts.push("The tool's definition has changed since: the rule no longer applies.");
     if (definition === 'unknown') parts.push('The tool is not listed now (its server may be off or down).');
   } else {
-    const target =
-      rule.toolName === undefined
-        ? `every tool of "${rule.serverId}"`
-        : `"${rule.toolName}" on "${rule.serverId}"`;
+    const owner = `${ownerWord(rule)} "${rule.serverId}"`;
+    const target = rule.toolName === undefined ? `every tool of ${owner}` : `"${rule.toolName}" on ${owner}`;
     // Deny and ask rules also hold for look-alike names (see ruleMatches in policy.ts).
     const alike =
       rule.toolName !== undefined && rule.policy !== 'allow' ? ' and names that look like it' : '';

@@ -1,9 +1,15 @@
 import type { ToolAnnotations } from '../catalog/types.js';
-import { nameSkeleton, type ToolKey } from './tool-key.js';
+import { nameSkeleton, type ToolKey, type ToolKind } from './tool-key.js';
 import type { CallAccount, Policy } from './types.js';
 
 /** One explicit rule. Rules are judged deny → ask → allow; the first match wins whatever its scope. */
 export interface PolicyRule {
+  /**
+   * Whose tools: an MCP server's (`mcp`, `serverId` is the server id) or a connector app's
+   * (`connectors`, `serverId` is the app id). A server and an app may share an id; a rule covers
+   * only its own kind.
+   */
+  toolKind: ToolKind;
   serverId: string;
   /** The tool's own name on its server; absent for a rule about every tool of the server. */
   toolName?: string;
@@ -49,14 +55,25 @@ export interface ServerPolicy {
 export interface PolicyConfig {
   /** For every tool no rule and no server setting covers. @defaultValue 'ask' */
   defaultPolicy: Policy;
+  /** MCP server id → its settings. */
   servers?: Record<string, ServerPolicy>;
+  /** Connector app id → its settings (an app of the same id as a server is another namespace). */
+  connectors?: Record<string, ServerPolicy>;
   rules?: readonly PolicyRule[];
 }
 
 export const DEFAULT_POLICY: Policy = 'ask';
 
-/** The tool being judged: its canonical key, plus what its server says about it. */
-export interface PolicySubject extends ToolKey {
+/**
+ * A tool as policies key it: its canonical key and whose it is (an MCP server's or a connector
+ * app's); rules and server settings of the other kind never apply.
+ */
+export interface PolicyKey extends ToolKey {
+  toolKind: ToolKind;
+}
+
+/** The tool being judged: its policy key, plus what its server says about it. */
+export interface PolicySubject extends PolicyKey {
   definitionHash?: string;
   annotations?: ToolAnnotations;
   /** Connector calls: the account the call runs under. */
@@ -91,7 +108,7 @@ export function decidePolicy(config: PolicyConfig, subject: PolicySubject): Poli
       ruleMatches(rule, subject) &&
       !(subject.suspicious === true && rule.policy === 'allow' && rule.toolName === undefined),
   );
-  const server = config.servers?.[subject.serverId];
+  const server = (subject.toolKind === 'connectors' ? config.connectors : config.servers)?.[subject.serverId];
   const redactOutbound =
     server?.redactOutbound === true || rules.some((rule) => rule.redactOutbound === true);
   for (const policy of EVALUATION_ORDER) {
@@ -115,6 +132,7 @@ export function decidePolicy(config: PolicyConfig, subject: PolicySubject): Poli
 }
 
 function ruleMatches(rule: PolicyRule, subject: PolicySubject): boolean {
+  if (rule.toolKind !== subject.toolKind) return false;
   if (rule.policy === 'allow') {
     // Allow is exact: a look-alike name or a changed definition is a tool the user never allowed.
     if (rule.serverId !== subject.serverId) return false;

@@ -8,14 +8,18 @@ import { describeValue, type SettingsChecker, type SettingsSection } from '../ba
 import { ACCOUNT_ALIAS, ACCOUNT_ALIAS_RULE } from '../catalog/connector-names.js';
 import { DEFAULT_CARD_TIMEOUT_MS } from './approval-queue.js';
 import { type PolicyRule, sameRuleAccount } from './policy.js';
+import { rawMcpServerIds, ruleToolKinds, serverPolicyKinds } from './policy-namespaces.js';
 import { checkRedactionPatterns } from './redaction.js';
+import type { ToolKind } from './tool-key.js';
 import { POLICIES, type Policy } from './types.js';
 
 export interface PolicySettings {
   /** Used when neither the tool nor its server has a policy. */
   default: Policy;
-  /** Server id → policy. */
+  /** MCP server id → policy. */
   servers: Record<string, Policy>;
+  /** Connector app id → policy: apps are their own namespace, apart from a server of the same id. */
+  connectors: Record<string, Policy>;
   /** Agent-facing tool name (`mcp__server__tool`) → policy. */
   tools: Record<string, Policy>;
   /**
@@ -40,7 +44,7 @@ export interface ApprovalsSection {
 
 export const APPROVALS_SECTION: SettingsSection<ApprovalsSection> = {
   defaults: () => ({
-    policies: { default: 'ask', servers: {}, tools: {}, rules: [] },
+    policies: { default: 'ask', servers: {}, connectors: {}, tools: {}, rules: [] },
     redactionPatterns: [],
     cardTimeoutMs: DEFAULT_CARD_TIMEOUT_MS,
     preferElicitationCards: false,
@@ -48,7 +52,9 @@ export const APPROVALS_SECTION: SettingsSection<ApprovalsSection> = {
   check(c, raw) {
     const base = APPROVALS_SECTION.defaults();
     return {
-      policies: c.field(raw, 'policies', base.policies, (value) => checkPolicies(c, value)),
+      policies: c.field(raw, 'policies', base.policies, (value) =>
+        checkPolicies(c, value, rawMcpServerIds(raw)),
+      ),
       redactionPatterns: c.field(raw, 'redactionPatterns', base.redactionPatterns, (value) =>
         checkPatterns(c, value),
       ),
@@ -69,6 +75,7 @@ export const APPROVALS_SECTION: SettingsSection<ApprovalsSection> = {
 export function withAlwaysAllowRule(rules: readonly PolicyRule[], rule: PolicyRule): PolicyRule[] {
   const same = (held: PolicyRule): boolean =>
     held.policy === 'allow' &&
+    held.toolKind === rule.toolKind &&
     held.serverId === rule.serverId &&
     held.toolName === rule.toolName &&
     sameRuleAccount(held.account, rule.account);
@@ -78,6 +85,7 @@ export function withAlwaysAllowRule(rules: readonly PolicyRule[], rule: PolicyRu
 }
 
 const RULE_KEYS = [
+  'toolKind',
   'serverId',
   'toolName',
   'policy',
@@ -87,21 +95,23 @@ const RULE_KEYS = [
   'savedFrom',
   'account',
 ];
-const RULE_EXAMPLE = '{"serverId": "github", "toolName": "create_issue", "policy": "allow"}';
+const RULE_EXAMPLE =
+  '{"toolKind": "mcp", "serverId": "github", "toolName": "create_issue", "policy": "allow"}';
+const TOOL_KINDS: readonly ToolKind[] = ['mcp', 'connectors'];
 
-function checkPolicies(c: SettingsChecker, raw: unknown): PolicySettings {
-  const policies: PolicySettings = { default: 'ask', servers: {}, tools: {}, rules: [] };
+function checkPolicies(c: SettingsChecker, raw: unknown, mcpServerIds: ReadonlySet<string>): PolicySettings {
+  const policies: PolicySettings = { default: 'ask', servers: {}, connectors: {}, tools: {}, rules: [] };
   if (!isPlainObject(raw)) {
     c.issue(
       'policies',
-      `must be an object like {"default": "ask", "servers": {}, "tools": {}, "rules": []}; got ${describeValue(raw)}.`,
+      `must be an object like {"default": "ask", "servers": {}, "connectors": {}, "tools": {}, "rules": []}; got ${describeValue(raw)}.`,
     );
     return policies;
   }
-  c.knownKeys(raw, 'policies', ['default', 'servers', 'tools', 'rules']);
-  if (raw.rules !== undefined) policies.rules = checkRules(c, raw.rules);
+  c.knownKeys(raw, 'policies', ['default', 'servers', 'connectors', 'tools', 'rules']);
+  if (raw.rules !== undefined) policies.rules = checkRules(c, raw.rules, mcpServerIds);
   if (raw.default !== undefined) policies.default = c.oneOf(raw.default, 'policies.default', POLICIES, 'ask');
-  for (const key of ['servers', 'tools'] as const) {
+  for (const key of ['servers', 'connectors', 'tools'] as const) {
     const map = raw[key];
     if (map === undefined) continue;
     if (!isPlainObject(map)) {
@@ -115,10 +125,15 @@ function checkPolicies(c: SettingsChecker, raw: unknown): PolicySettings {
       policies[key][name] = c.oneOf(value, `policies.${key}[${JSON.stringify(name)}]`, POLICIES, 'ask');
     }
   }
+  // Written before apps had their own map: an entry for an id no MCP server has held for both.
+  if (raw.connectors === undefined) {
+    for (const [id, policy] of Object.entries(policies.servers))
+      if (serverPolicyKinds(id, mcpServerIds).includes('connectors')) policies.connectors[id] = policy;
+  }
   return policies;
 }
 
-function checkRules(c: SettingsChecker, raw: unknown): PolicyRule[] {
+function checkRules(c: SettingsChecker, raw: unknown, mcpServerIds: ReadonlySet<string>): PolicyRule[] {
   if (!Array.isArray(raw)) {
     c.issue('policies.rules', `must be a list of rules like ${RULE_EXAMPLE}; got ${describeValue(raw)}.`);
     return [];
@@ -138,9 +153,12 @@ function checkRules(c: SettingsChecker, raw: unknown): PolicyRule[] {
     );
     const policyValid = POLICIES.includes(item.policy as Policy);
     const rule: PolicyRule = {
+      toolKind: 'mcp',
       serverId: serverId ?? '',
       policy: c.oneOf(item.policy, `${path}.policy`, POLICIES, 'ask'),
     };
+    if (item.toolKind !== undefined)
+      rule.toolKind = c.oneOf(item.toolKind, `${path}.toolKind`, TOOL_KINDS, 'mcp');
     if (item.toolName !== undefined) {
       const toolName = c.trimmedString(
         item.toolName,
@@ -191,7 +209,9 @@ function checkRules(c: SettingsChecker, raw: unknown): PolicyRule[] {
         c.issue(`${path}.savedFrom`, `can only be "card"; got ${describeValue(item.savedFrom)}. Remove it.`);
     }
     if (item.account !== undefined) checkRuleAccount(c, item.account, `${path}.account`, rule, policyValid);
-    rules.push(rule);
+    if (item.toolKind !== undefined) rules.push(rule);
+    // Written before servers and apps were apart: read it as policy-namespaces.ts says.
+    else for (const toolKind of ruleToolKinds(rule, mcpServerIds)) rules.push({ ...rule, toolKind });
   });
   return rules;
 }

@@ -17,6 +17,12 @@ export interface ToolKey {
   toolName: string;
 }
 
+/** Whose tool an agent-facing name is: an MCP server's, a connector app's, or neither. */
+export function toolKindOf(name: string): ToolKind | undefined {
+  if (name.startsWith(MCP_NAME_PREFIX)) return 'mcp';
+  return name.startsWith(CONNECTOR_NAME_PREFIX) ? 'connectors' : undefined;
+}
+
 /** The agent-facing name of a key: `mcp__server__tool` or `connectors__connector__tool`. */
 export function agentFacingName(kind: ToolKind, key: ToolKey): string {
   return `${kind === 'mcp' ? MCP_NAME_PREFIX : CONNECTOR_NAME_PREFIX}${key.serverId}__${key.toolName}`;

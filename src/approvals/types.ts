@@ -3,6 +3,7 @@
  * decisions, the audit line as it is kept on disk (`ActivityEntry`). The UI contract re-exports them.
  */
 import type { JsonObject, JsonValue } from '../base/json.js';
+import type { ToolKind } from './tool-key.js';
 
 /** Where a tool's effective policy comes from. */
 export type PolicySource =
@@ -28,6 +29,8 @@ export interface ToolPolicyView {
 export interface PolicyRuleView {
   /** Derived from the rule's content; pass it to `removePolicyRule`. */
   id: string;
+  /** An MCP server's tools (`mcp`) or a connector app's (`connectors`): `serverId` names one of them. */
+  toolKind: ToolKind;
   serverId: string;
   /** The tool's own name on its server; absent for a rule about every tool of the server. */
   toolName?: string;

@@ -6,6 +6,7 @@ import type {
   Policy,
 } from '../../api/ui-api.js';
 import { connectorApprovalHash } from '../../approvals/definition-hash.js';
+import type { PolicyKey } from '../../approvals/policy.js';
 import { toolPolicyView } from '../../approvals/policy-view.js';
 import { ToolbridgeError } from '../../base/errors.js';
 import { CONNECTOR_GATEWAY_TOKEN_KEY } from '../../base/secret-store.js';
@@ -75,7 +76,7 @@ export const connectionsSlice: UiApiSlice<
 
   const toolView = (name: string, connector: string, description: string, blocked: boolean) => {
     const toolName = parseConnectorName(name)?.tool ?? name;
-    const key = { serverId: connector, toolName };
+    const key: PolicyKey = { toolKind: 'connectors', serverId: connector, toolName };
     const decision = approvals.decide({ ...key, definitionHash: connectorApprovalHash(name) });
     const setting = settings.current.policies.tools[name];
     const view: ConnectorToolView = {

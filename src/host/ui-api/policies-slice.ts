@@ -1,8 +1,8 @@
 import type { Policy, PolicyRuleView } from '../../api/ui-api.js';
 import { approvalHash, connectorApprovalHash } from '../../approvals/definition-hash.js';
-import type { PolicyRule } from '../../approvals/policy.js';
+import type { PolicyKey, PolicyRule } from '../../approvals/policy.js';
 import { policyRuleId, policyRuleViews, type RuleTarget } from '../../approvals/policy-view.js';
-import { agentFacingName, type ToolKey } from '../../approvals/tool-key.js';
+import { agentFacingName } from '../../approvals/tool-key.js';
 import { POLICIES } from '../../approvals/types.js';
 import { ToolbridgeError } from '../../base/errors.js';
 import type { JsonObject } from '../../base/json.js';
@@ -57,6 +57,7 @@ export const policiesSlice: UiApiSlice<
       // The gate's copy of an "always allow" from this session must go too, or it would still allow.
       if (rule.policy === 'allow' && rule.toolName !== undefined) {
         approvals.forgetAlwaysAllow({
+          toolKind: rule.toolKind,
           serverId: rule.serverId,
           toolName: rule.toolName,
           ...(rule.account === undefined ? {} : { account: rule.account }),
@@ -105,21 +106,17 @@ export async function setPolicy(
 /**
  * The tool a rule is about, as it is listed now, with the hash an approval binds to. Connector
  * tools live on the gateway, not in the catalog, and their approvals bind to the name alone, so a
- * rule holding that name's hash is about that connector tool.
+ * connector rule holding that name's hash is about that connector tool.
  */
 function ruleTarget(
   catalog: Pick<HostCatalog, 'entry' | 'definitionHash'>,
-  rule: ToolKey & Pick<PolicyRule, 'definitionHash'>,
+  rule: PolicyKey & Pick<PolicyRule, 'definitionHash'>,
 ): RuleTarget | undefined {
-  const entry = [agentFacingName('mcp', rule), agentFacingName('connectors', rule)]
-    .map((name) => catalog.entry(name))
-    .find((found) => found?.serverId === rule.serverId && found.toolName === rule.toolName);
-  if (entry !== undefined)
-    return {
-      name: entry.name,
-      definitionHash: approvalHash(entry, (name) => catalog.definitionHash(name)),
-    };
-  const name = agentFacingName('connectors', rule);
+  const name = agentFacingName(rule.toolKind, rule);
+  const entry = catalog.entry(name);
+  if (entry !== undefined && entry.serverId === rule.serverId && entry.toolName === rule.toolName)
+    return { name, definitionHash: approvalHash(entry, (held) => catalog.definitionHash(held)) };
+  if (rule.toolKind !== 'connectors') return undefined;
   const hash = connectorApprovalHash(name);
   return rule.definitionHash === hash ? { name, definitionHash: hash } : undefined;
 }

@@ -1,7 +1,9 @@
 import { DEFAULT_CONTEXT_LENGTH_TOKENS } from '../../agents/agent-registry.js';
 import type { ToolDefinitionView, ToolView } from '../../api/ui-api.js';
 import { approvalHash } from '../../approvals/definition-hash.js';
+import type { PolicyKey } from '../../approvals/policy.js';
 import { toolPolicyView } from '../../approvals/policy-view.js';
+import { toolKindOf } from '../../approvals/tool-key.js';
 import { ToolbridgeError } from '../../base/errors.js';
 import type { JsonObject } from '../../base/json.js';
 import { findSuspicious } from '../../base/suspicious-text.js';
@@ -28,9 +30,14 @@ export function toolView(parts: ToolViewParts, name: string): ToolView {
   const current = settings.current;
   const choice = current.tools[name] ?? {};
   const suspicious = findSuspicious(entry.description);
-  const decision = approvals.decide({
+  // Keyed as the gate keys it: the kind from the agent-facing name.
+  const key: PolicyKey = {
+    toolKind: toolKindOf(name) ?? 'mcp',
     serverId: entry.serverId,
     toolName: entry.toolName,
+  };
+  const decision = approvals.decide({
+    ...key,
     definitionHash: approvalHash(entry, (name) => catalog.definitionHash(name)),
     annotations: entry.annotations,
     ...(suspicious.length > 0 ? { suspicious: true } : {}),
@@ -44,7 +51,7 @@ export function toolView(parts: ToolViewParts, name: string): ToolView {
     enabled: choice.enabled !== false,
     pinned: choice.pinned === true,
     deferred: plan.deferred.some((deferred) => deferred.name === name),
-    policy: toolPolicyView(entry, decision, current.policies.tools[name], policyOverride.value !== undefined),
+    policy: toolPolicyView(key, decision, current.policies.tools[name], policyOverride.value !== undefined),
   };
   if (entry.inputSchema !== undefined) view.inputSchema = entry.inputSchema;
   if (suspicious.length > 0) view.suspicious = suspicious;

@@ -73,6 +73,7 @@ describe('Approvals', () => {
     expect(resolved).toEqual(['always']);
     expect(saved).toEqual([
       {
+        toolKind: 'mcp',
         serverId: 'notes',
         toolName: 'save',
         policy: 'allow',
@@ -200,7 +201,7 @@ describe('parseToolError', () => {
 
 describe('approvalSettingsReader', () => {
   const document = (defaultPolicy: 'allow' | 'ask' | 'deny'): ApprovalSettingsSource => ({
-    policies: { default: defaultPolicy, servers: { files: 'deny' }, tools: {} },
+    policies: { default: defaultPolicy, servers: { files: 'deny' }, connectors: {}, tools: {} },
     servers: [{ id: 'files' }],
     redactionPatterns: ['tok_[a-z]+'],
     cardTimeoutMs: 30_000,

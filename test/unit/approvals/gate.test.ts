@@ -97,8 +97,8 @@ function errorOf(result: CallToolResult): { code: string; message: string } | un
 const policies: PolicyConfig = {
   defaultPolicy: 'allow',
   rules: [
-    { serverId: 'files', toolName: 'delete_file', policy: 'deny' },
-    { serverId: 'files', toolName: 'write_file', policy: 'ask' },
+    { toolKind: 'mcp' as const, serverId: 'files', toolName: 'delete_file', policy: 'deny' },
+    { toolKind: 'mcp' as const, serverId: 'files', toolName: 'write_file', policy: 'ask' },
   ],
 };
 
@@ -150,8 +150,8 @@ describe('ApprovalGate.call: policy', () => {
     const { gate, server } = setup({
       defaultPolicy: 'allow',
       rules: [
-        { serverId: 'files', toolName: 'delete_file', policy: 'deny' },
-        { serverId: 'gmail', toolName: 'SEND_EMAIL', policy: 'deny' },
+        { toolKind: 'mcp' as const, serverId: 'files', toolName: 'delete_file', policy: 'deny' },
+        { toolKind: 'connectors' as const, serverId: 'gmail', toolName: 'SEND_EMAIL', policy: 'deny' },
       ],
     });
     const viaBridge = await gate.call(request('delete_file'), server.run);
@@ -162,6 +162,28 @@ describe('ApprovalGate.call: policy', () => {
     );
     for (const result of [viaBridge, pinned, connector]) expect(errorOf(result)?.code).toBe('DENIED');
     expect(server.calls).toEqual([]);
+  });
+
+  it('issue #16: an MCP server and a connector app of the same id are apart: neither one’s rules or server policy covers the other', async () => {
+    const { gate, server } = setup({
+      defaultPolicy: 'allow',
+      servers: { github: { policy: 'deny' } },
+      connectors: { slack: { policy: 'deny' } },
+      rules: [{ toolKind: 'connectors', serverId: 'github', toolName: 'create_issue', policy: 'deny' }],
+    });
+    const call = (name: string, serverId: string) =>
+      gate.call(request('create_issue', {}, { name, serverId }), server.run);
+    expect(errorOf(await call('mcp__github__create_issue', 'github'))?.code).toBe('DENIED');
+    expect(errorOf(await call('connectors__github__create_issue', 'github'))?.code).toBe('DENIED');
+    expect(errorOf(await call('mcp__slack__create_issue', 'slack'))).toBeUndefined();
+    expect(errorOf(await call('connectors__slack__create_issue', 'slack'))?.code).toBe('DENIED');
+    // The MCP server's deny stops at its own tools: the app's other tool runs.
+    const other = await gate.call(
+      request('list_repos', {}, { name: 'connectors__github__list_repos', serverId: 'github' }),
+      server.run,
+    );
+    expect(errorOf(other)).toBeUndefined();
+    expect(server.calls).toHaveLength(2);
   });
 
   it('a name that is not exactly the key is NOT_FOUND and never sent', async () => {
@@ -190,13 +212,18 @@ describe('ApprovalGate.call: policy', () => {
       }
       runs.push(codes);
     }
-    // Policy decides only for the key's exact names (the MCP one and its connector twin); every
-    // other spelling is not the key, so NOT_FOUND.
-    const exact = new Set([DENIED_NAME, 'connectors__files__delete_file']);
-    expect(runs[0]).toEqual(BYPASS_CORPUS.map((name) => (exact.has(name) ? 'DENIED' : 'NOT_FOUND')));
+    // Policy decides only for the key's exact name; every other spelling is not the key, so
+    // NOT_FOUND. The connector twin is a `files` app's tool (issue #16: another namespace), which
+    // this MCP rule does not cover: it runs under the default, once per run.
+    const twin = 'connectors__files__delete_file';
+    expect(runs[0]).toEqual(
+      BYPASS_CORPUS.map((name) =>
+        name === DENIED_NAME ? 'DENIED' : name === twin ? undefined : 'NOT_FOUND',
+      ),
+    );
     expect(runs[1]).toEqual(runs[0]);
     expect(runs[2]).toEqual(runs[0]);
-    expect(server.calls).toEqual([]);
+    expect(server.calls).toHaveLength(BYPASS_CORPUS.includes(twin) ? 3 : 0);
   });
 
   it('a trusted server’s read-only tool runs without a card; an untrusted one asks', async () => {
@@ -361,6 +388,7 @@ describe('ApprovalGate.call: always allow', () => {
     await first;
     expect(saved).toEqual([
       {
+        toolKind: 'mcp',
         serverId: 'files',
         toolName: 'write_file',
         policy: 'allow',
@@ -426,13 +454,18 @@ describe('ApprovalGate.call: always allow', () => {
     const first = gate.call(request('write_file', { n: 1 }, { definitionHash: 'h1' }), server.run);
     queue.resolve((await nextCard()).id, { action: 'always' });
     await first;
-    const subject = { serverId: 'files', toolName: 'write_file', definitionHash: 'h1' };
+    const subject = {
+      toolKind: 'mcp' as const,
+      serverId: 'files',
+      toolName: 'write_file',
+      definitionHash: 'h1',
+    };
     expect(gate.decide(subject)).toMatchObject({ policy: 'allow', source: 'rule', rule: saved[0] });
     // Another tool's session rule is left alone.
-    gate.forgetAlways({ serverId: 'files', toolName: 'read_file' });
+    gate.forgetAlways({ toolKind: 'mcp' as const, serverId: 'files', toolName: 'read_file' });
     expect(gate.decide(subject).policy).toBe('allow');
 
-    gate.forgetAlways({ serverId: 'files', toolName: 'write_file' });
+    gate.forgetAlways({ toolKind: 'mcp' as const, serverId: 'files', toolName: 'write_file' });
     expect(gate.alwaysRules()).toEqual([]);
     expect(gate.decide(subject)).toMatchObject({ policy: 'ask', source: 'default' });
     void gate.call(request('write_file', { n: 2 }, { definitionHash: 'h1' }), server.run);
@@ -462,6 +495,7 @@ describe('ApprovalGate.call: always allow', () => {
       await first;
       expect(saved).toEqual([
         {
+          toolKind: 'connectors',
           serverId: 'slack',
           toolName: 'SEND_MESSAGE',
           account: { alias: 'work' },
@@ -509,20 +543,38 @@ describe('ApprovalGate.call: always allow', () => {
       expect(saved.map((rule) => rule.account)).toEqual([{ alias: 'work' }, { default: true }]);
       expect(gate.alwaysRules()).toEqual(saved);
 
-      const subject = { serverId: 'slack', toolName: 'SEND_MESSAGE', definitionHash: 'h1' };
-      gate.forgetAlways({ serverId: 'slack', toolName: 'SEND_MESSAGE', account: { alias: 'work' } });
+      const subject = {
+        toolKind: 'connectors' as const,
+        serverId: 'slack',
+        toolName: 'SEND_MESSAGE',
+        definitionHash: 'h1',
+      };
+      gate.forgetAlways({
+        toolKind: 'connectors' as const,
+        serverId: 'slack',
+        toolName: 'SEND_MESSAGE',
+        account: { alias: 'work' },
+      });
       expect(gate.alwaysRules()).toEqual([saved[1]]);
       expect(gate.decide({ ...subject, account: work }).policy).toBe('ask');
       expect(gate.decide({ ...subject, account: { default: true } }).policy).toBe('allow');
       // Forgetting a rule for every account (a local tool's, or an older one) leaves a bound one.
-      gate.forgetAlways({ serverId: 'slack', toolName: 'SEND_MESSAGE' });
+      gate.forgetAlways({ toolKind: 'connectors' as const, serverId: 'slack', toolName: 'SEND_MESSAGE' });
       expect(gate.alwaysRules()).toEqual([saved[1]]);
     });
 
     it('a rule saved before accounts were recorded still allows the tool under every account', async () => {
       const { gate, server, cards } = setup({
         defaultPolicy: 'ask',
-        rules: [{ serverId: 'slack', toolName: 'SEND_MESSAGE', policy: 'allow', definitionHash: 'h1' }],
+        rules: [
+          {
+            toolKind: 'connectors' as const,
+            serverId: 'slack',
+            toolName: 'SEND_MESSAGE',
+            policy: 'allow',
+            definitionHash: 'h1',
+          },
+        ],
       });
       await gate.call(slack(work, 1), server.run);
       await gate.call(slack({ alias: 'personal' }, 2), server.run);
@@ -610,7 +662,15 @@ describe('ApprovalGate.call: hooks and redaction', () => {
       const token = `ghp_${'Q1w'.repeat(12)}`;
       const config: PolicyConfig = {
         defaultPolicy: 'allow',
-        rules: [{ serverId: 'files', toolName: 'upload', policy: 'allow', redactOutbound: true }],
+        rules: [
+          {
+            toolKind: 'mcp' as const,
+            serverId: 'files',
+            toolName: 'upload',
+            policy: 'allow',
+            redactOutbound: true,
+          },
+        ],
       };
       const queue = new ApprovalQueue();
       open.push(queue);

@@ -41,7 +41,14 @@ const CATALOG = [
 ];
 const DENY: PolicyConfig = {
   defaultPolicy: 'allow',
-  rules: [{ serverId: 'files', toolName: 'delete_file', policy: 'deny' }],
+  // The key denied in both namespaces (issue #16 keeps them apart), so a prefix swap is just
+  // another spelling here.
+  rules: (['mcp', 'connectors'] as const).map((toolKind) => ({
+    toolKind,
+    serverId: 'files',
+    toolName: 'delete_file',
+    policy: 'deny' as const,
+  })),
 };
 const CONTEXT = { agentId: 'agent-a' };
 

@@ -5,15 +5,17 @@ import { keysForName, policyConfigFromSettings } from '../../../src/approvals/po
 describe('keysForName', () => {
   it('splits names with the configured server ids, including ids that contain __', () => {
     expect(keysForName('mcp__files__read_file', ['files'])).toEqual([
-      { serverId: 'files', toolName: 'read_file' },
+      { toolKind: 'mcp', serverId: 'files', toolName: 'read_file' },
     ]);
     expect(keysForName('mcp__a__b__c', ['a', 'a__b'])).toEqual([
-      { serverId: 'a', toolName: 'b__c' },
-      { serverId: 'a__b', toolName: 'c' },
+      { toolKind: 'mcp', serverId: 'a', toolName: 'b__c' },
+      { toolKind: 'mcp', serverId: 'a__b', toolName: 'c' },
     ]);
-    expect(keysForName('mcp__gone__tool', [])).toEqual([{ serverId: 'gone', toolName: 'tool' }]);
+    expect(keysForName('mcp__gone__tool', [])).toEqual([
+      { toolKind: 'mcp', serverId: 'gone', toolName: 'tool' },
+    ]);
     expect(keysForName('connectors__gmail__SEND_EMAIL', [])).toEqual([
-      { serverId: 'gmail', toolName: 'SEND_EMAIL' },
+      { toolKind: 'connectors', serverId: 'gmail', toolName: 'SEND_EMAIL' },
     ]);
     for (const bad of ['read_file', 'mcp__files__', 'mcp____x', 'connectors__gmail', 'MCP__files__x']) {
       expect(keysForName(bad, ['files']), bad).toEqual([]);
@@ -26,6 +28,7 @@ describe('policyConfigFromSettings', () => {
     {
       default: 'ask',
       servers: { files: 'allow', github: 'deny' },
+      connectors: {},
       tools: {
         mcp__files__delete_file: 'deny',
         mcp__github__get_issue: 'allow',
@@ -34,6 +37,7 @@ describe('policyConfigFromSettings', () => {
       },
       rules: [
         {
+          toolKind: 'mcp',
           serverId: 'memory',
           toolName: 'store',
           policy: 'allow',
@@ -45,7 +49,7 @@ describe('policyConfigFromSettings', () => {
     [{ id: 'files', trusted: true }, { id: 'github' }, { id: 'a' }, { id: 'a__b' }, { id: 'memory' }],
   );
   const decide = (serverId: string, toolName: string, extra = {}) =>
-    decidePolicy(config, { serverId, toolName, ...extra }).policy;
+    decidePolicy(config, { toolKind: 'mcp', serverId, toolName, ...extra }).policy;
 
   it('a tool setting beats its server setting, which beats the default', () => {
     expect(decide('files', 'read_file')).toBe('allow');

@@ -6,6 +6,7 @@ import { withAlwaysAllowRule } from '../../../src/approvals/settings.js';
 import { validateSettings } from '../../../src/host/settings-document.js';
 
 const ALWAYS: PolicyRule = {
+  toolKind: 'mcp',
   serverId: 'files',
   toolName: 'write_file',
   policy: 'allow',
@@ -17,11 +18,12 @@ const ALWAYS: PolicyRule = {
 const policies: PolicySettingsLike = {
   default: 'ask',
   servers: { github: 'deny' },
+  connectors: {},
   tools: { mcp__files__delete_file: 'deny', mcp__github__get_issue: 'allow', mcp__memory__store: 'allow' },
   rules: [
     ALWAYS,
-    { serverId: 'memory', policy: 'deny' },
-    { serverId: 'files', toolName: 'move_file', policy: 'ask' },
+    { toolKind: 'mcp' as const, serverId: 'memory', policy: 'deny' },
+    { toolKind: 'mcp' as const, serverId: 'files', toolName: 'move_file', policy: 'ask' },
   ],
 };
 const servers = [{ id: 'files', trusted: true }, { id: 'github' }, { id: 'memory' }];
@@ -34,12 +36,17 @@ function view(
 ) {
   const config = policyConfigFromSettings(policies, servers);
   const decision = decidePolicy(config, {
+    toolKind: 'mcp',
     serverId,
     toolName,
     ...(extra.definitionHash === undefined ? {} : { definitionHash: extra.definitionHash }),
     ...(extra.readOnly ? { annotations: { readOnlyHint: true } } : {}),
   });
-  return toolPolicyView({ serverId, toolName }, decision, policies.tools[`mcp__${serverId}__${toolName}`]);
+  return toolPolicyView(
+    { toolKind: 'mcp', serverId, toolName },
+    decision,
+    policies.tools[`mcp__${serverId}__${toolName}`],
+  );
 }
 
 describe('toolPolicyView', () => {
@@ -89,7 +96,7 @@ describe('toolPolicyView', () => {
       setting: 'allow',
       effective: 'deny',
       source: 'rule',
-      reason: 'A saved rule denies every tool of "memory".',
+      reason: 'A saved rule denies every tool of server "memory".',
     });
     expect(view('files', 'Move-File')).toEqual({
       effective: 'ask',
@@ -100,10 +107,14 @@ describe('toolPolicyView', () => {
   });
 
   it('says when the default is the run-only --policy', () => {
-    const decision = decidePolicy({ defaultPolicy: 'allow' }, { serverId: 'x', toolName: 'y' });
-    expect(toolPolicyView({ serverId: 'x', toolName: 'y' }, decision, undefined, true).reason).toBe(
-      'The default policy for this run (--policy).',
+    const decision = decidePolicy(
+      { defaultPolicy: 'allow' },
+      { toolKind: 'mcp' as const, serverId: 'x', toolName: 'y' },
     );
+    expect(
+      toolPolicyView({ toolKind: 'mcp' as const, serverId: 'x', toolName: 'y' }, decision, undefined, true)
+        .reason,
+    ).toBe('The default policy for this run (--policy).');
   });
 });
 
@@ -121,6 +132,7 @@ describe('policyRuleViews', () => {
     expect(current).toEqual([
       {
         id: policyRuleId(ALWAYS),
+        toolKind: 'mcp',
         serverId: 'files',
         toolName: 'write_file',
         name: 'mcp__files__write_file',
@@ -134,17 +146,18 @@ describe('policyRuleViews', () => {
           "Always allow, saved from an approval card on 2026-11-30. It matches the tool's current definition.",
       },
       {
-        id: policyRuleId({ serverId: 'memory', policy: 'deny' }),
+        id: policyRuleId({ toolKind: 'mcp' as const, serverId: 'memory', policy: 'deny' }),
+        toolKind: 'mcp',
         serverId: 'memory',
         policy: 'deny',
         kind: 'rule',
         redactOutbound: false,
-        description: 'Denies every tool of "memory".',
+        description: 'Denies every tool of server "memory".',
       },
       expect.objectContaining({
         kind: 'rule',
         toolName: 'move_file',
-        description: 'Asks before "move_file" on "files" and names that look like it.',
+        description: 'Asks before "move_file" on server "files" and names that look like it.',
       }),
     ]);
 
@@ -159,18 +172,26 @@ describe('policyRuleViews', () => {
 
   it('mentions outbound redaction and a hand-written allow rule not bound to a definition', () => {
     const [rule] = policyRuleViews(
-      [{ serverId: 'files', toolName: 'read_file', policy: 'allow', redactOutbound: true }],
+      [
+        {
+          toolKind: 'mcp' as const,
+          serverId: 'files',
+          toolName: 'read_file',
+          policy: 'allow',
+          redactOutbound: true,
+        },
+      ],
       lookup({}),
     );
     expect(rule).toMatchObject({ kind: 'rule', redactOutbound: true });
     expect(rule?.definition).toBeUndefined();
     expect(rule?.description).toBe(
-      'Allows "read_file" on "files". The server gets the arguments with secrets replaced.',
+      'Allows "read_file" on server "files". The server gets the arguments with secrets replaced.',
     );
   });
 
   it('says which account an always-allow holds for, in its words and as data', () => {
-    const send = { serverId: 'slack', toolName: 'SEND_MESSAGE' };
+    const send = { toolKind: 'connectors' as const, serverId: 'slack', toolName: 'SEND_MESSAGE' };
     const everyAccount: PolicyRule = { ...ALWAYS, ...send };
     const work: PolicyRule = { ...everyAccount, account: { alias: 'work' } };
     const views = policyRuleViews(
@@ -205,7 +226,7 @@ describe('policyRuleViews', () => {
       [{ ...send, policy: 'allow', account: { default: true } }],
       () => undefined,
     );
-    expect(handWritten?.description).toBe('Allows "SEND_MESSAGE" on "slack" as the default account.');
+    expect(handWritten?.description).toBe('Allows "SEND_MESSAGE" on app "slack" as the default account.');
   });
 
   it('ids depend on the whole content, not on key order', () => {
@@ -252,16 +273,20 @@ describe('rules in the settings file', () => {
         /policies\.rules\[0\]\.account must be \{"alias": "work"\} for one account or \{"default": true\}/,
       );
     }
-    expect(messages({ alias: 'work' }, { serverId: 'slack', policy: 'allow' })).toMatch(
-      /account needs a toolName/,
-    );
-    expect(messages({ alias: 'work' }, { serverId: 'slack', toolName: 't', policy: 'deny' })).toMatch(
-      /account is only for allow rules; a deny rule holds for every account/,
-    );
+    expect(
+      messages({ alias: 'work' }, { toolKind: 'mcp' as const, serverId: 'slack', policy: 'allow' }),
+    ).toMatch(/account needs a toolName/);
+    expect(
+      messages(
+        { alias: 'work' },
+        { toolKind: 'mcp' as const, serverId: 'slack', toolName: 't', policy: 'deny' },
+      ),
+    ).toMatch(/account is only for allow rules; a deny rule holds for every account/);
   });
 
   it('saving "always" again replaces the same account’s rule only', () => {
     const rule = (account: PolicyRule['account'], definitionHash: string): PolicyRule => ({
+      toolKind: 'connectors',
       serverId: 'slack',
       toolName: 'SEND_MESSAGE',
       policy: 'allow',

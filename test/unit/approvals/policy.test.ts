@@ -6,7 +6,7 @@ import {
   type RuleAccount,
 } from '../../../src/approvals/policy.js';
 
-const key = { serverId: 'files', toolName: 'delete_file' };
+const key = { toolKind: 'mcp' as const, serverId: 'files', toolName: 'delete_file' };
 
 describe('decidePolicy', () => {
   it('falls back to the server setting, then the default, which is ask', () => {
@@ -17,7 +17,9 @@ describe('decidePolicy', () => {
     });
     const config: PolicyConfig = { defaultPolicy: 'ask', servers: { files: { policy: 'allow' } } };
     expect(decidePolicy(config, key)).toMatchObject({ policy: 'allow', source: 'server' });
-    expect(decidePolicy(config, { serverId: 'other', toolName: 'x' })).toMatchObject({ policy: 'ask' });
+    expect(
+      decidePolicy(config, { toolKind: 'mcp' as const, serverId: 'other', toolName: 'x' }),
+    ).toMatchObject({ policy: 'ask' });
   });
 
   it('issue #16: a tool with a suspicious description asks until the person sets its own policy', () => {
@@ -25,7 +27,7 @@ describe('decidePolicy', () => {
     for (const config of [
       { defaultPolicy: 'allow' },
       { defaultPolicy: 'ask', servers: { files: { policy: 'allow', trusted: true } } },
-      { defaultPolicy: 'ask', rules: [{ serverId: 'files', policy: 'allow' }] },
+      { defaultPolicy: 'ask', rules: [{ toolKind: 'mcp' as const, serverId: 'files', policy: 'allow' }] },
     ] satisfies PolicyConfig[]) {
       expect(decidePolicy(config, subject)).toMatchObject({ policy: 'ask', source: 'suspicious' });
       expect(decidePolicy(config, { ...subject, suspicious: false }).policy).toBe('allow');
@@ -33,7 +35,7 @@ describe('decidePolicy', () => {
     // Its own rule is the review: the person read it and chose.
     const reviewed: PolicyConfig = {
       defaultPolicy: 'allow',
-      rules: [{ serverId: 'files', toolName: 'delete_file', policy: 'allow' }],
+      rules: [{ toolKind: 'mcp' as const, serverId: 'files', toolName: 'delete_file', policy: 'allow' }],
     };
     expect(decidePolicy(reviewed, subject)).toMatchObject({ policy: 'allow', source: 'rule' });
     // It never loosens a deny.
@@ -44,26 +46,28 @@ describe('decidePolicy', () => {
     const config: PolicyConfig = {
       defaultPolicy: 'allow',
       servers: { files: { policy: 'ask' } },
-      rules: [{ serverId: 'files', toolName: 'delete_file', policy: 'allow' }],
+      rules: [{ toolKind: 'mcp' as const, serverId: 'files', toolName: 'delete_file', policy: 'allow' }],
     };
     expect(decidePolicy(config, key)).toMatchObject({ policy: 'allow', source: 'rule' });
-    expect(decidePolicy(config, { serverId: 'files', toolName: 'read_file' }).policy).toBe('ask');
+    expect(
+      decidePolicy(config, { toolKind: 'mcp' as const, serverId: 'files', toolName: 'read_file' }).policy,
+    ).toBe('ask');
   });
 
   it('judges deny, then ask, then allow: a broad deny beats a narrow allow, ask beats allow', () => {
     const broadDeny: PolicyConfig = {
       defaultPolicy: 'allow',
       rules: [
-        { serverId: 'files', toolName: 'delete_file', policy: 'allow' },
-        { serverId: 'files', policy: 'deny' },
+        { toolKind: 'mcp' as const, serverId: 'files', toolName: 'delete_file', policy: 'allow' },
+        { toolKind: 'mcp' as const, serverId: 'files', policy: 'deny' },
       ],
     };
     expect(decidePolicy(broadDeny, key)).toMatchObject({ policy: 'deny', rule: { policy: 'deny' } });
     const askAndAllow: PolicyConfig = {
       defaultPolicy: 'allow',
       rules: [
-        { serverId: 'files', toolName: 'delete_file', policy: 'allow' },
-        { serverId: 'files', toolName: 'delete_file', policy: 'ask' },
+        { toolKind: 'mcp' as const, serverId: 'files', toolName: 'delete_file', policy: 'allow' },
+        { toolKind: 'mcp' as const, serverId: 'files', toolName: 'delete_file', policy: 'ask' },
       ],
     };
     expect(decidePolicy(askAndAllow, key).policy).toBe('ask');
@@ -72,7 +76,15 @@ describe('decidePolicy', () => {
   it('an allow rule bound to a definition hash stops holding when the definition changes', () => {
     const config: PolicyConfig = {
       defaultPolicy: 'ask',
-      rules: [{ serverId: 'files', toolName: 'delete_file', policy: 'allow', definitionHash: 'h1' }],
+      rules: [
+        {
+          toolKind: 'mcp' as const,
+          serverId: 'files',
+          toolName: 'delete_file',
+          policy: 'allow',
+          definitionHash: 'h1',
+        },
+      ],
     };
     expect(decidePolicy(config, { ...key, definitionHash: 'h1' }).policy).toBe('allow');
     expect(decidePolicy(config, { ...key, definitionHash: 'h2' }).policy).toBe('ask');
@@ -80,7 +92,12 @@ describe('decidePolicy', () => {
   });
 
   describe('accounts (connector tools)', () => {
-    const send = { serverId: 'slack', toolName: 'SEND_MESSAGE', definitionHash: 'h1' };
+    const send = {
+      toolKind: 'mcp' as const,
+      serverId: 'slack',
+      toolName: 'SEND_MESSAGE',
+      definitionHash: 'h1',
+    };
     const work = { alias: 'work' };
     const allowAs = (account?: RuleAccount): PolicyConfig => ({
       defaultPolicy: 'ask',
@@ -120,7 +137,13 @@ describe('decidePolicy', () => {
         defaultPolicy: 'allow',
         rules: [
           { ...send, policy: 'allow', account: work },
-          { serverId: 'slack', toolName: 'SEND_MESSAGE', policy: 'ask', account: { alias: 'other' } },
+          {
+            toolKind: 'mcp' as const,
+            serverId: 'slack',
+            toolName: 'SEND_MESSAGE',
+            policy: 'ask',
+            account: { alias: 'other' },
+          },
         ],
       };
       expect(decidePolicy(config, { ...send, account: work })).toMatchObject({
@@ -133,7 +156,15 @@ describe('decidePolicy', () => {
   it('a deny rule keeps holding whatever the definition hash', () => {
     const config: PolicyConfig = {
       defaultPolicy: 'allow',
-      rules: [{ serverId: 'files', toolName: 'delete_file', policy: 'deny', definitionHash: 'h1' }],
+      rules: [
+        {
+          toolKind: 'mcp' as const,
+          serverId: 'files',
+          toolName: 'delete_file',
+          policy: 'deny',
+          definitionHash: 'h1',
+        },
+      ],
     };
     expect(decidePolicy(config, { ...key, definitionHash: 'h2' }).policy).toBe('deny');
   });
@@ -142,18 +173,26 @@ describe('decidePolicy', () => {
     const config: PolicyConfig = {
       defaultPolicy: 'allow',
       rules: [
-        { serverId: 'files', toolName: 'delete_file', policy: 'deny' },
-        { serverId: 'files', toolName: 'move_file', policy: 'ask' },
+        { toolKind: 'mcp' as const, serverId: 'files', toolName: 'delete_file', policy: 'deny' },
+        { toolKind: 'mcp' as const, serverId: 'files', toolName: 'move_file', policy: 'ask' },
       ],
     };
-    expect(decidePolicy(config, { serverId: 'files', toolName: 'Delete-File' }).policy).toBe('deny');
-    expect(decidePolicy(config, { serverId: 'files', toolName: 'MOVE_FILE' }).policy).toBe('ask');
-    expect(decidePolicy(config, { serverId: 'other', toolName: 'delete_file' }).policy).toBe('allow');
+    expect(
+      decidePolicy(config, { toolKind: 'mcp' as const, serverId: 'files', toolName: 'Delete-File' }).policy,
+    ).toBe('deny');
+    expect(
+      decidePolicy(config, { toolKind: 'mcp' as const, serverId: 'files', toolName: 'MOVE_FILE' }).policy,
+    ).toBe('ask');
+    expect(
+      decidePolicy(config, { toolKind: 'mcp' as const, serverId: 'other', toolName: 'delete_file' }).policy,
+    ).toBe('allow');
     const allowOnly: PolicyConfig = {
       defaultPolicy: 'ask',
-      rules: [{ serverId: 'files', toolName: 'read_file', policy: 'allow' }],
+      rules: [{ toolKind: 'mcp' as const, serverId: 'files', toolName: 'read_file', policy: 'allow' }],
     };
-    expect(decidePolicy(allowOnly, { serverId: 'files', toolName: 'Read_File' }).policy).toBe('ask');
+    expect(
+      decidePolicy(allowOnly, { toolKind: 'mcp' as const, serverId: 'files', toolName: 'Read_File' }).policy,
+    ).toBe('ask');
   });
 
   describe('annotations', () => {

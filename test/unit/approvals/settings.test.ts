@@ -19,13 +19,25 @@ describe('policies.rules', () => {
       servers: [{ id: 'github', transport: 'stdio', command: 'x' }],
       policies: {
         rules: [
-          { serverId: 'github', toolName: 'create_issue', policy: 'allow', definitionHash: 'h1' },
-          { serverId: 'github', toolName: 'push', policy: 'ask', redactOutbound: true },
+          {
+            toolKind: 'mcp' as const,
+            serverId: 'github',
+            toolName: 'create_issue',
+            policy: 'allow',
+            definitionHash: 'h1',
+          },
+          {
+            toolKind: 'mcp' as const,
+            serverId: 'github',
+            toolName: 'push',
+            policy: 'ask',
+            redactOutbound: true,
+          },
         ],
       },
     });
     const config = policyConfigFromSettings(settings.policies, settings.servers);
-    const issue = { serverId: 'github', toolName: 'create_issue' };
+    const issue = { toolKind: 'mcp' as const, serverId: 'github', toolName: 'create_issue' };
     expect(decidePolicy(config, { ...issue, definitionHash: 'h1' })).toMatchObject({
       policy: 'allow',
       source: 'rule',
@@ -35,7 +47,9 @@ describe('policies.rules', () => {
       policy: 'ask',
       source: 'default',
     });
-    expect(decidePolicy(config, { serverId: 'github', toolName: 'push' })).toMatchObject({
+    expect(
+      decidePolicy(config, { toolKind: 'mcp' as const, serverId: 'github', toolName: 'push' }),
+    ).toMatchObject({
       policy: 'ask',
       redactOutbound: true,
     });
@@ -49,7 +63,12 @@ describe('policies.rules', () => {
             { toolName: 'x', policy: 'allow' },
             { serverId: 'a', policy: 'sometimes' },
             { serverId: ' a', policy: 'deny', toolName: '' },
-            { serverId: 'github', toolName: 'mcp__github__create_issue', policy: 'deny' },
+            {
+              toolKind: 'mcp' as const,
+              serverId: 'github',
+              toolName: 'mcp__github__create_issue',
+              policy: 'deny',
+            },
             { serverId: 'a', policy: 'allow', definitionHash: 'h' },
             { serverId: 'a', toolName: 't', policy: 'deny', definitionHash: 'h' },
             { serverId: 'a', policy: 'ask', redactOutbound: 'yes', colour: 'blue' },
@@ -80,7 +99,9 @@ describe('policies.rules', () => {
     expect(byPath['policies.rules[4].definitionHash']).toMatch(/needs a toolName/);
     expect(byPath['policies.rules[5].definitionHash']).toMatch(/only for allow rules; a deny rule holds/);
     expect(byPath['policies.rules[6].redactOutbound']).toBe('must be true or false; got "yes".');
-    expect(byPath['policies.rules[6].colour']).toContain('allowed here: serverId, toolName, policy');
+    expect(byPath['policies.rules[6].colour']).toContain(
+      'allowed here: toolKind, serverId, toolName, policy',
+    );
     expect(byPath['policies.rules[7]']).toContain('"serverId": "github"');
   });
 
@@ -92,12 +113,25 @@ describe('policies.rules', () => {
 });
 
 describe('withAlwaysAllowRule', () => {
-  const deny: PolicyRule = { serverId: 'gh', toolName: 'push', policy: 'deny' };
-  const other: PolicyRule = { serverId: 'gh', toolName: 'list', policy: 'allow', definitionHash: 'l1' };
+  const deny: PolicyRule = { toolKind: 'mcp' as const, serverId: 'gh', toolName: 'push', policy: 'deny' };
+  const other: PolicyRule = {
+    toolKind: 'mcp' as const,
+    serverId: 'gh',
+    toolName: 'list',
+    policy: 'allow',
+    definitionHash: 'l1',
+  };
 
   it('replaces the stale allow rule of the same tool and keeps every other rule', () => {
-    const old: PolicyRule = { serverId: 'gh', toolName: 'push', policy: 'allow', definitionHash: 'p1' };
+    const old: PolicyRule = {
+      toolKind: 'mcp' as const,
+      serverId: 'gh',
+      toolName: 'push',
+      policy: 'allow',
+      definitionHash: 'p1',
+    };
     const next = withAlwaysAllowRule([old, deny, other], {
+      toolKind: 'mcp',
       serverId: 'gh',
       toolName: 'push',
       policy: 'allow',
@@ -106,13 +140,14 @@ describe('withAlwaysAllowRule', () => {
     expect(next).toEqual([
       deny,
       other,
-      { serverId: 'gh', toolName: 'push', policy: 'allow', definitionHash: 'p2' },
+      { toolKind: 'mcp' as const, serverId: 'gh', toolName: 'push', policy: 'allow', definitionHash: 'p2' },
     ]);
     expect(() => validateSettings({ policies: { rules: next } })).not.toThrow();
   });
 
   it('keeps outbound redaction the user had set on the replaced rule', () => {
     const old: PolicyRule = {
+      toolKind: 'mcp',
       serverId: 'gh',
       toolName: 'push',
       policy: 'allow',
@@ -120,6 +155,7 @@ describe('withAlwaysAllowRule', () => {
       redactOutbound: true,
     };
     const next = withAlwaysAllowRule([old], {
+      toolKind: 'mcp',
       serverId: 'gh',
       toolName: 'push',
       policy: 'allow',
@@ -127,8 +163,16 @@ describe('withAlwaysAllowRule', () => {
     });
     expect(next).toEqual([{ ...old, definitionHash: 'p2' }]);
     // Nothing to carry over: the saved rule gets no redactOutbound field at all.
-    const plain = withAlwaysAllowRule([other], { serverId: 'gh', toolName: 'push', policy: 'allow' });
-    expect(plain).toEqual([other, { serverId: 'gh', toolName: 'push', policy: 'allow' }]);
+    const plain = withAlwaysAllowRule([other], {
+      toolKind: 'mcp' as const,
+      serverId: 'gh',
+      toolName: 'push',
+      policy: 'allow',
+    });
+    expect(plain).toEqual([
+      other,
+      { toolKind: 'mcp' as const, serverId: 'gh', toolName: 'push', policy: 'allow' },
+    ]);
     expect('redactOutbound' in plain[1]!).toBe(false);
   });
 });

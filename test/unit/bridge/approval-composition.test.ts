@@ -40,7 +40,7 @@ describe('connector batches through the approval gate', () => {
   }
 
   it('decides each entry on its own: a denied entry fails alone, its siblings run', async () => {
-    const { wrap } = gated({ defaultPolicy: 'allow', servers: { slack: { policy: 'deny' } } });
+    const { wrap } = gated({ defaultPolicy: 'allow', connectors: { slack: { policy: 'deny' } } });
     const backend = fakeConnectorBackend((name) => ({ response: `sent by ${name}` }));
     const { surface } = buildSurface({ connectors: backend, wrap });
     const payload = payloadOf(

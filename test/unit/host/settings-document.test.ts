@@ -1,5 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the tests spell out the literal ${secret:…} reference syntax.
 import { describe, expect, it } from 'vitest';
+import { connectorApprovalHash } from '../../../src/approvals/definition-hash.js';
 import { DEFAULT_TOOL_SEARCH_SETTINGS as DEFAULT_TOOL_SEARCH } from '../../../src/catalog/tool-search-config.js';
 import { defaultSettings, SETTINGS_VERSION, validateSettings } from '../../../src/host/settings-document.js';
 import { issuesOf } from '../../helpers/settings-issues.js';
@@ -36,11 +37,24 @@ describe('validateSettings', () => {
       policies: {
         default: 'deny',
         servers: { github: 'allow' },
+        connectors: { slack: 'deny' },
         tools: { mcp__remote__x: 'ask' },
         rules: [
-          { serverId: 'github', toolName: 'create_issue', policy: 'allow', definitionHash: 'a1b2' },
-          { serverId: 'remote', policy: 'deny' },
-          { serverId: 'gmail', toolName: 'SEND_EMAIL', policy: 'ask', redactOutbound: true },
+          {
+            toolKind: 'mcp',
+            serverId: 'github',
+            toolName: 'create_issue',
+            policy: 'allow',
+            definitionHash: 'a1b2',
+          },
+          { toolKind: 'mcp', serverId: 'remote', policy: 'deny' },
+          {
+            toolKind: 'connectors',
+            serverId: 'gmail',
+            toolName: 'SEND_EMAIL',
+            policy: 'ask',
+            redactOutbound: true,
+          },
         ],
       },
       toolSearch: {
@@ -63,6 +77,44 @@ describe('validateSettings', () => {
       maxResultBytes: 65_536,
     };
     expect(validateSettings(doc)).toEqual(doc);
+  });
+
+  it('issue #16: reads policies written when servers and apps shared one namespace, losing none', () => {
+    const github = { id: 'github', transport: 'stdio', command: 'x', enabled: true };
+    const { policies } = validateSettings({
+      servers: [github],
+      policies: {
+        default: 'ask',
+        servers: { github: 'deny', slack: 'ask' },
+        tools: {},
+        rules: [
+          { serverId: 'github', toolName: 'create_issue', policy: 'allow', definitionHash: 'local' },
+          {
+            serverId: 'notion',
+            toolName: 'POST_SEARCH',
+            policy: 'allow',
+            definitionHash: connectorApprovalHash('connectors__notion__POST_SEARCH'),
+          },
+          { serverId: 'gmail', toolName: 'SEND_EMAIL', policy: 'allow', account: { alias: 'work' } },
+          { serverId: 'github', policy: 'deny' },
+          { serverId: 'linear', policy: 'ask' },
+        ],
+      },
+    });
+    // A configured server's entries are that server's; the same-named app is not covered any more.
+    expect(policies.servers).toEqual({ github: 'deny', slack: 'ask' });
+    expect(policies.connectors).toEqual({ slack: 'ask' });
+    expect(policies.rules.map((rule) => `${rule.toolKind} ${rule.serverId} ${rule.policy}`)).toEqual([
+      'mcp github allow', // bound to a local definition
+      'connectors notion allow', // bound to a connector tool's name
+      'connectors gmail allow', // names an account
+      'mcp github deny', // a configured server's id
+      'mcp linear ask', // no server of that id: it held for both, and still does
+      'connectors linear ask',
+    ]);
+    // Once saved, `connectors` is there and nothing is copied again.
+    const saved = validateSettings({ servers: [], policies: { ...policies, servers: { gone: 'deny' } } });
+    expect(saved.policies.connectors).toEqual({ slack: 'ask' });
   });
 
   it('defaults a server without "enabled" to enabled', () => {

@@ -123,6 +123,7 @@ function loadedFake() {
 
 const rule = (id: string, patch: Partial<PolicyRuleView> = {}): PolicyRuleView => ({
   id,
+  toolKind: 'mcp',
   serverId: 'alpha',
   toolName: 'one',
   policy: 'allow',

@@ -237,6 +237,7 @@ describe('SettingsStore.update', () => {
     for (const definitionHash of ['h1', 'h2']) {
       await store.update((d) => {
         d.policies.rules = withAlwaysAllowRule(d.policies.rules, {
+          toolKind: 'mcp',
           serverId: 'gh',
           toolName: 'push',
           policy: 'allow',
@@ -248,7 +249,7 @@ describe('SettingsStore.update', () => {
     }
     const reread = await readSettingsFile(file, SETTINGS_DOCUMENT);
     expect(reread.settings?.policies.rules).toEqual([
-      { serverId: 'gh', toolName: 'push', policy: 'allow', definitionHash: 'h2' },
+      { toolKind: 'mcp', serverId: 'gh', toolName: 'push', policy: 'allow', definitionHash: 'h2' },
     ]);
     expect(reread.settings?.connectors).toEqual({ gatewayUrl: 'https://gw.example.com/', enabled: true });
   });

@@ -44,7 +44,7 @@ describe('migrateSettings', () => {
     const { settings, fromVersion } = parseSettingsValue(v1);
     expect(fromVersion).toBe(1);
     expect(settings.version).toBe(2);
-    expect(settings.policies).toEqual({ default: 'deny', servers: {}, tools: {}, rules: [] });
+    expect(settings.policies).toEqual({ default: 'deny', servers: {}, connectors: {}, tools: {}, rules: [] });
     expect(settings.connectors).toEqual({ enabled: true });
     expect(settings.servers).toEqual(v1.servers);
   });

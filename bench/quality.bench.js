@@ -64,6 +64,13 @@ export function runQualityBench() {
       'shared',
       loadQueryFixture('paraphrases-tuned-9.jsonl'),
     ],
+    [
+      'agent queries once-10',
+      'once (the headline)',
+      'shared',
+      loadQueryFixture('agent-positives-once-10.jsonl'),
+    ],
+    ['paraphrases once-10', 'once (the headline)', 'shared', loadQueryFixture('paraphrases-once-10.jsonl')],
   ];
   const cell = (metrics) =>
     `${fixed(metrics.hitAt1, 3)} / ${fixed(metrics.hitAtK, 3)} / ${fixed(metrics.recallAtK, 3)} / ` +
@@ -82,15 +89,20 @@ export function runQualityBench() {
       ...indexes.shared.map((index) => fixed(evaluateIndex(index, queries, { k: 5 }).overall.emptyRate, 3)),
     ];
   });
-  const typos = loadQueryFixture('typo-queries-tuned.jsonl');
-  const typoRow = [
-    `typos, of clean hits (${typos.length})`,
-    'tuned',
-    ...indexes.shared.map((index) => {
-      const report = evaluateTypos(index, typos, 5);
-      return `${fixed(report.hitRate, 3)} (${fixed(100 * report.correctedRate, 0)}% corrected)`;
-    }),
-  ];
+  const typoRows = [
+    ['tuned', 'tuned'],
+    ['once-10', 'once (the headline)'],
+  ].map(([name, status]) => {
+    const typos = loadQueryFixture(`typo-queries-${name}.jsonl`);
+    return [
+      `typos ${name}, of clean hits (${typos.length})`,
+      status,
+      ...indexes.shared.map((index) => {
+        const report = evaluateTypos(index, typos, 5);
+        return `${fixed(report.hitRate, 3)} (${fixed(100 * report.correctedRate, 0)}% corrected)`;
+      }),
+    ];
+  });
   const halves = ['A', 'B'].map((half) => {
     const rows = dev.filter((row) => row.half === half);
     const hit = (queries) => fixed(evaluateIndex(indexes.shared[0], queries, { k: 5 }).overall.hitAtK, 3);
@@ -110,7 +122,7 @@ export function runQualityBench() {
       ['set', 'taught rules?', ...ENGINES.map(([name]) => name)],
       ...positiveRows,
       ...absentRows,
-      typoRow,
+      ...typoRows,
     ]),
     '',
     '### toolbridge default on the two halves of dev (split by a hash of each query group), hit@5',

@@ -113,22 +113,25 @@ describe('issue #16: one card per tool_call', () => {
 
 describe('issue #16: never miss a card', () => {
   it('a banner on every view, the title and favicon badge, and an opt-in browser notification', async () => {
-    // Chromium's notifications, observed: the page's own Notification calls are recorded.
+    // A real notification: headless Chromium grants the permission, shows it and fires its `show`
+    // event. The page's Notification stays the browser's own; a subclass only records each one the
+    // app makes and the `show` the browser then sends it.
+    await ui.context.grantPermissions(['notifications'], { origin: new URL(ui.serve.uiUrl).origin });
     await ui.page.addInitScript(() => {
-      const shown: Array<{ title: string; body?: string }> = [];
+      const shown: Array<{ title: string; body?: string; shown: boolean }> = [];
       (window as unknown as { shownNotes: typeof shown }).shownNotes = shown;
-      class RecordedNotification {
-        static permission = 'default';
-        static async requestPermission() {
-          RecordedNotification.permission = 'granted';
-          return 'granted';
-        }
-        onclick: (() => void) | null = null;
-        constructor(title: string, options?: { body?: string }) {
-          shown.push({ title, body: options?.body });
+      const Real = window.Notification;
+      class ObservedNotification extends Real {
+        constructor(title: string, options?: NotificationOptions) {
+          super(title, options);
+          const note = { title, body: options?.body, shown: false };
+          shown.push(note);
+          this.addEventListener('show', () => {
+            note.shown = true;
+          });
         }
       }
-      Object.defineProperty(window, 'Notification', { value: RecordedNotification });
+      Object.defineProperty(window, 'Notification', { value: ObservedNotification });
       // As if the person were in another window.
       document.hasFocus = () => false;
     });
@@ -157,6 +160,7 @@ describe('issue #16: never miss a card', () => {
         {
           title: 'Toolbridge: Approval needed',
           body: 'default wants to call connectors__github__SEARCH_REPOSITORIES',
+          shown: true,
         },
       ]);
     await textOf(banner.getByTestId('waiting-banner-text')).toBe('2 calls wait for you.');

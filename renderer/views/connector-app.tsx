@@ -1,16 +1,16 @@
 import { useState } from 'react';
-import type { AccountStatus, ConnectorAppView } from '../../src/api/ui-api.js';
+import type { ConnectorAppView } from '../../src/api/ui-api.js';
 import { AppLogo } from '../components/app-logo.js';
 import { ErrorText, ExternalLink } from '../components/common.js';
+import { DetailsToggle, ItemTitle } from '../components/item-head.js';
 import {
-  type AliasDraft,
-  accountStateLabel,
   appStateLabel,
   type ConnectAction,
   useAliasDraft,
   useConnectAction,
 } from '../drafts/connection-draft.js';
 import { useAppStore } from '../store/store-context.js';
+import { AccountRow, AliasForm } from './connector-account.js';
 import { ConnectorTools } from './connector-tools.js';
 
 /** One app: its logo, name and state, Connect or Reconnect, its accounts and (on request) its tools. */
@@ -26,10 +26,9 @@ export function ConnectorApp(props: { app: ConnectorAppView }) {
     <section className="panel" data-testid={`connection-${id}`}>
       <div className="server-head">
         <AppLogo app={app.app} name={id} size={22} />
-        <h2 className="grow">
-          {app.app.title}
-          {app.app.title.toLowerCase() !== id && <span className="faint small"> · {id}</span>}
-        </h2>
+        <div className="grow">
+          <ItemTitle name={app.app.title} id={id} showId={app.app.title.toLowerCase() !== id} />
+        </div>
         <span className={`badge ${app.connected ? 'ok' : 'warn'}`} data-testid={`connection-state-${id}`}>
           {appStateLabel(app)}
         </span>
@@ -51,15 +50,13 @@ export function ConnectorApp(props: { app: ConnectorAppView }) {
           >
             Add account
           </button>
-          <button
-            type="button"
-            className="small"
-            aria-expanded={toolsOpen}
-            data-testid={`connection-tools-toggle-${id}`}
-            onClick={() => setToolsOpen(!toolsOpen)}
-          >
-            {toolsOpen ? 'Hide tools' : 'Tools & approval'}
-          </button>
+          <DetailsToggle
+            open={toolsOpen}
+            onToggle={() => setToolsOpen(!toolsOpen)}
+            openLabel="Hide tools"
+            closedLabel="Tools & approval"
+            testId={`connection-tools-toggle-${id}`}
+          />
         </div>
       </div>
       <ConnectNotice action={action} id={id} />
@@ -104,101 +101,5 @@ function ConnectNotice(props: { action: ConnectAction; id: string }) {
       Allow access on the gateway's page (<ExternalLink href={action.link}>open it again</ExternalLink>); this
       list updates once you have.
     </p>
-  );
-}
-
-function AccountRow(props: {
-  connector: string;
-  account: AccountStatus;
-  aliases: string[];
-  action: ConnectAction;
-}) {
-  const { account, connector, action } = props;
-  const renameConnectorAccount = useAppStore((s) => s.renameConnectorAccount);
-  const rename = useAliasDraft(
-    props.aliases,
-    (to) => renameConnectorAccount(connector, account.alias, to),
-    account.alias,
-  );
-  const testId = `connection-account-${connector}-${account.alias}`;
-  // The default account is linked without an alias, as a held call for it waits.
-  const target = account.default ? {} : { alias: account.alias };
-  return (
-    <li className="account-row" data-testid={testId}>
-      {rename.editing ? (
-        <AliasForm
-          draft={rename}
-          label={`Rename ${account.alias}`}
-          submit="Rename"
-          testId={`${testId}-rename`}
-        />
-      ) : (
-        <div className="row">
-          <strong className="mono">{account.alias}</strong>
-          {account.default && <span className="badge plain">default</span>}
-          <span className={`badge ${account.connected ? 'ok' : 'warn'}`} data-testid={`${testId}-state`}>
-            {accountStateLabel(account)}
-          </span>
-          <span className="grow" />
-          <button
-            type="button"
-            className="small ghost"
-            data-testid={`${testId}-rename-start`}
-            onClick={rename.start}
-          >
-            Rename
-          </button>
-          <button
-            type="button"
-            className="small"
-            disabled={action.busy}
-            data-testid={`${testId}-connect`}
-            onClick={() => void action.connect({ ...target, reconnect: account.connected })}
-          >
-            {account.connected ? 'Reconnect' : 'Connect'}
-          </button>
-        </div>
-      )}
-    </li>
-  );
-}
-
-/** Inline alias field: checked as typed rules go, saved on Enter, Esc cancels. */
-function AliasForm(props: { draft: AliasDraft; label: string; submit: string; testId: string }) {
-  const { draft } = props;
-  return (
-    <form
-      className="inline-form account-form"
-      data-testid={props.testId}
-      onSubmit={(event) => {
-        event.preventDefault();
-        void draft.save();
-      }}
-    >
-      <label className="field">
-        {props.label}
-        <input
-          value={draft.value}
-          aria-invalid={draft.error !== undefined}
-          data-testid={`${props.testId}-input`}
-          onChange={(event) => draft.edit(event.target.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'Escape') draft.cancel();
-          }}
-        />
-      </label>
-      <button
-        type="submit"
-        className="small primary"
-        disabled={draft.busy}
-        data-testid={`${props.testId}-save`}
-      >
-        {props.submit}
-      </button>
-      <button type="button" className="small" onClick={draft.cancel}>
-        Cancel
-      </button>
-      {draft.error !== undefined && <ErrorText testId={`${props.testId}-error`}>{draft.error}</ErrorText>}
-    </form>
   );
 }

@@ -11,6 +11,7 @@ import {
   ViewHeader,
 } from '../components/common.js';
 import { FirstRunChecklist } from '../components/first-run.js';
+import { DetailsToggle, ItemTitle } from '../components/item-head.js';
 import { EffectivePolicy, PolicySelect } from '../components/policy-controls.js';
 import { SignInNeeded } from '../components/sign-in-needed.js';
 import { describeTransport, type ServerDraft, useServerDraft } from '../drafts/server-draft.js';
@@ -137,10 +138,7 @@ function ServerItem(props: { server: ServerView; matchedTools: ToolView[] }) {
       <div className="server-head">
         <StatusBadge status={server.status} stale={hostLost} testId={`server-status-${id}`} />
         <div className="server-title grow">
-          <h2>
-            {server.name}
-            {server.name !== id && <span className="faint small"> · {id}</span>}
-          </h2>
+          <ItemTitle name={server.name} id={id} showId={server.name !== id} />
         </div>
         <p className="server-command mono" data-testid={`server-command-${id}`}>
           {describeTransport(server)}
@@ -228,15 +226,13 @@ function ServerControls(props: { server: ServerView; draft: ServerDraft }) {
           Remove
         </button>
       )}
-      <button
-        type="button"
-        className="small"
-        aria-expanded={draft.open}
-        data-testid={`server-expand-${id}`}
-        onClick={draft.toggleOpen}
-      >
-        {draft.open ? 'Hide' : 'Tools & log'}
-      </button>
+      <DetailsToggle
+        open={draft.open}
+        onToggle={draft.toggleOpen}
+        openLabel="Hide"
+        closedLabel="Tools & log"
+        testId={`server-expand-${id}`}
+      />
     </>
   );
 }

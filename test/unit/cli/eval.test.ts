@@ -11,16 +11,13 @@ import { evaluateIndex } from '../../../src/search/evaluate.js';
 import { createToolIndex, HERMES_OPTIONS, PLAIN_BM25_OPTIONS } from '../../../src/search/index.js';
 import { runCli, SHARED_CATALOGS, SHARED_QUERIES, SMALL, SMALL_QUERIES } from './run-cli.js';
 
+/** `toolbridge eval` over the small catalog and its queries, with extra arguments. */
+const evalSmall = (...extra: string[]) =>
+  runCli('eval', '--catalog-dir', SMALL, '--queries', SMALL_QUERIES, ...extra);
+
 describe('toolbridge eval', () => {
   it('reports the engine metrics overall and per style, over the whole catalog without a scope', async () => {
-    const { code, stdout } = await runCli(
-      'eval',
-      '--catalog-dir',
-      SMALL,
-      '--queries',
-      SMALL_QUERIES,
-      '--json',
-    );
+    const { code, stdout } = await evalSmall('--json');
     expect(code).toBe(0);
     const report = JSON.parse(stdout);
     const index = createToolIndex(entriesFromServers(loadCatalogDir(SMALL)).map(toIndexEntry));
@@ -54,16 +51,7 @@ describe('toolbridge eval', () => {
       ['plain-bm25', PLAIN_BM25_OPTIONS],
       ['reference', HERMES_OPTIONS],
     ] as const) {
-      const { code, stdout } = await runCli(
-        'eval',
-        '--catalog-dir',
-        SMALL,
-        '--queries',
-        SMALL_QUERIES,
-        '--preset',
-        preset,
-        '--json',
-      );
+      const { code, stdout } = await evalSmall('--preset', preset, '--json');
       expect(code).toBe(0);
       const report = JSON.parse(stdout);
       expect(report.preset).toBe(preset);
@@ -74,18 +62,18 @@ describe('toolbridge eval', () => {
     }
     // The reference's relevance floor empties queries the default answers: the preset reached the engine.
     expect(overall.reference!.emptyRate).toBeGreaterThan(overall.default!.emptyRate);
-    const bad = await runCli('eval', '--catalog-dir', SMALL, '--queries', SMALL_QUERIES, '--preset', 'bm25');
+    const bad = await evalSmall('--preset', 'bm25');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--preset must be one of default, plain-bm25, reference; got "bm25"');
   });
 
   it('prints a table, and with --explain why each miss missed', async () => {
-    const plain = await runCli('eval', '--catalog-dir', SMALL, '--queries', SMALL_QUERIES);
+    const plain = await evalSmall();
     expect(plain.stdout).toMatch(
       /\n {28} queries {3}hit@1 {2}recall@5 {3}hit@5 {2}MRR@10 {3}empty\noverall {21}\s+5 /,
     );
     expect(plain.stdout).toMatch(/misses \(no relevant tool in the top 5\): \d \(add --explain to see why\)/);
-    const explained = await runCli('eval', '--catalog-dir', SMALL, '--queries', SMALL_QUERIES, '--explain');
+    const explained = await evalSmall('--explain');
     expect(explained.stdout).toContain('miss q5 [natural]: "send a slack message"');
     expect(explained.stdout).toMatch(/\n {2}returned: /);
     expect(explained.stdout).toMatch(/\n {2}query terms: /);

@@ -98,13 +98,13 @@ describe('Streamable HTTP', () => {
 
   it('fails fast with SERVER_UNAVAILABLE when the server goes away, and says it is reconnecting', async () => {
     const fixture = await serve('streamable', 'basic');
+    // A call that waited for its timeout or a reconnect (10 minutes both) would hang the test.
     const connection = await connect(remote('gone', 'http', fixture.url), {
-      backoff: { initialDelayMs: 60_000 },
+      backoff: { initialDelayMs: 600_000 },
+      callTimeoutMs: 600_000,
     });
     await fixture.close();
-    const started = Date.now();
     const error = await connection.callTool('echo', { message: 'x' }).catch((e: unknown) => e);
-    expect(Date.now() - started).toBeLessThan(3_000);
     expect(ToolbridgeError.is(error, 'SERVER_UNAVAILABLE')).toBe(true);
     await waitUntil(() => connection.state.status !== 'connected', 3_000, 'status to leave connected');
     expect(['error', 'starting']).toContain(connection.state.status);

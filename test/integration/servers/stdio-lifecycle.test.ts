@@ -48,11 +48,10 @@ describe('stdio fixture servers', () => {
     expect(textOf(await connection.callTool('late_tool', { message: 'new' }))).toBe('new');
   });
 
-  it('gives TIMEOUT quickly for a hung tool and cancels it on the server', async () => {
+  it('gives TIMEOUT after its call timeout for a hung tool and cancels it on the server', async () => {
     const connection = await connect(fixtureConfig('hanging', 'hanging'), { callTimeoutMs: 300 });
-    const started = Date.now();
     const error = await connection.callTool('hang', {}).catch((e: unknown) => e);
-    expect(Date.now() - started).toBeLessThan(1_500);
+    // The message names the connection's own 0.3 s: no other timer ended the call.
     expect(ToolbridgeError.is(error, 'TIMEOUT')).toBe(true);
     expect((error as Error).message).toContain('Tool "hang" on server "hanging" did not answer within 0.3 s');
     // The server heard notifications/cancelled and is still serving.
@@ -135,10 +134,10 @@ describe('stdio shutdown leaves no process behind', () => {
     };
     const connection = await connect(config, { stopGraceMs: 300 });
     const pid = connection.state.pid!;
-    const started = Date.now();
+    // It never exits by itself, so a close that only asked would hang the test; when close()
+    // resolves, the SIGKILL has landed.
     await connection.close();
-    expect(Date.now() - started).toBeLessThan(300 + 1_000);
-    await waitUntil(() => !isAlive(pid), 1_000, 'stubborn server to die');
+    expect(isAlive(pid)).toBe(false);
   });
 
   it('a crashed server leaves no children behind either', async () => {

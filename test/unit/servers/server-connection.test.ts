@@ -188,19 +188,25 @@ describe('ServerConnection reconnects', () => {
     const inFlight = new Promise<void>((resolve) => {
       entered = resolve;
     });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const { connection } = inMemory('basic', {
-      // The first attempt stalls here, so the stop lands while it is in flight.
+      // The first attempt stalls here until the stop has been asked for, so it lands while in flight.
       resolveConfig: async (c) => {
         if (calls++ === 0) {
           entered();
-          await new Promise((resolve) => setTimeout(resolve, 50));
+          await released;
         }
         return c;
       },
     });
     const first = connection.start();
     await inFlight;
-    await connection.stop();
+    const stopping = connection.stop();
+    release();
+    await stopping;
     await connection.start();
     await first;
     expect(connection.state.status).toBe('connected');
@@ -272,9 +278,7 @@ describe('ServerConnection.callTool', () => {
   it('times out a hung tool with TIMEOUT, and the server hears the cancel', async () => {
     const { connection, state } = inMemory('hanging');
     await connection.start();
-    const started = Date.now();
     const error = await connection.callTool('hang', {}, { timeoutMs: 150 }).catch((e: unknown) => e);
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(ToolbridgeError.is(error, 'TIMEOUT')).toBe(true);
     expect((error as Error).message).toBe(
       'Tool "hang" on server "fx" did not answer within 0.1 s; the server may be hung. Try again, raise the call timeout, or restart the server in Servers.',

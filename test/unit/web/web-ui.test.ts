@@ -179,10 +179,9 @@ describe('WebUi WebSocket upgrade', () => {
     const opened = await openSocket(ui, { Origin: ui.origin, Cookie: cookie });
     if (!('ws' in opened)) throw new Error('expected an open socket');
     const closing = closed(opened.ws);
-    const started = Date.now();
     const nextUrl = ui.webUi.rotate(ui.base);
+    // The server closes it with the revocation code; a socket left open would hang here.
     expect((await closing).code).toBe(SESSION_REVOKED_CLOSE_CODE);
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(await openSocket(ui, { Origin: ui.origin, Cookie: cookie })).toEqual({ status: 401 });
     const newSecret = new URL(nextUrl).hash.replace('#secret=', '');
     expect(newSecret).not.toBe(ui.secret);

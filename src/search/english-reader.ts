@@ -475,6 +475,8 @@ class EnglishReader implements QueryReader {
       return 'as the label the query ends with';
     }
     if (this.data.isSubjectName(query.words[i]!)) return undefined;
+    // English's commonest words (`you`, `the`, `get`) join a request; they name no app.
+    if (english && this.data.englishZipf(query.words[i]!) >= this.settings.commonWordZipf) return undefined;
     const toolVerb = TOOL_VERBS.has(before) ? before : followedPhrase(runs, run, TOOL_PHRASES);
     if (toolVerb !== undefined && (!english || this.endsPhrase(query, run, english))) {
       return `after "${toolVerb}"`;
@@ -534,6 +536,9 @@ class EnglishReader implements QueryReader {
   private endsPhrase(query: QueryWords, run: number, english: boolean): boolean {
     const next = query.runs[run + 1];
     if (next === undefined || query.pausesAfter?.[run] === true || PHRASE_ENDS.has(next)) return true;
+    // A name's phrase also ends before one of English's commonest words (`in zorblat when …`,
+    // `on zorblat at noon`): they join phrases, they do not name things.
+    if (!english && this.data.englishZipf(next) >= this.settings.commonWordZipf) return true;
     return !english && this.isAction(next);
   }
 
@@ -550,13 +555,18 @@ class EnglishReader implements QueryReader {
   }
 
   /**
-   * Whether run `run` comes after a channel or a tool verb, maybe with an owner between, and ends
-   * its phrase, maybe after one catalog word (`… on snapchat`, `with wix?`, `via the trello api`).
+   * Whether run `run` comes after a channel or a tool verb, maybe with an owner between, or right
+   * after an action, and ends its phrase, maybe after one catalog word (`… on snapchat`, `with
+   * wix?`, `via the trello api`, `search aliexpress for …`).
    */
   private inChannelFrame(query: QueryWords, run: number): boolean {
     const runs = query.runs;
-    const channel = run >= 2 && OWNERS.has(runs[run - 1]!) ? run - 2 : run - 1;
-    if (channel < 0 || !(CHANNELS.has(runs[channel]!) || TOOL_VERBS.has(runs[channel]!))) return false;
+    const owned = run >= 2 && OWNERS.has(runs[run - 1]!);
+    const channel = owned ? run - 2 : run - 1;
+    if (channel < 0) return false;
+    const before = runs[channel]!;
+    // Right after one of the catalog's actions, too: `search aliexpress for …`, `check sentry for …`.
+    if (!(CHANNELS.has(before) || TOOL_VERBS.has(before) || (!owned && this.isAction(before)))) return false;
     return this.endsPhrase(query, run, true) || this.endsNounPhrase(query, run + 1);
   }
 
@@ -671,8 +681,10 @@ class EnglishReader implements QueryReader {
    * English word, a typo of a catalog word, or a name — a listed service or an unknown word.
    */
   private readMissing(word: string): Missing {
-    if (word.length <= 2 || /[0-9]/.test(word)) return { kind: 'filler' };
+    if (word.length <= 2) return { kind: 'filler' };
+    // A known app may hold digits (`1password`, `neo4j`); any other such word is a number or a code.
     if (this.isListed(word)) return { kind: 'name' };
+    if (/[0-9]/.test(word)) return { kind: 'filler' };
     if (this.data.isEnglishWord(word))
       return this.isRareWordApp(word) ? { kind: 'name' } : { kind: 'english' };
     const { typoCorrection, typoMinLength } = this.settings;

@@ -6,7 +6,8 @@ import { dirname, join } from 'node:path';
  * Names of apps, services and companies from maintained lists, read on first use: the brands of
  * `simple-icons` (titles and their also-known-as names), the company names of
  * `@cspell/dict-companies` and the software tools of `@cspell/dict-software-terms`. One-word
- * names only (queries are read a word at a time), at least three letters, and not all capitals:
+ * names only (queries are read a word at a time), at least three letters (digits may stand among
+ * them: `1Password`, `Neo4j`), and not all capitals:
  * `AAPL`, `ABB` are tickers and acronyms, not how people name an app.
  */
 
@@ -17,7 +18,8 @@ export function isKnownApp(word: string): boolean {
   return names.has(word);
 }
 
-const ONE_WORD = /^[A-Za-z][A-Za-z0-9]{2,}$/;
+// Letters and digits, at least three letters: `1Password`, `Neo4j`, `Auth0`, not `S3` or `3M`.
+const ONE_WORD = /^(?=(?:[0-9]*[A-Za-z]){3})[A-Za-z0-9]+$/;
 
 function loadNames(): ReadonlySet<string> {
   const require = createRequire(import.meta.url);

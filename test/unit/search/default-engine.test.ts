@@ -268,6 +268,55 @@ describe('default engine', () => {
       expect(index.search('draw shapes on zorblat paper after lunch').unknownWords).toBeUndefined();
     });
 
+    it("issue #15: one of English's commonest words ends the phrase of a name, not of an English word", () => {
+      for (const query of [
+        'create an issue in zorblat when the build fails',
+        'post a message on zorblat at noon',
+        // Long, so a known app's: no tool answers most of the rest.
+        'please post the forecast for the whole team in grafana when the build turns red tonight',
+      ]) {
+        expect(index.search(query).unknownWords, query).toEqual([
+          query.includes('grafana') ? 'grafana' : 'zorblat',
+        ]);
+      }
+      // An English word there may open a longer noun, so it still does not name an app.
+      expect(index.search('draw shapes on paper when bored').unknownWords).toBeUndefined();
+    });
+
+    it('issue #15: a known app right after an action stops a long query, where its phrase ends', () => {
+      const shop = createToolIndex([
+        ...CATALOG,
+        tool('shop', 'search_products', 'Search products in an online store', 'query'),
+        tool('docs', 'search_docs', 'Search the documentation pages', 'query'),
+      ]);
+      for (const query of [
+        'could you please search aliexpress for usb cables under three dollars with free shipping',
+        'before the weekend, please search aliexpress and show me the cheapest phone cases you can find',
+      ]) {
+        expect(shop.search(query).unknownWords, query).toEqual(['aliexpress']);
+      }
+      // Inside a longer noun it is what the task is about.
+      expect(
+        shop.search('could you please search shopify themes with a dark style for my online store').matches,
+      ).not.toEqual([]);
+    });
+
+    it('issue #15: a known app may hold digits (`1Password`, `Neo4j`); other words with digits are numbers or codes', () => {
+      for (const [query, app] of [
+        ['1password vault item', '1password'],
+        ['fetch the api token for the repository from 1Password', '1password'],
+        ['neo4j create issue', 'neo4j'],
+      ] as const) {
+        expect(index.search(query).unknownWords, query).toEqual([app]);
+      }
+      for (const query of [
+        'list issues about p99 latency over 800ms',
+        'create issue for the 500s after v2',
+      ]) {
+        expect(index.search(query).matches, query).not.toEqual([]);
+      }
+    });
+
     it('issue #15: reads a known app whose English word is rare as the app where a service is named', () => {
       // `asana`, `loom` are in a dictionary but rare in English (Zipf ≤ 3); `telegram` is not.
       for (const query of ['asana create issue', 'post a message in asana', 'list the issues in my loom']) {

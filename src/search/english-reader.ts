@@ -689,7 +689,7 @@ class EnglishReader implements QueryReader {
       return this.isRareWordApp(word) ? { kind: 'name' } : { kind: 'english' };
     const { typoCorrection, typoMinLength } = this.settings;
     if (typoCorrection && word.length >= typoMinLength - 1 && word.length <= MAX_TYPO_LENGTH) {
-      // A shorter word only by two neighbours swapped (`lsit` → `list`, `sned` → `send`): the
+      // A shorter word only by two neighbours swapped (`lsit` → `list`, `psot` → `post`): the
       // commonest slip, and one a short app's name rarely is of a catalog word.
       const correction = correctWord(word, this.lexicon.wordsNear(word), (candidate) =>
         candidate.length < typoMinLength && !isNeighbourSwap(word, candidate)

@@ -136,9 +136,22 @@ const isNegation = (text: string, at: number): boolean =>
 
 const isApostrophe = (code: number): boolean => code === APOSTROPHE || code === RIGHT_QUOTE;
 
-/** Whether `text[at]` is a plural `s` ending an acronym's run (`URLs`, `IDs`, `APIsFor`). */
-const isPluralS = (text: string, at: number): boolean =>
-  text.charCodeAt(at) === 115 && kindOf(text.charCodeAt(at + 1)) !== LOWER;
+/** Whether `text[at]` starts a plural `s` or `es` ending an acronym (`URLs`, `IDs`, `APIsFor`, `OSes`). */
+const isPluralEnding = (text: string, at: number): boolean =>
+  (text.charCodeAt(at) === 115 && kindOf(text.charCodeAt(at + 1)) !== LOWER) ||
+  (text.charCodeAt(at) === 101 &&
+    text.charCodeAt(at + 1) === 115 &&
+    kindOf(text.charCodeAt(at + 2)) !== LOWER);
+
+/**
+ * Where the word `text[start, end)` ends without an acronym's plural `es` (`OSes` is `os`, as
+ * `URLs` stems to `url`: Snowball reads `oses` as `ose`); `end` for any other word.
+ */
+function withoutPluralEs(text: string, start: number, end: number): number {
+  if (end - start < 4 || text.charCodeAt(end - 2) !== 101 || text.charCodeAt(end - 1) !== 115) return end;
+  for (let i = start; i < end - 2; i++) if (kindOf(text.charCodeAt(i)) !== UPPER) return end;
+  return end - 2;
+}
 
 /** FNV-1a, the word hash every lookup table here uses. */
 export const FNV_OFFSET = 0x811c9dc5;
@@ -216,7 +229,7 @@ export function scanWords(
     // A combining mark belongs to the letter before it; alone it is no word.
     if (kind === OTHER || (start < 0 && kind === MARK)) {
       if (start >= 0) {
-        closeRun(text, start, runStart, i, hash, spans);
+        closeRun(text, start, runStart, i, hash, spans, camel);
         start = -1;
         if (isApostrophe(code)) {
           const clitics = cliticsLength(text, i + 1);
@@ -246,10 +259,10 @@ export function scanWords(
             (previous === UPPER &&
               i + 1 < n &&
               kindOf(text.charCodeAt(i + 1)) === LOWER &&
-              !isPluralS(text, i + 1))))
+              !isPluralEnding(text, i + 1))))
       ) {
         // A part of one character (`m` of `mRNA`, `i` of `iPhone`) is no word of its own.
-        if (i - start > 1) spans.push(start, i, hash);
+        if (i - start > 1) pushPart(text, start, i, hash, spans);
         start = i;
         hash = FNV_OFFSET;
       }
@@ -261,7 +274,7 @@ export function scanWords(
     previous = kind;
   }
   if (start >= 0) {
-    closeRun(text, start, runStart, n, hash, spans);
+    closeRun(text, start, runStart, n, hash, spans, camel);
     if (isElided(text, runStart, n)) {
       spans.count = runFirst;
       spans.runCount -= 1;
@@ -269,7 +282,10 @@ export function scanWords(
   }
 }
 
-/** Ends the run `text[runStart, end)` whose last part starts at `start` (hash `hash`). */
+/**
+ * Ends the run `text[runStart, end)` whose last part starts at `start` (hash `hash`); with camelCase
+ * split, a part's plural `es` goes (`OSes`).
+ */
 function closeRun(
   text: string,
   start: number,
@@ -277,13 +293,22 @@ function closeRun(
   end: number,
   hash: number,
   spans: WordSpans,
+  camel: boolean,
 ): void {
-  if (start === runStart) spans.push(start, end, hash);
-  else {
-    if (end - start > 1) spans.push(start, end, hash);
+  if (start === runStart) {
+    if (camel) pushPart(text, start, end, hash, spans);
+    else spans.push(start, end, hash);
+  } else {
+    if (end - start > 1) pushPart(text, start, end, hash, spans);
     spans.push(runStart, end, hashRange(text, runStart, end), 1);
   }
   spans.runCount += 1;
+}
+
+/** Pushes the camelCase part `text[start, end)` (hash `hash`), an acronym's plural `es` left out. */
+function pushPart(text: string, start: number, end: number, hash: number, spans: WordSpans): void {
+  const wordEnd = withoutPluralEs(text, start, end);
+  spans.push(start, wordEnd, wordEnd === end ? hash : hashRange(text, start, wordEnd));
 }
 
 /** Whether the run `text[start, end)` is one letter beside an apostrophe: elided (`o'clock`, `'n'`). */

@@ -516,6 +516,16 @@ describe('default engine', () => {
     it('leaves correct searches alone', () => {
       expect(index.search('github create issue').corrections).toBeUndefined();
     });
+
+    it('issue #15: a word shorter than five letters is corrected only by swapping two neighbours', () => {
+      // `psot` → `post` swaps `s` and `o`; `pist` is one replaced letter from it, and `sned`, a swap
+      // of `send`, is an English word (a scythe's handle), so neither is a typo.
+      expect(index.search('psot a message in the channel').corrections).toEqual([
+        { from: 'psot', to: 'post' },
+      ]);
+      expect(index.search('pist a message in the channel').corrections).toBeUndefined();
+      expect(index.search('sned an alert').corrections).toBeUndefined();
+    });
   });
 
   describe('ranking', () => {

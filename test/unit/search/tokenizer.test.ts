@@ -190,6 +190,14 @@ describe('tokenize', () => {
     ['(IDs),', ['ids']],
     ['JSONs', ['jsons']],
     ['listPDFs', ['list', 'pdfs', 'listpdfs']],
+    // An acronym's plural `es` goes, as Snowball cannot strip it (`oses` stems to `ose`, not `os`).
+    ['OSes', ['os']],
+    ['BIOSes?', ['bios']],
+    ['SMSes', ['sms']],
+    ['listOSes', ['list', 'os', 'listoses']],
+    ['OSesFor', ['os', 'for', 'osesfor']],
+    ['IDEs', ['ides']],
+    ['Notes NOTES', ['notes', 'notes']],
     // Addresses split at their punctuation (the English reader reads them as data).
     ['user.name+tag@sub.example.co.uk', ['user', 'name', 'tag', 'sub', 'example', 'co', 'uk']],
     ['https://app.stripe.com/path?x=1', ['https', 'app', 'stripe', 'com', 'path', 'x', '1']],

@@ -5,7 +5,14 @@ import { HERMES_OPTIONS } from './presets.js';
 import type { QueryPlan, QueryReader, QueryReaderSettings, QueryTerm } from './reading.js';
 import { stem } from './stemmer.js';
 import { type TokenizerOptions, tokenize, tokenizeRuns } from './tokenizer.js';
-import { type CorpusSettings, FIELDS, serverIdWords, ToolCorpus } from './tool-corpus.js';
+import {
+  type CorpusSettings,
+  FIELDS,
+  NAME_PREFIX_LENGTH,
+  type NameQuery,
+  serverIdWords,
+  ToolCorpus,
+} from './tool-corpus.js';
 import { type Ranked, sortRanked, TopK } from './top-k.js';
 import type {
   ExtendableToolIndex,
@@ -379,14 +386,19 @@ class Bm25ToolIndex implements ExtendableToolIndex {
   }
 }
 
-/** Each term a tool's name may hold → how much it counts there (the query's own words 1). */
-function nameWeights(terms: readonly QueryTerm[]): Map<number, number> {
+/**
+ * Each term a tool's name may hold → how much it counts there (the query's own words 1), and the
+ * stems of the words counting fully, against which a name's other words are matched by prefix.
+ */
+function nameWeights(terms: readonly QueryTerm[]): NameQuery {
   const weights = new Map<number, number>();
+  const stems: string[] = [];
   for (const term of terms) {
     const weight = term.nameWeight ?? (term.boost === 1 ? 1 : 0);
     if (weight > (weights.get(term.termId) ?? 0)) weights.set(term.termId, weight);
+    if (weight >= 1 && term.stem.length >= NAME_PREFIX_LENGTH) stems.push(term.stem);
   }
-  return weights;
+  return { weights, stems };
 }
 
 /** Whether the query says a server's id: its words in order (`github`, `cloudflare api`). */

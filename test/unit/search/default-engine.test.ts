@@ -541,6 +541,30 @@ describe('default engine', () => {
       expect(explanation?.matches[0]?.score).toBeCloseTo(2 * (explanation?.matches[0]?.bm25 ?? 0), 12);
     });
 
+    it('issue #15: a name word begun by a query word of four letters or more, or beginning one, counts as said', () => {
+      // The same text twice: BM25 ties, and catalog order would put `Clock` first.
+      const twins = createToolIndex([
+        tool('metatool', 'Clock', 'Tells the current hour anywhere'),
+        tool('metatool', 'timemachine', 'Tells the current hour anywhere'),
+        tool('metatool', 'FinanceTool', 'Stock quotes and market updates in real time'),
+        tool('parking', 'carpark', 'Free spaces near you'),
+        tool('news', 'headlines', 'Financial and world headlines'),
+      ]);
+      const match = (query: string, name: string) =>
+        twins.search(query, { explain: true, limit: 10 }).explanation?.matches.find((m) => m.name === name);
+      // `timemachine` begins with `time`; `financial` (stem `financi`) begins with `FinanceTool`'s `financ`.
+      expect(twins.search('current hour time').matches[0]).toBe('mcp__metatool__timemachine');
+      expect(match('current hour time', 'mcp__metatool__timemachine')?.nameMatch).toBe(0.5);
+      expect(match('financial stock updates', 'mcp__metatool__FinanceTool')?.nameMatch).toBeCloseTo(
+        1 / 3,
+        12,
+      );
+      // Three letters are too few (`car` of `carpark`), and a word the query does not say fully
+      // (`time`, a common word, at half weight in six words) matches no prefix.
+      expect(match('car spaces', 'mcp__parking__carpark')?.nameMatch).toBe(0);
+      expect(match('tell me the current hour time', 'mcp__metatool__timemachine')?.nameMatch).toBe(0);
+    });
+
     it('scores a long query on its most specific terms only', () => {
       const few = createToolIndex(CATALOG, { maxQueryTerms: 2 });
       const { explanation } = few.search('post a message into a channel in the repository', {

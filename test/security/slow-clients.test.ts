@@ -27,38 +27,53 @@ afterAll(async () => {
 
 interface Watched {
   socket: Socket;
-  closedAt: number | undefined;
+  /** What the server sent before it closed the socket. */
+  received: string;
+  isClosed: boolean;
+  closed: Promise<void>;
 }
 
 function openSocket(port: number): Watched {
-  const watched: Watched = { socket: connect({ host: '127.0.0.1', port }), closedAt: undefined };
-  watched.socket.on('error', () => undefined);
+  const socket = connect({ host: '127.0.0.1', port });
+  const watched: Watched = { socket, received: '', isClosed: false, closed: Promise.resolve() };
+  socket.on('error', () => undefined);
   // Read what the server sends (a 408), or 'close' never comes.
-  watched.socket.resume();
-  watched.socket.on('close', () => {
-    watched.closedAt = Date.now();
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    watched.received += chunk;
   });
+  watched.closed = new Promise((resolve) =>
+    socket.once('close', () => {
+      watched.isClosed = true;
+      resolve();
+    }),
+  );
   return watched;
 }
 
-/** Sends `text` one byte per `everyMs` until the server closes the socket or the text runs out. */
-async function trickle(watched: Watched, text: string, everyMs: number): Promise<void> {
-  for (const byte of text) {
-    if (watched.closedAt !== undefined) return;
-    watched.socket.write(byte);
+/**
+ * A slow client: `head` at once, then `filler` one byte per `everyMs`, over and over, never
+ * finishing the request. Only the server closing the socket ends it.
+ */
+async function trickle(watched: Watched, head: string, filler: string, everyMs: number): Promise<void> {
+  watched.socket.write(head);
+  for (let i = 0; !watched.isClosed; i++) {
+    watched.socket.write(filler[i % filler.length]!);
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
 
+const TIMED_OUT = /^HTTP\/1\.1 408 .*\r\n[\s\S]*Request timed out: send the whole request promptly\./;
+
 describe('issue #12: slow clients', () => {
   it('issue #12: 20 trickling and 20 silent connections are dropped after the header timeout; an agent is served meanwhile', async () => {
     const port = host.http!.port;
-    const started = Date.now();
     const slow = Array.from({ length: 20 }, () => openSocket(port));
     const silent = Array.from({ length: 20 }, () => openSocket(port));
-    // 200 bytes at one per 100 ms would take 20 s; the header timeout is 1.5 s.
-    const headers = `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${'X-Slow: a\r\n'.repeat(20)}\r\n`;
-    const trickling = slow.map((watched) => trickle(watched, headers, 100));
+    // Header lines without the blank line that would end them: the request is never complete.
+    const trickling = slow.map((watched) =>
+      trickle(watched, `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`, 'X-Slow: a\r\n', 100),
+    );
 
     const agent = await connectDefaultAgent(host, 'bystander');
     const result = (await agent.callTool({
@@ -67,16 +82,9 @@ describe('issue #12: slow clients', () => {
     })) as CallToolResult;
     expect(JSON.stringify(result.content)).toContain('served');
 
-    await Promise.all(trickling);
-    const deadline = Date.now() + 10_000;
-    while ([...slow, ...silent].some((watched) => watched.closedAt === undefined) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    for (const watched of [...slow, ...silent]) {
-      expect(watched.closedAt, 'a slow connection was never closed').toBeDefined();
-      // Header timeout plus Node's check interval, with slack for a busy machine.
-      expect(watched.closedAt! - started).toBeLessThan(6000);
-    }
+    // The server ends every one of them, with a 408 to those that sent a request line.
+    await Promise.all([...trickling, ...silent.map((watched) => watched.closed)]);
+    for (const watched of slow) expect(watched.received).toMatch(TIMED_OUT);
     // The agent's own session outlived them all.
     await agent.listTools();
     await agent.close();
@@ -85,14 +93,17 @@ describe('issue #12: slow clients', () => {
   it('issue #12: a body trickled past the request timeout is dropped, while a call that takes longer to answer is not', async () => {
     const port = host.http!.port;
     const watched = openSocket(port);
-    const body = '{"jsonrpc":"2.0","id":1,"method":"ping"}'.padEnd(200, ' ');
-    watched.socket.write(
-      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    // An agent's own request, so only the body's pace is wrong: the Content-Length says far more
+    // than ever arrives.
+    const { token } = await host.agents.ensureDefault();
+    await trickle(
+      watched,
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000000\r\n\r\n{"jsonrpc":"2.0","id":1,"method":"ping"}`,
+      ' ',
+      50,
     );
-    const started = Date.now();
-    await trickle(watched, body, 50);
-    expect(watched.closedAt).toBeDefined();
-    expect(watched.closedAt! - started).toBeLessThan(8000);
+    // Dropped mid-request, the ping never answered (a response was already under way: no 408).
+    expect(watched.received).toBe('');
   });
 
   it('issue #12: connections past the cap are refused at once, and the listener serves again when they go', async () => {
@@ -111,8 +122,8 @@ describe('issue #12: slow clients', () => {
       const dropped = new Promise<void>((resolve) => server.httpServer.once('drop', () => resolve()));
       const refused = openSocket(server.port);
       await dropped;
-      await expect.poll(() => refused.closedAt, { timeout: 5000 }).toBeDefined();
-      expect(held.every((watched) => watched.closedAt === undefined)).toBe(true);
+      await refused.closed;
+      expect(held.every((watched) => !watched.isClosed)).toBe(true);
       for (const watched of held) watched.socket.destroy();
       // The cap counts the server's sockets, which close a moment after the clients' do.
       await Promise.all(

@@ -80,6 +80,8 @@ export interface ApprovalsOptions {
   redactor?: () => Redactor;
   /** Where the reviewed tool definitions are kept; absent: in memory for this run only. */
   reviewsFile?: ReviewsFile;
+  /** See ApprovalGateOptions.shownCall. */
+  shownCall?: (callId: string) => boolean;
   /** Audit log tuning: size limit, files kept, fsync interval. */
   audit?: Pick<AuditLogOptions, 'maxFileBytes' | 'keepFiles' | 'syncIntervalMs' | 'maxArgumentChars'>;
 }
@@ -137,6 +139,7 @@ export class Approvals implements AsyncDisposable {
       redactor,
       audit,
       clock,
+      ...(options.shownCall === undefined ? {} : { shownCall: options.shownCall }),
       ...(options.onAlwaysAllow === undefined ? {} : { onAlwaysAllow: options.onAlwaysAllow }),
     });
     return new Approvals(queue, audit, gate, hooks, reviews);

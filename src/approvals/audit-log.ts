@@ -13,6 +13,7 @@ import {
   type ActivityPage,
   type ActivityQuery,
   AUDIT_DECISIONS,
+  type AuditCallRef,
   type CallAccount,
 } from './types.js';
 
@@ -57,6 +58,11 @@ const MAX_PAGE_SIZE = 500;
 const MAX_MESSAGE_CHARS = 1_000;
 const DECISIONS: ReadonlySet<string> = new Set(AUDIT_DECISIONS);
 const DECIDERS: ReadonlySet<string> = new Set(['policy', 'user', 'hook', 'system']);
+
+/** An audit line of a tool_call entry. */
+export type CallLine = ActivityEntry & { call: AuditCallRef };
+/** One tool_call's audit lines, in input order. */
+export type CallLines = CallLine[];
 
 /** One stored line: the entry plus a sequence number that orders entries and anchors cursors. */
 type StoredEntry = ActivityEntry & { seq: number };
@@ -155,6 +161,7 @@ export class AuditLog implements AsyncDisposable, AuditSink {
       durationMs: record.durationMs,
       resultBytes: record.resultBytes,
       isError: record.isError,
+      ...(record.call === undefined ? {} : { call: { ...record.call } }),
     };
     if (record.message !== undefined)
       entry.message = redactor.redactText(record.message).slice(0, MAX_MESSAGE_CHARS);
@@ -189,6 +196,36 @@ export class AuditLog implements AsyncDisposable, AuditSink {
       }
     }
     return more ? { entries, nextCursor: encodeCursor(lastSeq) } : { entries };
+  }
+
+  /**
+   * The lines of the last `maxCalls` tool_calls the person was shown (`call.shown` on any of their
+   * lines), the newest call first and each call's lines in input order: what Cards → Recent
+   * restores on start. Reads the files newest first and stops at the one that completes the count.
+   */
+  async shownCalls(maxCalls: number): Promise<CallLines[]> {
+    await this.tail;
+    const calls = new Map<string, CallLine[]>();
+    const shown = new Set<string>();
+    const seen = new Set<number>();
+    for (const path of filePaths(this.options.dir, this.options.keepFiles)) {
+      const stored = await readEntries(path);
+      for (let i = stored.length - 1; i >= 0; i--) {
+        const entry = stored[i]!;
+        if (seen.has(entry.seq) || !isAuditCallRef(entry.call)) continue;
+        seen.add(entry.seq);
+        const line = { ...publicEntry(entry), call: entry.call };
+        const lines = calls.get(line.call.id);
+        if (lines === undefined) calls.set(line.call.id, [line]);
+        else lines.push(line);
+        if (line.call.shown === true) shown.add(line.call.id);
+      }
+      if (shown.size >= maxCalls) break;
+    }
+    return [...calls.values()]
+      .filter((lines) => shown.has(lines[0]!.call.id))
+      .slice(0, maxCalls)
+      .map((lines) => lines.sort((a, b) => a.call.index - b.call.index));
   }
 
   /** Every matching entry, oldest first, as JSON Lines or CSV (RFC 4180, formula-safe). */
@@ -330,6 +367,15 @@ function isStoredEntry(value: unknown): value is StoredEntry {
     typeof value.resultBytes === 'number' &&
     typeof value.isError === 'boolean' &&
     (value.account === undefined || isCallAccount(value.account))
+  );
+}
+
+function isAuditCallRef(value: unknown): value is AuditCallRef {
+  return (
+    isPlainObject(value) &&
+    typeof value.id === 'string' &&
+    Number.isSafeInteger(value.index) &&
+    (value.shown === undefined || value.shown === true)
   );
 }
 

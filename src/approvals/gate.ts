@@ -26,6 +26,7 @@ import type {
   ActivityEntry,
   ApprovalCardView,
   ApprovalToolFacts,
+  AuditCallRef,
   CallAccount,
   CallEntryRef,
 } from './types.js';
@@ -85,6 +86,8 @@ export interface ApprovalGateOptions {
   /** The current redactor (built from settings). @defaultValue built-in secret shapes only */
   redactor?: () => Redactor;
   audit?: AuditSink;
+  /** Whether the person has been shown this tool_call (a card of it opened), for its audit lines. @defaultValue never */
+  shownCall?: (callId: string) => boolean;
   clock?: Clock;
   /**
    * Persists an "always allow" rule (the gate already applies it for this session). The rule is
@@ -490,6 +493,10 @@ export class ApprovalGate {
     return result;
   }
 
+  private auditCall({ id, index }: CallEntryRef): AuditCallRef {
+    return this.options.shownCall?.(id) === true ? { id, index, shown: true } : { id, index };
+  }
+
   private async audit(
     request: GateRequest,
     args: JsonObject,
@@ -516,6 +523,7 @@ export class ApprovalGate {
         toolName: request.name,
         serverId: request.serverId,
         ...(account === undefined ? {} : { account }),
+        ...(request.call === undefined ? {} : { call: this.auditCall(request.call) }),
         arguments: redactor.redactValue(args),
         ...decision,
         durationMs,

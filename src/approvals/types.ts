@@ -244,6 +244,16 @@ export interface ActivityEntry {
   resultBytes: number;
   isError: boolean;
   message?: string;
+  /**
+   * The tool_call entry it was, with `shown` once a card of that call had been shown to the person:
+   * Cards → Recent is rebuilt from these after a restart. Absent on older lines.
+   */
+  call?: AuditCallRef;
+}
+
+/** An audit line's tool_call entry; `shown`: the person had been shown the call by the time it ended. */
+export interface AuditCallRef extends CallEntryRef {
+  shown?: true;
 }
 
 export interface ActivityQuery {

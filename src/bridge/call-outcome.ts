@@ -40,6 +40,14 @@ export function resultOutcome(result: CallToolResult): CallEntryOutcome {
   return { state: 'done', summary: blocks === 0 ? 'No content.' : `${blocks} content block(s).` };
 }
 
+/** An entry's error as the audit log keeps its text: a local refusal or result, or a connector's `{ error }`. */
+export function loggedErrorOutcome(text: string): CallEntryOutcome {
+  const error = parseObject(text)?.error;
+  return isPlainObject(error)
+    ? errorOutcome(error)
+    : resultOutcome({ isError: true, content: [{ type: 'text', text }] });
+}
+
 /** A connector entry's response, as the batch answer holds it. */
 export function responseOutcome(response: unknown): CallEntryOutcome {
   const text = typeof response === 'string' ? response : JSON.stringify(response);

@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { AppView, CallEntryView, CallView, CardOutcome, CardView } from '../api/ui-api.js';
+import type { CallLines } from '../approvals/audit-log.js';
 import { canonicalJson } from '../approvals/canonical-json.js';
-import type { ArgumentSecret, CardDecision } from '../approvals/types.js';
+import type { ActivityEntry, ArgumentSecret, CardDecision } from '../approvals/types.js';
 import { Emitter, type Event } from '../base/emitter.js';
 import { ToolbridgeError } from '../base/errors.js';
 import type { JsonObject } from '../base/json.js';
+import { isPlainObject } from '../base/json.js';
 import type { Disposable } from '../base/lifecycle.js';
+import { loggedErrorOutcome, oneLine } from '../bridge/call-outcome.js';
 import type { CallEntryOutcome, CallRecord, CallRecordEntry } from '../bridge/types.js';
 import { CONNECTOR_PREFIX } from '../catalog/connector-names.js';
 
@@ -150,6 +153,22 @@ export class CallBoard implements Disposable {
     }
   }
 
+  /** Whether the person has been shown this running call (a card of it opened). */
+  isShown(callId: string): boolean {
+    return this.open.get(callId)?.shown === true;
+  }
+
+  /**
+   * Recent as the audit log tells it, after a restart (`AuditLog.shownCalls`, newest first): each
+   * entry's state, card decision, refusal or error message and duration as its line records them.
+   * A successful result is never logged, so a done entry has no summary; the arguments are the
+   * logged (redacted) ones.
+   */
+  restore(calls: readonly CallLines[]): void {
+    this.recent.push(...calls.map((lines) => this.restoredCall(lines)));
+    this.recent.splice(MAX_RECENT_CALLS);
+  }
+
   /** Calls that needed the person: running ones newest first, then the recent finished ones. */
   list(): CallView[] {
     const running = [...this.open.values()].filter((call) => call.shown).map((call) => call.view);
@@ -183,6 +202,39 @@ export class CallBoard implements Disposable {
     this.publish(call);
   }
 
+  private restoredCall(lines: CallLines): CallView {
+    const times = lines.map((line) => line.time).sort();
+    return {
+      id: lines[0]!.call.id,
+      agentId: lines[0]!.agentId,
+      createdAt: times[0]!,
+      finishedAt: times.at(-1)!,
+      entries: lines.map((line) => {
+        const args = isPlainObject(line.arguments) ? line.arguments : {};
+        const { state, summary } = loggedOutcome(line);
+        const decision = loggedDecision(line);
+        return {
+          index: line.call.index,
+          name: line.toolName,
+          serverId: line.serverId,
+          // The log names the account it ran under; the default one reads as "no alias named".
+          ...(line.account === undefined || line.account.default === true
+            ? {}
+            : { account: line.account.alias }),
+          ...(this.options.describeApp === undefined || !line.toolName.startsWith(CONNECTOR_PREFIX)
+            ? {}
+            : { app: this.options.describeApp(line.serverId) }),
+          arguments: args,
+          secrets: this.options.findSecrets(args),
+          state,
+          ...(decision === undefined ? {} : { decision }),
+          ...(summary === undefined ? {} : { summary }),
+          ...(state === 'done' || state === 'failed' ? { durationMs: line.durationMs } : {}),
+        };
+      }),
+    };
+  }
+
   /** Replaces one entry's fields (card ids cleared unless given) and tells the UI. */
   private change(call: OpenCall, index: number, patch: Partial<CallEntryView>, before?: () => void): void {
     if (this.open.get(call.view.id) !== call) return;
@@ -206,6 +258,30 @@ export class CallBoard implements Disposable {
       if (!ToolbridgeError.is(error) || error.code !== 'NOT_FOUND') throw error;
     }
   }
+}
+
+/** How an entry ended, as its audit line says: the decision, else the error text it logged. */
+function loggedOutcome(line: ActivityEntry): { state: CallEntryOutcome['state']; summary?: string } {
+  const summary = line.message === undefined ? {} : { summary: oneLine(line.message) };
+  switch (line.decision) {
+    case 'deny':
+      return { state: 'denied', ...summary };
+    case 'timeout':
+      return { state: 'timeout', ...summary };
+    case 'interrupted':
+      return { state: 'interrupted', ...summary };
+    default:
+      return line.isError ? loggedErrorOutcome(line.message ?? '') : { state: 'done' };
+  }
+}
+
+/** What was decided on the entry's card, where the line tells ("always" reads as approved). */
+function loggedDecision(line: ActivityEntry): CardOutcome | undefined {
+  if (line.decision === 'timeout') return 'timeout';
+  if (line.decidedBy !== 'user') return undefined;
+  if (line.decision === 'allow') return 'approved';
+  if (line.decision === 'deny') return 'denied';
+  return line.decision === 'interrupted' ? 'stopped' : undefined;
 }
 
 /** Where an entry is once its card is decided (the bridge adds the summary when it ends). */

@@ -26,7 +26,7 @@ import { WatchedSecretStore } from '../store/watched-secret-store.js';
 import { openAgentListener } from './agent-listener.js';
 import { AgentSurfaces } from './agent-surfaces.js';
 import { describeApp } from './app-logos.js';
-import { CallBoard } from './call-board.js';
+import { CallBoard, MAX_RECENT_CALLS } from './call-board.js';
 import { CatalogChanges, watchCatalogInputs } from './catalog-changes.js';
 import { ClientRequests } from './client-requests.js';
 import { ConnectionCards } from './connection-cards.js';
@@ -311,6 +311,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
           () => snapshot.current,
           () => policyOverride.value,
         ),
+        // Marks the audit lines of calls the person saw, so Recent can be restored from them.
+        shownCall: (callId) => calls.isShown(callId),
         // "Always allow" is kept in the settings, bound to the tool's definition hash.
         ...(readOnly ? {} : { onAlwaysAllow: alwaysAllowSaver(settings) }),
       }),
@@ -325,6 +327,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
         resolveCard: (id, decision) => approvals.resolveCard(id, decision),
       }),
     );
+    // Recent starts where the last run left it, from the audit log.
+    calls.restore(await approvals.audit.shownCalls(MAX_RECENT_CALLS));
     // The catalog and executor read the connectors only when used, after they exist below.
     const executor: ToolExecutor = {
       ...realCallExecutor({

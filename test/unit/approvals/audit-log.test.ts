@@ -370,6 +370,55 @@ describe('AuditLog.query', () => {
   });
 });
 
+describe('AuditLog.shownCalls', () => {
+  const entry = (id: string, index: number, shown = false): Partial<AuditRecord> => ({
+    call: shown ? { id, index, shown: true } : { id, index },
+  });
+
+  it('issue #16: gives the calls the person was shown, newest first, each in input order, across rotated files', async () => {
+    const log = await openLog({ maxFileBytes: 900, keepFiles: 5 });
+    // "a": entry 1 ended before entry 0 (a batch runs them in any order); only entry 0 had a card.
+    await log.append(record(entry('a', 1)));
+    await log.append(record(entry('a', 0, true)));
+    await log.append(record(entry('never-shown', 0)));
+    await log.append(record()); // not a tool_call entry
+    for (let n = 0; n < 6; n++) await log.append(record(entry(`b${n}`, 0, true)));
+    expect((await readdir(dir)).length).toBeGreaterThan(1);
+    const calls = await log.shownCalls(50);
+    expect(calls.map((lines) => lines.map((line) => `${line.call.id}/${line.call.index}`))).toEqual([
+      ...[5, 4, 3, 2, 1, 0].map((n) => [`b${n}/0`]),
+      ['a/0', 'a/1'],
+    ]);
+    expect((await log.shownCalls(2)).map((lines) => lines[0]!.call.id)).toEqual(['b5', 'b4']);
+  });
+
+  it('skips a line whose call is malformed', async () => {
+    await writeFile(
+      join(dir, 'audit.jsonl'),
+      [
+        {
+          ...record(),
+          seq: 1,
+          id: 'x',
+          time: '2026-09-01T10:00:00Z',
+          call: { id: 7, index: 0, shown: true },
+        },
+        {
+          ...record(),
+          seq: 2,
+          id: 'y',
+          time: '2026-09-01T10:00:01Z',
+          call: { id: 'ok', index: 0, shown: true },
+        },
+      ]
+        .map((line) => `${JSON.stringify(line)}\n`)
+        .join(''),
+    );
+    const log = await openLog();
+    expect((await log.shownCalls(50)).map((lines) => lines.map((line) => line.id))).toEqual([['y']]);
+  });
+});
+
 describe('AuditLog.export', () => {
   it('exports matching entries oldest first as JSON Lines', async () => {
     const log = await openLog({ maxFileBytes: 800, keepFiles: 5 });

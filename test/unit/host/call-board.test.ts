@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApprovalCardView, CallView, CardDecision } from '../../../src/api/ui-api.js';
-import { CallBoard } from '../../../src/host/call-board.js';
+import type { CallLine } from '../../../src/approvals/audit-log.js';
+import { CallBoard, MAX_RECENT_CALLS } from '../../../src/host/call-board.js';
 
 /** A board whose "resolve" records the decisions it makes for "the rest". */
 function board() {
@@ -100,5 +101,111 @@ describe('CallBoard', () => {
     const record = calls.begin('a', [entry('one', { token: 'secret' })]);
     calls.cardOpened(card('c0', { id: record.id, index: 0 }));
     expect(calls.list()[0]?.entries[0]?.secrets).toEqual([{ path: ['token'], kinds: ['a token'] }]);
+  });
+});
+
+describe('CallBoard.restore', () => {
+  const line = (index: number, patch: Partial<CallLine> = {}): CallLine => ({
+    id: `line-${index}`,
+    time: `2026-09-01T10:00:0${index}Z`,
+    agentId: 'a',
+    toolName: 'connectors__github__CREATE_ISSUE',
+    serverId: 'github',
+    arguments: { title: `t${index}` },
+    decision: 'allow',
+    decidedBy: 'user',
+    durationMs: 9,
+    resultBytes: 10,
+    isError: false,
+    call: { id: 'restored', index, shown: true },
+    ...patch,
+  });
+
+  it('issue #16: rebuilds each entry from its audit line: state, card decision, logged message, duration', () => {
+    const { calls, updates } = board();
+    const skipped = {
+      error: { code: 'CONNECTION_REQUIRED', message: 'Slack was skipped.', skipped_by_user: true },
+    };
+    calls.restore([
+      [
+        line(0),
+        line(1, { decision: 'deny', isError: true, message: 'not today', durationMs: 0 }),
+        line(2, { decidedBy: 'policy', isError: true, message: JSON.stringify(skipped) }),
+        line(3, { decision: 'timeout', decidedBy: 'system', isError: true, message: 'No one answered.' }),
+        line(4, { decision: 'interrupted', isError: true, message: 'Stopped.', account: { alias: 'work' } }),
+        line(5, { isError: true, message: 'Boom: the tool failed.' }),
+      ],
+    ]);
+    expect(updates).toEqual([]);
+    const [restored] = calls.list();
+    expect(restored).toMatchObject({
+      id: 'restored',
+      agentId: 'a',
+      createdAt: '2026-09-01T10:00:00Z',
+      finishedAt: '2026-09-01T10:00:05Z',
+    });
+    expect(
+      restored!.entries.map(({ state, decision, summary, durationMs, account }) => ({
+        state,
+        decision,
+        summary,
+        durationMs,
+        account,
+      })),
+    ).toEqual([
+      { state: 'done', decision: 'approved', summary: undefined, durationMs: 9, account: undefined },
+      {
+        state: 'denied',
+        decision: 'denied',
+        summary: 'not today',
+        durationMs: undefined,
+        account: undefined,
+      },
+      {
+        state: 'skipped',
+        decision: undefined,
+        summary: 'Slack was skipped.',
+        durationMs: undefined,
+        account: undefined,
+      },
+      {
+        state: 'timeout',
+        decision: 'timeout',
+        summary: 'No one answered.',
+        durationMs: undefined,
+        account: undefined,
+      },
+      {
+        state: 'interrupted',
+        decision: 'stopped',
+        summary: 'Stopped.',
+        durationMs: undefined,
+        account: 'work',
+      },
+      {
+        state: 'failed',
+        decision: 'approved',
+        summary: 'Boom: the tool failed.',
+        durationMs: 9,
+        account: undefined,
+      },
+    ]);
+  });
+
+  it('issue #16: new calls go on top of the restored ones, and the history stays bounded', () => {
+    const { calls } = board();
+    calls.restore(
+      Array.from({ length: MAX_RECENT_CALLS + 5 }, (_, n) => [
+        line(0, { call: { id: `old${n}`, index: 0, shown: true } }),
+      ]),
+    );
+    expect(calls.list()).toHaveLength(MAX_RECENT_CALLS);
+    const record = calls.begin('a', [entry('new')]);
+    calls.cardOpened(card('c0', { id: record.id, index: 0 }));
+    expect(calls.isShown(record.id)).toBe(true);
+    record.end();
+    const listed = calls.list();
+    expect(listed).toHaveLength(MAX_RECENT_CALLS);
+    expect(listed.slice(0, 2).map((call) => call.id)).toEqual([record.id, 'old0']);
   });
 });

@@ -85,6 +85,11 @@ export const ENGLISH_FRAMES = Object.freeze({
   phraseEnds: ['and', 'to', 'for', 'then', 'or', 'today', 'now', 'please', 'after', 'before', 'about', 'by'],
   /** Before a word no dictionary knows, these mark it as a name too (`my zoho account`, `log into zoho`). */
   nameMarkers: ['my', 'our', 'your', 'into'],
+  /**
+   * Before a known app (only), a destination: `upload it to soundcloud as …`, `according to monzo?`.
+   * Not before any name: `send it to priya` names a person.
+   */
+  appDestinations: ['to'],
   /** What follows is an account even when it is also English: `connect to bolt`, `log into willow`. */
   signInPhrases: [
     ['connect', 'to'],
@@ -123,10 +128,12 @@ const NAME_MARKERS: ReadonlySet<string> = new Set(ENGLISH_FRAMES.nameMarkers);
 const SIGN_IN_PHRASES = ENGLISH_FRAMES.signInPhrases;
 const OWNERS: ReadonlySet<string> = new Set(ENGLISH_FRAMES.owners);
 const ACCOUNT_NOUNS: ReadonlySet<string> = new Set(ENGLISH_FRAMES.accountNouns);
+const APP_DESTINATIONS: ReadonlySet<string> = new Set(ENGLISH_FRAMES.appDestinations);
 /**
  * An everyday English word (`harvest`, `copper`) first, before an action, is read as an app's name
  * in a query of at most this many words (`harvest archive project`), or in a longer one that reads
- * as a sentence (`hamlet move a card to done`), not as keywords (`sprite move 3d space scratch`).
+ * as a sentence (`hamlet move a card to done`), not as keywords (`sprite move 3d space scratch`);
+ * so is a known app named with one, before anything (`amazon order status`).
  */
 const MAX_KEYWORDS_FOR_ENGLISH_FIRST = 5;
 /**
@@ -237,7 +244,7 @@ class EnglishReader implements QueryReader {
           term = stem(reading.correction);
           termId = this.lexicon.termId(term);
         } else if (readsNames) {
-          const listed = this.isListed(word);
+          const listed = this.isListed(word) && !this.closesKeywords(query, i);
           // A known app, like any name, is data in a long sentence, unless it stands where a
           // service is named (`… on snapchat`, `via the trello api`); one of the user's never is.
           const knownApp = listed || this.isRareWordApp(word);
@@ -390,14 +397,46 @@ class EnglishReader implements QueryReader {
     );
   }
 
+  /**
+   * Whether word `i` closes the query as a bare keyword: the last run, right after a word that
+   * names no place for a service (not a channel, a tool verb, an owner, a name marker, `to` or a
+   * pause) and is no common English word, with no label around it. A known app there is what the
+   * query is about (`geocode address openstreetmap`, `liabilities glaxosmithkline`): a query names
+   * the app it runs in first or after a channel (`zendesk tickets`, `tickets in zendesk`).
+   */
+  private closesKeywords(query: QueryWords, i: number): boolean {
+    const runs = query.runs;
+    const run = query.runOf[i]!;
+    if (run !== runs.length - 1 || run < 1 || query.pausesAfter?.[run - 1] === true) return false;
+    const before = runs[run - 1]!;
+    if (
+      CHANNELS.has(before) ||
+      TOOL_VERBS.has(before) ||
+      OWNERS.has(before) ||
+      NAME_MARKERS.has(before) ||
+      PHRASE_ENDS.has(before) ||
+      before === 'at' ||
+      this.data.englishZipf(before) >= this.settings.commonWordZipf
+    ) {
+      return false;
+    }
+    return !TRAILING_LABEL.test((query.text ?? '').slice(-LABEL_TAIL_CHARS));
+  }
+
+  /** Whether an English word is an inflection of another (`payments` of `payment`), by its stem. */
+  private isInflection(word: string): boolean {
+    const base = stem(word);
+    return base !== word && this.data.isEnglishWord(base);
+  }
+
+  /** A known app of the maintained lists, whatever its English frequency; not a place or a language. */
+  private isKnownApp(word: string): boolean {
+    return this.settings.knownApps && this.data.isKnownApp(word) && !this.data.isSubjectName(word);
+  }
+
   /** A known app named with an English word that is rare in English (see {@link RARE_WORD_ZIPF}). */
   private isRareWordApp(word: string): boolean {
-    return (
-      this.settings.knownApps &&
-      this.data.isKnownApp(word) &&
-      !this.data.isSubjectName(word) &&
-      this.data.englishZipf(word) <= RARE_WORD_ZIPF
-    );
+    return this.isKnownApp(word) && this.data.englishZipf(word) <= RARE_WORD_ZIPF;
   }
 
   /**
@@ -517,6 +556,17 @@ class EnglishReader implements QueryReader {
     if (run !== first || runs.length < first + 2) return undefined;
     const firstWord = first === 0 ? 'as the first word' : `as the first word after "${runs[0]}"`;
     if (!english) return firstWord;
+    // `amazon order status`, `postman collection export`: a known app named with an English word
+    // opens a short query; not one that can be a verb, which opens a request (`ring a phone`), nor
+    // an inflected word (`payments`: brands are named with a word's base form).
+    if (
+      runs.length <= MAX_KEYWORDS_FOR_ENGLISH_FIRST &&
+      this.isKnownApp(word) &&
+      !this.data.mayBeVerb(word) &&
+      !this.isInflection(word)
+    ) {
+      return `${firstWord} of a short query, a known app that is no verb`;
+    }
     // `summit please create …`, `does summit let me create …`: these change nothing.
     const next =
       run + 1 + (runs[run + 1] === 'please' ? 1 : runs[run + 1] === 'let' && runs[run + 2] === 'me' ? 2 : 0);
@@ -565,15 +615,27 @@ class EnglishReader implements QueryReader {
     const channel = owned ? run - 2 : run - 1;
     if (channel < 0) return false;
     const before = runs[channel]!;
-    // Right after one of the catalog's actions, too: `search aliexpress for …`, `check sentry for …`.
-    if (!(CHANNELS.has(before) || TOOL_VERBS.has(before) || (!owned && this.isAction(before)))) return false;
-    return this.endsPhrase(query, run, true) || this.endsNounPhrase(query, run + 1);
+    // Right after one of the catalog's actions, too: `search aliexpress for …`, `check sentry for …`;
+    // and after `to`, the destination (`upload it to soundcloud as …`).
+    const opens =
+      CHANNELS.has(before) ||
+      TOOL_VERBS.has(before) ||
+      APP_DESTINATIONS.has(before) ||
+      (!owned && this.isAction(before));
+    // A known app is a name: its phrase ends before an action or a common word too.
+    return opens && (this.endsPhrase(query, run, false) || this.endsNounPhrase(query, run + 1));
   }
 
-  /** Whether run `run` is a word some tool holds (`api`, `board`) and its phrase ends after it. */
+  /**
+   * Whether run `run` is a word some tool holds (`api`, `board`) and its phrase ends after it, or an
+   * action follows it.
+   */
   private endsNounPhrase(query: QueryWords, run: number): boolean {
     const word = query.runs[run];
-    return word !== undefined && this.knows(word) && this.endsPhrase(query, run, true);
+    if (word === undefined || !this.knows(word)) return false;
+    const next = query.runs[run + 1];
+    // `using the oura api get daily activity`: an action after the noun starts the request.
+    return this.endsPhrase(query, run, true) || (next !== undefined && this.isAction(next));
   }
 
   /** Whether the word is one of the catalog's actions: a word many tool descriptions start with. */

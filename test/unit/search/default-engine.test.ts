@@ -301,6 +301,62 @@ describe('default engine', () => {
       ).not.toEqual([]);
     });
 
+    it('issue #15: a known app closing a short keyword query is what it is about, not where it runs', () => {
+      const maps = createToolIndex([
+        ...CATALOG,
+        tool('maps', 'geocode_address', 'Convert an address to coordinates', 'address'),
+      ]);
+      for (const query of ['geocode address openstreetmap', 'forecast weather accuweather']) {
+        expect(maps.search(query).unknownWords, query).toBeUndefined();
+        expect(maps.search(query).matches, query).not.toEqual([]);
+      }
+      // Named first, after a channel, as a label or after `to`, it is where the query runs.
+      for (const query of [
+        'openstreetmap geocode address',
+        'geocode address on openstreetmap',
+        'geocode address - openstreetmap',
+        'send the address to openstreetmap',
+      ]) {
+        expect(maps.search(query).unknownWords, query).toEqual(['openstreetmap']);
+      }
+    });
+
+    it('issue #15: a known app named with an English word opens a short query as the app, unless it can be a verb', () => {
+      for (const query of [
+        'amazon order status',
+        'postman collection export',
+        'sentry new exceptions last week',
+      ]) {
+        expect(index.search(query).unknownWords, query).toEqual([query.split(' ')[0]]);
+      }
+      // A verb opens a request (`ring` is an app too); a longer query is keywords about the thing.
+      expect(index.search('ring a customer phone').unknownWords).toBeUndefined();
+      // Nor is an inflected English word an app's name (`payments` is on a company list).
+      expect(index.search('payments for the customer').unknownWords).toBeUndefined();
+      expect(index.search('weather in the amazon rainforest this week').unknownWords).toBeUndefined();
+    });
+
+    it('issue #15: in a long task, a known app after `to`, or before a common word or an action, is where it runs', () => {
+      for (const [query, app] of [
+        [
+          'I just finished the new mix, so please upload it to soundcloud as a private track for the label',
+          'soundcloud',
+        ],
+        ['please place a limit order for half a coin on binance at three thousand dollars today', 'binance'],
+      ] as const) {
+        expect(index.search(query).unknownWords, query).toEqual([app]);
+      }
+      // After `to`, a name no list knows is a person.
+      expect(
+        index.search('please send the weekly forecast to priya as a message for the whole team today')
+          .matches,
+      ).not.toEqual([]);
+      // A channel, an owner, the name and a catalog word, then the action.
+      expect(index.search('using the zorblat repository list issues today').unknownWords).toEqual([
+        'zorblat',
+      ]);
+    });
+
     it('issue #15: a known app may hold digits (`1Password`, `Neo4j`); other words with digits are numbers or codes', () => {
       for (const [query, app] of [
         ['1password vault item', '1password'],

@@ -111,6 +111,18 @@ describe('issue #16: one card per tool_call', () => {
   });
 });
 
+/** Each Recent call's entries as the page shows them, run times left out (the log keeps its own). */
+async function recentRows(): Promise<string[][]> {
+  const calls = await ui.page.getByTestId('recent-call').all();
+  return Promise.all(
+    calls.map(async (call) =>
+      (await call.getByTestId('recent-entry').allTextContents()).map((row) =>
+        row.replace(/ran in [^·]+/, 'ran in …'),
+      ),
+    ),
+  );
+}
+
 describe('issue #16: never miss a card', () => {
   it('a banner on every view, the title and favicon badge, and an opt-in browser notification', async () => {
     // A real notification: headless Chromium grants the permission, shows it and fires its `show`
@@ -176,5 +188,24 @@ describe('issue #16: never miss a card', () => {
     await expect.poll(() => banner.count()).toBe(0);
     await expect.poll(() => ui.page.title()).toBe('Toolbridge');
     expect(await ui.page.locator('link[rel="icon"]').getAttribute('href')).toBe('./favicon.svg');
+  });
+});
+
+describe('issue #16: Recent after a host restart', () => {
+  it('issue #16: serve stopped and started again on its folder shows the same Recent, from the audit log', async () => {
+    await navigate(ui.page, 'cards');
+    await expect.poll(() => ui.page.getByTestId('recent-call').count(), { timeout: 20_000 }).toBe(3);
+    const before = await recentRows();
+    expect(before[2]).toEqual([
+      'connectors__github__CREATE_ISSUE Denied by you · not run',
+      'connectors__notion__POST_SEARCH Approved · ran in …',
+      'connectors__slack__CHAT_POST_MESSAGE Skipped: its app was not connected · not run',
+    ]);
+    await ui.serve.restart();
+    await ui.page.goto(ui.serve.uiUrl);
+    await shown(ui.page.getByTestId('nav-servers'));
+    await navigate(ui.page, 'cards');
+    await expect.poll(() => ui.page.getByTestId('recent-call').count(), { timeout: 20_000 }).toBe(3);
+    expect(await recentRows()).toEqual(before);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ARM_DELAY_MS } from '../../renderer/views/approval-card.js';
 import { attributeOf, navigate, setUpUi, shown } from './e2e-kit.js';
 
 /**
@@ -7,7 +8,13 @@ import { attributeOf, navigate, setUpUi, shown } from './e2e-kit.js';
  * echo). One key press, however fast or long, decides at most one card.
  */
 
-const ui = setUpUi('cards-keyboard', { policy: 'ask' });
+// The page's clock is Playwright's: a test pauses it and moves it on, so the arm delay never races the keys.
+const ui = setUpUi('cards-keyboard', { policy: 'ask', clock: true });
+
+/** Stops the page's time a moment from now (its clock flows meanwhile); `resume()` lets it flow again. */
+async function pauseTime(): Promise<void> {
+  await ui.page.clock.pauseAt((await ui.page.evaluate(() => Date.now())) + 50);
+}
 
 interface Tracked {
   settled: boolean;
@@ -61,8 +68,9 @@ async function drain(calls: Tracked[]): Promise<void> {
 describe('issue #12: one key press decides at most one card', () => {
   it('two Enters 120 ms apart approve exactly one call; the next card shows it is not ready yet', async () => {
     const calls = await openCards(2, 'double enter');
+    await pauseTime();
     await ui.page.keyboard.press('Enter');
-    await ui.page.waitForTimeout(120);
+    await ui.page.clock.runFor(120);
     await ui.page.keyboard.press('Enter');
     // The card that took the decided one's place has focus, visibly waiting.
     const next = cards().first();
@@ -71,22 +79,29 @@ describe('issue #12: one key press decides at most one card', () => {
     expect(await next.getAttribute('data-armed')).toBe('false');
     await shown(next.getByTestId('card-arming'));
     await expect.poll(() => calls.filter((call) => call.settled).length).toBe(1);
-    // Only once it is armed would a key work; until then nothing else was decided.
+    // Time stands still: the card stays unarmed, so a third Enter does nothing either.
+    await ui.page.keyboard.press('Enter');
+    expect(await next.getAttribute('data-armed')).toBe('false');
+    // Only once its second has passed does it arm; until then nothing else was decided.
+    await ui.page.clock.runFor(ARM_DELAY_MS);
     await attributeOf(next, 'data-armed').toBe('true');
     expect(await cards().count()).toBe(1);
     expect(calls.filter((call) => call.settled)).toHaveLength(1);
+    await ui.page.clock.resume();
     await drain(calls);
   });
 
   it('holding Enter (key repeat) approves exactly one call', async () => {
     const calls = await openCards(3, 'held enter');
+    await pauseTime();
     await ui.page.keyboard.down('Enter');
-    // Repeated keydowns, as the OS sends while the key is held, for longer than the arm delay.
+    // Repeated keydowns, as the OS sends while the key is held, 40 ms apart for longer than the arm delay.
     for (let i = 0; i < 40; i++) {
       await ui.page.keyboard.down('Enter');
-      await ui.page.waitForTimeout(40);
+      await ui.page.clock.runFor(40);
     }
     await ui.page.keyboard.up('Enter');
+    await ui.page.clock.resume();
     await expect.poll(() => calls.filter((call) => call.settled).length).toBe(1);
     await attributeOf(cards().first(), 'data-armed').toBe('true');
     expect(await cards().count()).toBe(2);

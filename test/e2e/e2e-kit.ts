@@ -66,6 +66,8 @@ export interface Serve {
   origin: string;
   port: number;
   stderr: string[];
+  /** Stops serve and starts it again on the same data folder: a new port, launch URL and token. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -79,6 +81,28 @@ async function startServe(
 ): Promise<Serve> {
   const dataDir = await mkdtemp(join(tmpdir(), 'toolbridge-e2e-'));
   await prepare?.(dataDir);
+  let run = await runServe(dataDir, extraArgs);
+  const serve: Serve = {
+    dataDir,
+    ...run.info,
+    async restart() {
+      await run.stop();
+      run = await runServe(dataDir, extraArgs);
+      Object.assign(serve, run.info);
+    },
+    async stop() {
+      await run.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  return serve;
+}
+
+/** One `toolbridge serve` process on `dataDir`, once it printed its ui: line. */
+async function runServe(
+  dataDir: string,
+  extraArgs: string[],
+): Promise<{ info: Omit<Serve, 'dataDir' | 'restart' | 'stop'>; stop(): Promise<void> }> {
   const child: ChildProcess = spawn(
     process.execPath,
     [CLI, 'serve', '--data-dir', dataDir, '--port', '0', ...extraArgs],
@@ -104,19 +128,19 @@ async function startServe(
   const uiUrl = value('ui:')!;
   const url = new URL(uiUrl);
   return {
-    dataDir,
-    uiUrl,
-    endpointUrl: value('agent endpoint:')!,
-    agentToken: value('agent token:')!,
-    origin: url.origin,
-    port: Number(url.port),
-    stderr,
+    info: {
+      uiUrl,
+      endpointUrl: value('agent endpoint:')!,
+      agentToken: value('agent token:')!,
+      origin: url.origin,
+      port: Number(url.port),
+      stderr,
+    },
     async stop() {
       if (child.exitCode === null) {
         child.kill('SIGTERM');
         await exited;
       }
-      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
@@ -164,7 +188,13 @@ export interface UiSession {
  * wide). The page is not on the UI yet: a test of the sign-in itself goes there on its own.
  */
 export async function openUi(
-  options: { serveArgs?: string[]; height?: number; prepare?: (dataDir: string) => Promise<void> } = {},
+  options: {
+    serveArgs?: string[];
+    height?: number;
+    prepare?: (dataDir: string) => Promise<void>;
+    /** Install Playwright's clock before the page loads (it flows until a test pauses it). */
+    clock?: boolean;
+  } = {},
 ): Promise<UiSession> {
   assertBuilt();
   const serve = await startServe(options.serveArgs, options.prepare);
@@ -182,6 +212,7 @@ export async function openUi(
       colorScheme: 'light',
     });
     const page = await context.newPage();
+    if (options.clock === true) await page.clock.install();
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(String(error)));
     page.on('console', (message) => {
@@ -228,6 +259,8 @@ export interface UiFixtureOptions {
   gateway?: FixtureGatewayOptions & { linked?: boolean };
   /** The agent, connected before the tests; false for none. @defaultValue the SDK client, no capabilities */
   agent?: AgentOptions | false;
+  /** The page's timers run on Playwright's clock, for tests that pause and advance it. @defaultValue false */
+  clock?: boolean;
 }
 
 /** One file's e2e setup, filled in once its beforeAll has run. */
@@ -261,6 +294,7 @@ export function setUpUi(name: string, options: UiFixtureOptions = {}): UiFixture
     session = await open({
       serveArgs: options.policy === undefined ? [] : ['--policy', options.policy],
       height: options.height,
+      clock: options.clock,
       prepare: (dataDir) => prepareDataDir(dataDir, options, gateway),
     });
     if (options.agent !== false) agent = await connectAgent(session.serve, options.agent);

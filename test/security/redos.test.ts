@@ -1,7 +1,7 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { type ScenarioTool, scenarioServer } from '../helpers/host-kit.js';
+import { withoutNativePatterns } from '../helpers/native-regexp.js';
 import { approvalCards, connectAgent, hostForFile, text, toolCall } from '../integration/approvals/kit.js';
 
 const EVIL = `${'a'.repeat(30)}!`;
@@ -45,16 +45,15 @@ const running = hostForFile(async (dataDir) => {
   };
 });
 
-/** Runs `work` while watching the event loop; returns the longest stall seen, in ms. */
-async function longestStall<T>(work: () => Promise<T>): Promise<{ value: T; stallMs: number }> {
-  const monitor = monitorEventLoopDelay({ resolution: 10 });
-  monitor.enable();
-  try {
-    const value = await work();
-    return { value, stallMs: monitor.max / 1e6 };
-  } finally {
-    monitor.disable();
-  }
+/**
+ * Runs `work` with V8's engine refusing every pattern the evil server sends: V8 stalls 18 s on
+ * "^(a+)+$" against EVIL, so a check that reached it fails here at once instead of merely taking long.
+ */
+function onLinearEngineOnly<T>(work: () => Promise<T>): Promise<T> {
+  return withoutNativePatterns(
+    ['^(a+)+$', '^(a|aa)+$', '^(\\w+\\s?)*$', '^(?=(a+)+$)a*$', '^(a+)\\1$'],
+    work,
+  );
 }
 
 function validationError(result: CallToolResult): { constraint: string; error: string } {
@@ -65,7 +64,7 @@ function validationError(result: CallToolResult): { constraint: string; error: s
 describe('issue #12: schema patterns from servers', () => {
   it('issue #12: "^(a+)+$" against 30 a and a "!" is refused at once, while another server and the UI answer', async () => {
     const agent = await connectAgent(running);
-    const { value, stallMs } = await longestStall(() =>
+    const value = await onLinearEngineOnly(() =>
       Promise.all([
         toolCall(agent, 'mcp__evil__nested', { message: EVIL }),
         toolCall(agent, 'mcp__other__echo', { message: 'still here' }),
@@ -76,8 +75,6 @@ describe('issue #12: schema patterns from servers', () => {
     expect(validationError(evil)).toMatchObject({ constraint: 'pattern' });
     expect(text(other)).toBe('still here');
     expect(servers.map((server) => server.id).sort()).toEqual(['evil', 'other']);
-    // V8's engine stalls 18 s on this argument; RE2 answers in milliseconds. A generous bound.
-    expect(stallMs).toBeLessThan(1500);
   });
 
   it('issue #12: the variants (alternation, patternProperties, propertyNames, $ref, items, 5,000 characters, a pinned tool) never stall', async () => {
@@ -91,7 +88,7 @@ describe('issue #12: schema patterns from servers', () => {
       ['mcp__evil__deep', { message: `${'word '.repeat(2000)}!` }],
       ['mcp__evil__items', { message: [EVIL, LONG_EVIL] }],
     ];
-    const { value, stallMs } = await longestStall(async () => {
+    const value = await onLinearEngineOnly(async () => {
       const results = await Promise.all(calls.map(([name, args]) => toolCall(agent, name, args)));
       // A pinned tool is called directly, without tool_call: the same check.
       const direct = (await agent.callTool({
@@ -101,13 +98,12 @@ describe('issue #12: schema patterns from servers', () => {
       return [...results, direct];
     });
     for (const result of value) expect(validationError(result).error).toMatch(/NOT invoked/);
-    expect(stallMs).toBeLessThan(1500);
   });
 
   it('issue #12: a pattern RE2 cannot run (lookahead, backreference) is not enforced and never run on the event loop', async () => {
     const agent = await connectAgent(running);
     const cards = approvalCards(running.host);
-    const { value, stallMs } = await longestStall(async () => {
+    const value = await onLinearEngineOnly(async () => {
       const calls = Promise.all([
         toolCall(agent, 'mcp__evil__lookahead', { message: EVIL }),
         toolCall(agent, 'mcp__evil__backreference', { message: EVIL }),
@@ -120,6 +116,5 @@ describe('issue #12: schema patterns from servers', () => {
     });
     // The server judges the value itself; Toolbridge did not hold the call on a check it cannot make.
     expect(value.map(text)).toEqual([EVIL, EVIL]);
-    expect(stallMs).toBeLessThan(1500);
   });
 });

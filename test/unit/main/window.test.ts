@@ -95,13 +95,13 @@ describe('hardenWebContents', () => {
     time += 500;
     expect(contents.openHandler?.({ url: 'javascript:alert(1)' })).toEqual({ action: 'deny' });
     expect(contents.openHandler?.({ url: 'https://example.com/' })).toEqual({ action: 'deny' });
-    await vi.waitFor(() => expect(openExternal).toHaveBeenCalledExactlyOnceWith('https://example.com/'));
+    // The handler opens it before it returns: a late open could not be told from none.
+    expect(openExternal).toHaveBeenCalledExactlyOnceWith('https://example.com/');
 
     time += 2000;
     contents.openHandler?.({ url: 'https://example.com/later' });
     contents.emit('input-event', {}, { type: 'mouseMove' });
     contents.openHandler?.({ url: 'https://example.com/moved' });
-    await new Promise((resolve) => setTimeout(resolve, 5));
     expect(openExternal).toHaveBeenCalledTimes(1);
   });
 });

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ToolbridgeError } from '../../../src/base/errors.js';
 import {
   type Clock,
@@ -265,6 +265,33 @@ describe('ServerConnection.callTool', () => {
       _meta: { 'fixture/trace': 'abc' },
       extraField: { kept: true },
     });
+  });
+
+  it('issue #14: progress starts the call timeout again, up to the maximum (on a fake clock)', async () => {
+    const { connection } = inMemory('client-features', { callTimeoutMs: 1_500, maxCallTimeoutMs: 4_000 });
+    await connection.start();
+    // The SDK's request timers and the fixture server's steps both run on it.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const settle = (args: Record<string, unknown>) =>
+        connection.callTool('progress', args).then(textOf, (error: unknown) => error as Error);
+      // One step 1.6 s away: silent past the 1.5 s timeout.
+      const silent = settle({ steps: 1, delayMs: 1_600 });
+      await vi.advanceTimersByTimeAsync(1_600);
+      expect(String(await silent)).toContain('did not answer within 1.5 s');
+      // 4 × 700 ms = 2.8 s in all, longer than the timeout but never 1.5 s without progress.
+      const steady = settle({ steps: 4, delayMs: 700 });
+      await vi.advanceTimersByTimeAsync(4 * 700);
+      expect(await steady).toBe('done 4');
+      // 10 × 700 ms keeps reporting past the 4 s maximum.
+      const endless = settle({ steps: 10, delayMs: 700 });
+      await vi.advanceTimersByTimeAsync(10 * 700);
+      const capped = await endless;
+      expect(ToolbridgeError.is(capped, 'TIMEOUT')).toBe(true);
+      expect(String(capped)).toContain('kept reporting progress but did not finish within 4 s');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('rethrows the server’s own JSON-RPC error as is', async () => {

@@ -30,7 +30,18 @@ describe('UiSocketServer', () => {
   it('counts each open page as a UI while its socket is open (attachUi)', async () => {
     const fake = echoAll();
     const presence = new UiPresence();
-    Object.assign(fake.api, { attachUi: () => presence.attach() });
+    let released = 0;
+    Object.assign(fake.api, {
+      attachUi: () => {
+        const attached = presence.attach();
+        return {
+          dispose: () => {
+            attached.dispose();
+            released += 1;
+          },
+        };
+      },
+    });
     ui = await startUi(fake);
     expect(presence.present).toBe(false);
     const cookie = await signIn(ui);
@@ -44,7 +55,8 @@ describe('UiSocketServer', () => {
     await expect.poll(() => presence.present).toBe(true);
     first.close();
     await closed(first);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Once the server has released the first socket, the second still holds the UI present.
+    await expect.poll(() => released).toBe(1);
     expect(presence.present).toBe(true);
     second.close();
     await closed(second);

@@ -1,12 +1,14 @@
 import {
   emptyQueryPlan,
   type LanguageData,
+  type NameAssociations,
   type QueryLexicon,
   type QueryPlan,
   type QueryReader,
   type QueryReaderFactory,
   type QueryReaderSettings,
   type QueryWords,
+  type RelatedWord,
 } from './reading.js';
 import { stem } from './stemmer.js';
 import type { WordExpansion, WordFate, WordFateReason } from './types.js';
@@ -38,7 +40,7 @@ const DOMAIN = /\b(?:[\p{L}\p{N}-]+\.)+([a-z]{2,63})\b(?:\/[^\s<>"']*)?/giu;
 function addressRuns(query: QueryWords, isTopLevelDomain: (word: string) => boolean): boolean[] | undefined {
   const { text, runStarts, runEnds } = query;
   if (text === undefined || runStarts === undefined || runEnds === undefined) return undefined;
-  if (!text.includes('.') && !text.includes('@')) return undefined;
+  if (!mayHoldAddress(text)) return undefined;
   const spans: [number, number][] = [];
   for (const found of text.matchAll(MAIL_OR_URL)) spans.push([found.index, found.index + found[0].length]);
   for (const found of text.matchAll(DOMAIN)) {
@@ -46,6 +48,25 @@ function addressRuns(query: QueryWords, isTopLevelDomain: (word: string) => bool
   }
   if (spans.length === 0) return undefined;
   return runStarts.map((start, run) => spans.some(([from, to]) => start >= from && runEnds[run]! <= to));
+}
+
+/**
+ * Whether `text` holds what every address above needs: `@`, `://`, or a dot after `www` or before
+ * a letter (`stripe.com`). A sentence's own dots mostly end it: the patterns then need not run.
+ */
+function mayHoldAddress(text: string): boolean {
+  if (text.includes('@') || text.includes('://')) return true;
+  for (let at = text.indexOf('.'); at >= 0; at = text.indexOf('.', at + 1)) {
+    const next = text.charCodeAt(at + 1);
+    // Under the `iu` flags `[a-z]` also matches `ſ` and the Kelvin sign, which fold to `s` and `k`.
+    if (isAsciiLetter(next) || next === 0x17f || next === 0x212a) return true;
+    if (at >= 3 && text.slice(at - 3, at).toLowerCase() === 'www') return true;
+  }
+  return false;
+}
+
+function isAsciiLetter(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
 }
 
 /** One word, then a colon, a `>` or a spaced dash: the query names where it should run. */
@@ -171,6 +192,19 @@ interface TermSelection {
   weight?: number;
 }
 
+interface WordLookUp {
+  readonly stem: string;
+  readonly termId: number;
+  /** Whether some tool holds the word as written (not only its stem). */
+  readonly held: boolean;
+}
+
+/** A related word (`LanguageData.relatedWords`) that some tool holds: its stem and term. */
+interface RelatedTerm extends RelatedWord {
+  stem: string;
+  termId: number;
+}
+
 /** How a word no tool holds was read. */
 type Missing =
   | { kind: 'filler' }
@@ -180,8 +214,14 @@ type Missing =
 
 /** Reads queries against one index: its terms, its words and the gate settings. */
 class EnglishReader implements QueryReader {
-  // Term → the catalog actions it bridges to in names (worked out on first use).
-  private readonly nameBridges = new Map<number, readonly number[]>();
+  // What each word is wherever it stands, worked out on first use: stem → the catalog actions it
+  // bridges to in names; word → its stem and term, how it reads when no tool holds it, its related
+  // words some tool holds, its frequency in English.
+  private readonly nameBridges = new Map<string, readonly number[]>();
+  private readonly lookUps = new Map<string, WordLookUp>();
+  private readonly readings = new Map<string, Missing>();
+  private readonly relatedTerms = new Map<string, readonly RelatedTerm[]>();
+  private readonly zipfs = new Map<string, number>();
 
   constructor(
     private readonly lexicon: QueryLexicon,
@@ -224,7 +264,7 @@ class EnglishReader implements QueryReader {
         continue;
       }
       runOfName.set(word, query.runOf[i]!);
-      const found = this.lexicon.lookUp(word);
+      const found = this.lookUp(word);
       let term = found.stem;
       let termId = found.termId;
       if (termId >= 0 && this.isNameHeldOnlyByStem(query, i)) termId = -1;
@@ -349,11 +389,13 @@ class EnglishReader implements QueryReader {
     }
     this.addRelatedWords(plan);
     this.addNameBridges(plan, whyUnscored);
+    const unknown = new Set(plan.unknownWords);
+    const expansions = expansionsBySource(plan);
     for (const fate of plan.words) {
-      const why = plan.whyUnknown[fate.word];
+      const why = unknown.has(fate.word) ? plan.whyUnknown[fate.word] : undefined;
       const selected = fate.fate === 'kept' ? whyUnscored.get(fate.stem) : undefined;
       const unscored = selected?.weight === undefined ? selected : undefined;
-      if (why !== undefined && plan.unknownWords.includes(fate.word)) {
+      if (why !== undefined) {
         fate.fate = 'unknown';
         fate.reason = 'absent-service';
         fate.why = why;
@@ -365,15 +407,15 @@ class EnglishReader implements QueryReader {
         fate.reason = selected?.reason ?? (fate.correctedTo === undefined ? 'scored' : 'corrected');
         fate.why =
           selected?.why ?? (fate.correctedTo === undefined ? 'scored' : `scored as "${fate.correctedTo}"`);
-        const expanded = expansionsOf(plan, fate.stem);
-        if (expanded.length > 0) fate.expandedTo = expanded;
+        const expanded = expansions.get(fate.stem);
+        if (expanded !== undefined) fate.expandedTo = [...expanded];
       } else if (fate.why === NO_TOOL_HOLDS_ENGLISH) {
-        const expanded = expansionsOf(plan, fate.stem);
-        if (expanded.length > 0) {
+        const expanded = expansions.get(fate.stem);
+        if (expanded !== undefined) {
           fate.fate = 'kept';
           fate.reason = 'related-words';
           fate.why = 'no tool holds it: scored through related words';
-          fate.expandedTo = expanded;
+          fate.expandedTo = [...expanded];
         }
       }
     }
@@ -436,7 +478,7 @@ class EnglishReader implements QueryReader {
 
   /** A known app named with an English word that is rare in English (see {@link RARE_WORD_ZIPF}). */
   private isRareWordApp(word: string): boolean {
-    return this.isKnownApp(word) && this.data.englishZipf(word) <= RARE_WORD_ZIPF;
+    return this.isKnownApp(word) && this.zipf(word) <= RARE_WORD_ZIPF;
   }
 
   /**
@@ -473,7 +515,7 @@ class EnglishReader implements QueryReader {
   private typoAsName(query: QueryWords, i: number, correction: string): string | undefined {
     if (this.settings.gate !== 'unknown-name' || this.lexicon.isServerWord(correction)) return undefined;
     const next = query.runs[1];
-    const leads = (word: string) => this.lexicon.descriptionLeads(this.lexicon.termId(stem(word)));
+    const leads = (word: string) => this.lexicon.descriptionLeads(this.lookUp(word).termId);
     if (
       query.runOf[i] === 0 &&
       this.isAction(correction) &&
@@ -487,7 +529,7 @@ class EnglishReader implements QueryReader {
   /** Whether some tool holds a shorter word of the same stem that `word` starts with. */
   private holdsShorterForm(word: string): boolean {
     for (let length = Math.min(stem(word).length, word.length - 1); length < word.length; length++) {
-      if (length > 0 && this.knows(word.slice(0, length))) return true;
+      if (length > 0 && this.lexicon.holdsWord(word.slice(0, length))) return true;
     }
     return false;
   }
@@ -515,7 +557,7 @@ class EnglishReader implements QueryReader {
     }
     if (this.data.isSubjectName(query.words[i]!)) return undefined;
     // English's commonest words (`you`, `the`, `get`) join a request; they name no app.
-    if (english && this.data.englishZipf(query.words[i]!) >= this.settings.commonWordZipf) return undefined;
+    if (english && this.zipf(query.words[i]!) >= this.settings.commonWordZipf) return undefined;
     const toolVerb = TOOL_VERBS.has(before) ? before : followedPhrase(runs, run, TOOL_PHRASES);
     if (toolVerb !== undefined && (!english || this.endsPhrase(query, run, english))) {
       return `after "${toolVerb}"`;
@@ -588,7 +630,7 @@ class EnglishReader implements QueryReader {
     if (next === undefined || query.pausesAfter?.[run] === true || PHRASE_ENDS.has(next)) return true;
     // A name's phrase also ends before one of English's commonest words (`in zorblat when …`,
     // `on zorblat at noon`): they join phrases, they do not name things.
-    if (!english && this.data.englishZipf(next) >= this.settings.commonWordZipf) return true;
+    if (!english && this.zipf(next) >= this.settings.commonWordZipf) return true;
     return !english && this.isAction(next);
   }
 
@@ -599,7 +641,7 @@ class EnglishReader implements QueryReader {
    */
   private isProse(runs: readonly string[], from: number): boolean {
     for (let run = from; run < runs.length; run++) {
-      if (this.data.englishZipf(runs[run]!) >= this.settings.commonWordZipf) return true;
+      if (this.zipf(runs[run]!) >= this.settings.commonWordZipf) return true;
     }
     return false;
   }
@@ -640,7 +682,7 @@ class EnglishReader implements QueryReader {
 
   /** Whether the word is one of the catalog's actions: a word many tool descriptions start with. */
   private isAction(word: string): boolean {
-    return this.data.mayBeVerb(word) && this.isActionTerm(this.lexicon.termId(stem(word)));
+    return this.data.mayBeVerb(word) && this.isActionTerm(this.lookUp(word).termId);
   }
 
   private isActionTerm(termId: number): boolean {
@@ -665,9 +707,7 @@ class EnglishReader implements QueryReader {
     const unscored = new Map<string, TermSelection>();
     const weighed = new Map<string, TermSelection>();
     if (commonWordZipf > 0 && queryWords > allWordsUpTo) {
-      const zipf = new Map(
-        plan.answerable.map((term) => [term, this.data.englishZipf(wordOf.get(term) ?? term)]),
-      );
+      const zipf = new Map(plan.answerable.map((term) => [term, this.zipf(wordOf.get(term) ?? term)]));
       const common = plan.answerable.filter((term) => zipf.get(term)! >= commonWordZipf);
       if (common.length < plan.answerable.length) {
         const weigh = queryWords <= COMMON_WORDS_WEIGHED_UP_TO;
@@ -743,6 +783,10 @@ class EnglishReader implements QueryReader {
    * English word, a typo of a catalog word, or a name — a listed service or an unknown word.
    */
   private readMissing(word: string): Missing {
+    return this.readings.get(word) ?? remember(this.readings, word, this.readMissingAfresh(word));
+  }
+
+  private readMissingAfresh(word: string): Missing {
     if (word.length <= 2) return { kind: 'filler' };
     // A known app may hold digits (`1password`, `neo4j`); any other such word is a number or a code.
     if (this.isListed(word)) return { kind: 'name' };
@@ -777,9 +821,10 @@ class EnglishReader implements QueryReader {
     for (const fate of plan.words) {
       if (fate.why !== NO_TOOL_HOLDS_ENGLISH || fate.stem.length < 3) continue;
       const source = fate.stem;
-      for (const { word, relation } of this.data.relatedWords(fate.correctedTo ?? fate.word)) {
-        const { stem: related, termId } = this.lexicon.lookUp(word);
-        if (termId < 0 || inQuery.has(related)) continue;
+      for (const { word, relation, stem: related, termId } of this.relatedTermsOf(
+        fate.correctedTo ?? fate.word,
+      )) {
+        if (inQuery.has(related)) continue;
         inQuery.add(related);
         const boost = relatedWordWeights[relation];
         if (boost <= 0) continue;
@@ -795,6 +840,25 @@ class EnglishReader implements QueryReader {
         });
       }
     }
+  }
+
+  /** The words related to `word` that some tool holds, with their terms, in the language data's order. */
+  private relatedTermsOf(word: string): readonly RelatedTerm[] {
+    let terms = this.relatedTerms.get(word);
+    if (terms === undefined) {
+      const held: RelatedTerm[] = [];
+      for (const related of this.data.relatedWords(word)) {
+        const { stem: relatedStem, termId } = this.lexicon.lookUp(related.word);
+        if (termId >= 0) held.push({ ...related, stem: relatedStem, termId });
+      }
+      terms = remember(this.relatedTerms, word, held);
+    }
+    return terms;
+  }
+
+  /** How common a word is in English (`LanguageData.englishZipf`). */
+  private zipf(word: string): number {
+    return this.zipfs.get(word) ?? remember(this.zipfs, word, this.data.englishZipf(word));
   }
 
   /**
@@ -813,9 +877,7 @@ class EnglishReader implements QueryReader {
       if (fate.fate !== 'kept' || unscored.has(fate.stem) || fate.stem.length < 3 || bridged.has(fate.stem))
         continue;
       bridged.add(fate.stem);
-      const source = this.lexicon.termId(fate.stem);
-      if (source < 0) continue;
-      for (const nameTerm of this.nameBridgesOf(source)) {
+      for (const nameTerm of this.nameBridgesOf(fate.stem)) {
         const related = this.lexicon.term(nameTerm);
         if (inQuery.has(related)) continue;
         inQuery.add(related);
@@ -832,21 +894,19 @@ class EnglishReader implements QueryReader {
     }
   }
 
-  /** The catalog actions a term bridges to (see {@link addNameBridges}), worked out once per term. */
-  private nameBridgesOf(termId: number): readonly number[] {
-    let bridges = this.nameBridges.get(termId);
+  /** The catalog actions a stem bridges to (see {@link addNameBridges}); none when no tool holds it. */
+  private nameBridgesOf(stem: string): readonly number[] {
+    let bridges = this.nameBridges.get(stem);
     if (bridges === undefined) {
-      const { tools, counts } = this.lexicon.namesWith(termId);
+      const termId = this.lexicon.termId(stem);
+      const { tools, counts } = termId < 0 ? NO_NAMES : this.lexicon.namesWith(termId);
       const found: number[] = [];
       for (const [nameTerm, count] of counts) {
         if (count < MIN_BRIDGE_TOOLS || count < MIN_BRIDGE_SHARE * tools) continue;
         const lift = count / tools / (this.lexicon.nameFrequency(nameTerm) / this.lexicon.size);
         if (lift >= MIN_BRIDGE_LIFT && this.isActionTerm(nameTerm)) found.push(nameTerm);
       }
-      bridges = found;
-      // Queries repeat their vocabulary; a bounded memo keeps a long-lived index's memory flat.
-      if (this.nameBridges.size > 10_000) this.nameBridges.clear();
-      this.nameBridges.set(termId, bridges);
+      bridges = remember(this.nameBridges, stem, found);
     }
     return bridges;
   }
@@ -880,22 +940,49 @@ class EnglishReader implements QueryReader {
     return this.lexicon.documentFrequency(this.lexicon.termId(stem(word)));
   }
 
+  /** Whether some tool holds the word as written. */
   private knows(word: string): boolean {
-    return this.lexicon.holdsWord(word);
+    return this.lookUp(word).held;
+  }
+
+  /** The word's stem and term (`QueryLexicon.lookUp`), and whether some tool holds it as written. */
+  private lookUp(word: string): WordLookUp {
+    let found = this.lookUps.get(word);
+    if (found === undefined) {
+      const { stem: wordStem, termId } = this.lexicon.lookUp(word);
+      found = remember(this.lookUps, word, { stem: wordStem, termId, held: this.lexicon.holdsWord(word) });
+    }
+    return found;
   }
 }
 
-/** The related words scored for query stem `source`, as the explanation shows them. */
-function expansionsOf(plan: QueryPlan, source: string): WordExpansion[] {
-  const expanded: WordExpansion[] = [];
+/** Query stem → the related words scored for it, as the explanation shows them. */
+function expansionsBySource(plan: QueryPlan): Map<string, WordExpansion[]> {
+  const bySource = new Map<string, WordExpansion[]>();
   for (const term of plan.terms) {
-    if (term.source !== source || term.via === undefined) continue;
+    if (term.via === undefined) continue;
     // A name bridge scores nothing: its weight is the one it has in the name match.
     const weight = term.boost > 0 ? term.boost : (term.nameWeight ?? 0);
-    expanded.push({ word: term.via.word, stem: term.stem, weight, source: term.via.source });
+    const expansion = { word: term.via.word, stem: term.stem, weight, source: term.via.source };
+    const expanded = bySource.get(term.source);
+    if (expanded === undefined) bySource.set(term.source, [expansion]);
+    else expanded.push(expansion);
   }
-  return expanded;
+  return bySource;
 }
+
+// Past this many words or stems a reader's memos start afresh: queries repeat their vocabulary, and
+// the bound keeps a long-lived index's memory flat.
+const MAX_REMEMBERED = 10_000;
+
+/** Remembers `value` for `key` in `memo` and returns it. */
+function remember<K, V>(memo: Map<K, V>, key: K, value: V): V {
+  if (memo.size > MAX_REMEMBERED) memo.clear();
+  memo.set(key, value);
+  return value;
+}
+
+const NO_NAMES: NameAssociations = Object.freeze({ tools: 0, counts: new Map<number, number>() });
 
 /** Whether `candidate` is `word` with two neighbouring letters swapped (`lsit`, `list`). */
 function isNeighbourSwap(word: string, candidate: string): boolean {

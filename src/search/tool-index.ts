@@ -227,14 +227,17 @@ class Bm25ToolIndex implements ExtendableToolIndex {
     const acc = this.context.accumulator;
     const gated = plan.gateToken !== undefined;
     const candidates = new TopK(pool);
+    const { touched, scores, coverage } = acc;
+    let threshold = candidates.threshold;
     for (let i = 0; i < acc.touchedCount; i++) {
-      const doc = acc.touched[i]!;
-      const score = acc.scores[doc]!;
+      const doc = touched[i]!;
+      const score = scores[doc]!;
       // Most tools fall below the current pool-th best: skip them before anything else.
-      if (score < candidates.threshold) continue;
-      if (acc.coverage[doc]! < required || (gated && !acc.holdsGate(doc))) continue;
+      if (score < threshold) continue;
+      if (coverage[doc]! < required || (gated && !acc.holdsGate(doc))) continue;
       if (exact.length > 0 && exact.includes(doc)) continue;
       candidates.offer(doc, score);
+      threshold = candidates.threshold;
     }
     let ranked = candidates.ranked();
     if (boost > 0) {
@@ -246,9 +249,14 @@ class Bm25ToolIndex implements ExtendableToolIndex {
     }
     if (maxPerServer > 0) ranked = this.capPerServer(ranked, maxPerServer, queryRuns);
     // An exact full-name match comes first, whatever it scored.
-    const docs = [...exact, ...ranked.docs].slice(0, limit);
-    const scores = [...exact.map(() => Number.POSITIVE_INFINITY), ...ranked.scores].slice(0, limit);
-    return { docs, scores };
+    if (exact.length === 0) {
+      if (ranked.docs.length <= limit) return ranked;
+      return { docs: ranked.docs.slice(0, limit), scores: ranked.scores.slice(0, limit) };
+    }
+    return {
+      docs: [...exact, ...ranked.docs].slice(0, limit),
+      scores: [...exact.map(() => Number.POSITIVE_INFINITY), ...ranked.scores].slice(0, limit),
+    };
   }
 
   /**

@@ -222,6 +222,9 @@ class EnglishReader implements QueryReader {
   private readonly readings = new Map<string, Missing>();
   private readonly relatedTerms = new Map<string, readonly RelatedTerm[]>();
   private readonly zipfs = new Map<string, number>();
+  // Word → why it is weighed, or left out, as one of English's commonest words.
+  private readonly weighedCommonWords = new Map<string, TermSelection>();
+  private readonly unscoredCommonWords = new Map<string, TermSelection>();
 
   constructor(
     private readonly lexicon: QueryLexicon,
@@ -712,19 +715,7 @@ class EnglishReader implements QueryReader {
       if (common.length < plan.answerable.length) {
         const weigh = queryWords <= COMMON_WORDS_WEIGHED_UP_TO;
         for (const term of common) {
-          const commonest = `one of the commonest English words (Zipf ${zipf.get(term)!.toFixed(1)} ≥ ${commonWordZipf})`;
-          if (weigh) {
-            weighed.set(term, {
-              reason: 'common-english',
-              why: `${commonest}: scored at ${COMMON_WORD_WEIGHT} of a word in a query of ${allWordsUpTo + 1} to ${COMMON_WORDS_WEIGHED_UP_TO} words`,
-              weight: COMMON_WORD_WEIGHT,
-            });
-          } else {
-            unscored.set(term, {
-              reason: 'common-english',
-              why: `${commonest} in a query of more than ${COMMON_WORDS_WEIGHED_UP_TO} words`,
-            });
-          }
+          (weigh ? weighed : unscored).set(term, this.commonWordSelection(wordOf.get(term) ?? term, weigh));
         }
       }
     }
@@ -753,6 +744,31 @@ class EnglishReader implements QueryReader {
     }
     for (const [term, selection] of weighed) unscored.set(term, selection);
     return unscored;
+  }
+
+  /** How a common word is weighed (`weigh`) or left out (see `selectTerms`), its text made once per word. */
+  private commonWordSelection(word: string, weigh: boolean): TermSelection {
+    const memo = weigh ? this.weighedCommonWords : this.unscoredCommonWords;
+    let selection = memo.get(word);
+    if (selection === undefined) {
+      const { commonWordZipf, allWordsUpTo } = this.settings;
+      const commonest = `one of the commonest English words (Zipf ${this.zipf(word).toFixed(1)} ≥ ${commonWordZipf})`;
+      selection = remember(
+        memo,
+        word,
+        weigh
+          ? {
+              reason: 'common-english',
+              why: `${commonest}: scored at ${COMMON_WORD_WEIGHT} of a word in a query of ${allWordsUpTo + 1} to ${COMMON_WORDS_WEIGHED_UP_TO} words`,
+              weight: COMMON_WORD_WEIGHT,
+            }
+          : {
+              reason: 'common-english',
+              why: `${commonest} in a query of more than ${COMMON_WORDS_WEIGHED_UP_TO} words`,
+            },
+      );
+    }
+    return selection;
   }
 
   /**

@@ -195,6 +195,8 @@ interface CorpusPartData {
 /** The tools of one build or extension: names, servers, and each tool's distinct name terms. */
 class CorpusPart implements CorpusPartData {
   private exactNames: Map<string, number[]> | undefined;
+  // The longest of those names: a longer query names none of them (most queries are longer).
+  private longestName = 0;
   readonly firstDoc: number;
   readonly names: readonly string[];
   readonly servers: readonly string[];
@@ -221,14 +223,18 @@ class CorpusPart implements CorpusPartData {
       this.exactNames = new Map();
       this.names.forEach((name, i) => {
         const own = name.trim().toLowerCase();
+        this.longestName = Math.max(this.longestName, own.length);
         const same = this.exactNames!.get(own);
         if (same === undefined) this.exactNames!.set(own, [this.firstDoc + i]);
         else same.push(this.firstDoc + i);
       });
     }
-    return this.exactNames.get(key) ?? [];
+    if (key.length > this.longestName) return NO_DOCS;
+    return this.exactNames.get(key) ?? NO_DOCS;
   }
 }
+
+const NO_DOCS: readonly number[] = Object.freeze([]);
 
 /** Reads entries into a segment builder; shared by a build and an extension. */
 function readEntries(

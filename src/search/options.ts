@@ -151,6 +151,17 @@ export interface ToolIndexOptions {
    */
   nameMatchBoost: number;
   /**
+   * Re-ranks the best 20 candidates of a query of at most 7 words by how much of the query the
+   * tool holds: score × (1 + wordCoverageBoost × share of the query's words it holds, each word
+   * weighed by its IDF; a word scored through related words counts when the tool holds one of
+   * them). In a short request every word was chosen, so the tool answering more of them is the
+   * one described, not one that holds a single rare word many times (`jump onto another branch
+   * locally` → `git_checkout`, not `create_branch`). Longer queries carry incidental words. 0
+   * turns it off.
+   * @defaultValue 0.5
+   */
+  wordCoverageBoost: number;
+  /**
    * Replace a query word no tool holds, and that is not English, by a catalog word one edit away
    * (never changing the first letter), and say so in `corrections`.
    * @defaultValue true

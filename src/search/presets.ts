@@ -32,6 +32,7 @@ export const HERMES_OPTIONS: Readonly<ToolIndexOptions> = Object.freeze({
   countRepeatedTerms: true,
   maxPerServer: 0,
   nameMatchBoost: 0,
+  wordCoverageBoost: 0,
   typoCorrection: false,
   typoMinLength: 5,
   synonyms: Object.freeze([]),

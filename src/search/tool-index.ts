@@ -40,6 +40,7 @@ export const DEFAULT_TOOL_INDEX_OPTIONS: Readonly<ToolIndexOptions> = Object.fre
   countRepeatedTerms: false,
   maxPerServer: 3,
   nameMatchBoost: 1,
+  wordCoverageBoost: 0.5,
   typoCorrection: true,
 });
 
@@ -78,6 +79,9 @@ export function createToolIndex(
 
 // How many of the best BM25 candidates the name-match boost and the server cap re-rank.
 const RERANK_POOL = 20;
+// A query of at most this many words has every word chosen (the English reader weighs them all,
+// `COMMON_WORDS_WEIGHED_UP_TO`): only there does holding more of them say which tool is meant.
+const WORD_COVERAGE_MAX_WORDS = 7;
 
 /** What an index shares with the indexes extended from it: settings and search scratch space. */
 interface IndexContext {
@@ -214,9 +218,10 @@ class Bm25ToolIndex implements ExtendableToolIndex {
     limit: number,
     queryRuns: readonly string[],
   ): Ranked {
-    const { nameMatchBoost: boost, maxPerServer } = this.context.options;
-    // The name-match boost and the server cap choose among the best `pool` by BM25.
-    const pool = boost > 0 || maxPerServer > 0 ? Math.max(limit, RERANK_POOL) : limit;
+    const { nameMatchBoost: boost, wordCoverageBoost, maxPerServer } = this.context.options;
+    const coverageBoost = queryRuns.length <= WORD_COVERAGE_MAX_WORDS ? wordCoverageBoost : 0;
+    // The name-match and coverage boosts and the server cap choose among the best `pool` by BM25.
+    const pool = boost > 0 || coverageBoost > 0 || maxPerServer > 0 ? Math.max(limit, RERANK_POOL) : limit;
     // A term of weight 0 (a name bridge) counts only in the name match below.
     this.accumulate(
       plan,
@@ -240,10 +245,14 @@ class Bm25ToolIndex implements ExtendableToolIndex {
       threshold = candidates.threshold;
     }
     let ranked = candidates.ranked();
-    if (boost > 0) {
+    const words = coverageBoost > 0 ? this.weighedWords(terms) : [];
+    if (boost > 0 || words.length >= 2) {
       const queried = nameWeights(terms);
       for (let i = 0; i < ranked.docs.length; i++) {
-        ranked.scores[i] = ranked.scores[i]! * (1 + boost * this.corpus.nameMatch(ranked.docs[i]!, queried));
+        const doc = ranked.docs[i]!;
+        let factor = boost > 0 ? 1 + boost * this.corpus.nameMatch(doc, queried) : 1;
+        if (words.length >= 2) factor *= 1 + coverageBoost * this.wordShare(doc, words);
+        ranked.scores[i] = ranked.scores[i]! * factor;
       }
       ranked = sortRanked(ranked);
     }
@@ -257,6 +266,37 @@ class Bm25ToolIndex implements ExtendableToolIndex {
       docs: [...exact, ...ranked.docs].slice(0, limit),
       scores: [...exact.map(() => Number.POSITIVE_INFINITY), ...ranked.scores].slice(0, limit),
     };
+  }
+
+  /**
+   * The query's words, each with the terms that stand for it (its own, or the related words
+   * scored in its place) and its weight: the IDF of its rarest term.
+   */
+  private weighedWords(terms: readonly QueryTerm[]): QueryWord[] {
+    const bm25 = this.corpus.bm25;
+    const words = new Map<string, QueryWord>();
+    for (const term of terms) {
+      // Repeats and the synonyms option's words add score, not another word of the query; the
+      // commonest English words, scored at part weight, are not what the query chose.
+      if (!term.countsForCoverage || (term.boost < 1 && term.via === undefined)) continue;
+      const word = words.get(term.source) ?? { termIds: [], weight: 0 };
+      word.termIds.push(term.termId);
+      word.weight = Math.max(word.weight, bm25.idf(term.termId));
+      words.set(term.source, word);
+    }
+    return [...words.values()];
+  }
+
+  /** Share of the words' weight that the tool holds (a word counts when it holds any of its terms). */
+  private wordShare(doc: number, words: readonly QueryWord[]): number {
+    const bm25 = this.corpus.bm25;
+    let held = 0;
+    let total = 0;
+    for (const word of words) {
+      total += word.weight;
+      if (word.termIds.some((termId) => bm25.termFrequency(termId, doc) > 0)) held += word.weight;
+    }
+    return total > 0 ? held / total : 0;
   }
 
   /**
@@ -394,6 +434,12 @@ class Bm25ToolIndex implements ExtendableToolIndex {
   }
 }
 
+/** A query word for the coverage boost: the terms that stand for it and how much it weighs. */
+interface QueryWord {
+  termIds: number[];
+  weight: number;
+}
+
 /**
  * Each term a tool's name may hold → how much it counts there (the query's own words 1), and the
  * stems of the words counting fully, against which a name's other words are matched by prefix.
@@ -489,6 +535,9 @@ function validate(options: ToolIndexOptions): void {
   integerAtLeast('maxPerServer', options.maxPerServer, 0);
   if (!(options.nameMatchBoost >= 0 && Number.isFinite(options.nameMatchBoost))) {
     invalid('option "nameMatchBoost" must be a number ≥ 0');
+  }
+  if (!(options.wordCoverageBoost >= 0 && Number.isFinite(options.wordCoverageBoost))) {
+    invalid('option "wordCoverageBoost" must be a number ≥ 0 (0 turns it off)');
   }
   integerAtLeast('typoMinLength', options.typoMinLength, 3);
   if (!Array.isArray(options.synonyms) || !options.synonyms.every((group) => Array.isArray(group))) {

@@ -87,7 +87,11 @@ export interface WordFate {
 /** Why one name ranked where it did. */
 export interface MatchExplanation {
   name: string;
-  /** The score it ranked by: `bm25` × (1 + nameMatchBoost × `nameMatch`). An exact full-name match ranks first whatever it is. */
+  /**
+   * The score it ranked by: `bm25` × (1 + nameMatchBoost × `nameMatch`), in a short query also ×
+   * (1 + wordCoverageBoost × the IDF-weighed share of the query's words it holds). An exact
+   * full-name match ranks first whatever it is.
+   */
   score: number;
   /** The BM25 score: the sum of `terms`. */
   bm25: number;

@@ -594,7 +594,34 @@ describe('default engine', () => {
       const { explanation } = index.search('github list issues', { explain: true });
       expect(explanation?.matches[0]?.name).toBe('mcp__github__list_issues');
       expect(explanation?.matches[0]?.nameMatch).toBe(1);
-      expect(explanation?.matches[0]?.score).toBeCloseTo(2 * (explanation?.matches[0]?.bm25 ?? 0), 12);
+      // × (1 + 1 × its name match 1) × (1 + 0.5 × its share of the query's words, all three).
+      expect(explanation?.matches[0]?.score).toBeCloseTo(3 * (explanation?.matches[0]?.bm25 ?? 0), 12);
+    });
+
+    it('issue #15: in a short query, prefers the tool holding more of its words to one holding a rare word often', () => {
+      // `branch` says one word three times in a short text and its name; `checkout` says the
+      // query's three chosen words once each in a longer one.
+      const git = [
+        tool('git', 'branch', 'Branch: list, create or delete a branch', 'branch'),
+        tool(
+          'git',
+          'checkout',
+          'Switch the working tree of the repository to another branch, so that the files on disk locally match what that branch holds',
+          'target',
+        ),
+        tool('files', 'copy_file', 'Copy a file to another folder', 'path'),
+        tool('web', 'save_page', 'Save a web page locally', 'url'),
+        tool('shell', 'run', 'Run a command locally', 'command'),
+        tool('files', 'read_file', 'Read a file from disk', 'path'),
+      ];
+      const short = 'go to another branch locally';
+      expect(createToolIndex(git).search(short).matches[0]).toBe('mcp__git__checkout');
+      expect(createToolIndex(git, { wordCoverageBoost: 0 }).search(short).matches[0]).toBe(
+        'mcp__git__branch',
+      );
+      // A long request carries incidental words: the best by BM25 and name match stays first.
+      const long = 'could you please go over to another branch locally right now';
+      expect(createToolIndex(git).search(long).matches[0]).toBe('mcp__git__branch');
     });
 
     it('issue #15: a name word begun by a query word of four letters or more, or beginning one, counts as said', () => {

@@ -252,6 +252,7 @@ describe('options', () => {
     [{ relevanceFloor: { fromTerms: 4, fraction: 0 } }, 'relevanceFloor.fraction'],
     [{ typoMinLength: 2 }, 'typoMinLength'],
     [{ nameMatchBoost: -1 }, 'nameMatchBoost'],
+    [{ wordCoverageBoost: Number.NaN }, 'wordCoverageBoost'],
     [{ lengthNormalization: 'both' }, 'lengthNormalization'],
     [{ unknownNameMaxWords: 1.5 }, 'unknownNameMaxWords'],
     [{ synonyms: ['open'] }, 'synonyms'],

@@ -66,10 +66,17 @@ export function runQualityBench() {
     ],
     [
       'agent queries once-10',
-      'once (the headline)',
+      'once (measured, misses not read)',
       'shared',
       loadQueryFixture('agent-positives-once-10.jsonl'),
     ],
+    [
+      'agent queries once-11',
+      'once (the headline)',
+      'shared',
+      loadQueryFixture('agent-positives-once-11.jsonl'),
+    ],
+    ['paraphrases once-11', 'once (the headline)', 'shared', loadQueryFixture('paraphrases-once-11.jsonl')],
     [
       'paraphrases tuned-10',
       'tuned (measured once, misses read)',
@@ -96,7 +103,8 @@ export function runQualityBench() {
   });
   const typoRows = [
     ['tuned', 'tuned'],
-    ['once-10', 'once (the headline)'],
+    ['once-10', 'once (measured, misses not read)'],
+    ['once-11', 'once (the headline)'],
   ].map(([name, status]) => {
     const typos = loadQueryFixture(`typo-queries-${name}.jsonl`);
     return [

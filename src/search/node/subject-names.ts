@@ -1,4 +1,6 @@
 import { createRequire } from 'node:module';
+import { isEnglishWord } from './common-words.js';
+import { isKnownApp } from './known-apps.js';
 
 /**
  * Names of what a task is about: places, languages, currencies and days (`paris`, `texas`,
@@ -8,8 +10,9 @@ import { createRequire } from 'node:module';
  * never empties the result.
  *
  * Places come from `city-timezones` (cities of at least 100,000 people, their provinces and
- * countries) and languages and currency codes from `countries-list`, both read on first use. One-word names only:
- * queries are read a word at a time.
+ * countries) and languages and currency codes from `countries-list`, file formats from `mime-db`'s
+ * extensions (`xlsx`, `yml`: `duplicate a worksheet in xlsx`), all read on first use. One-word
+ * names only: queries are read a word at a time.
  */
 
 const MIN_CITY_POPULATION = 100_000;
@@ -97,5 +100,12 @@ function loadNames(): Set<string> {
     for (const code of country.currency) add(code);
   }
   for (const language of Object.values(languages)) add(language.name);
+  const types = require('mime-db') as Record<string, { extensions?: string[] }>;
+  for (const type of Object.values(types)) {
+    for (const extension of type.extensions ?? []) {
+      // `key` and `pages` stay English and `edx` an app: only what is nothing else is a format.
+      if (extension.length >= 3 && !isEnglishWord(extension) && !isKnownApp(extension)) add(extension);
+    }
+  }
   return found;
 }

@@ -448,6 +448,25 @@ describe('default engine', () => {
       expect(money.search('exchange rate from zorblat').unknownWords).toEqual(['zorblat']);
     });
 
+    it('issue #15: a file format is what a task is about, never a service', () => {
+      const files = createToolIndex([
+        ...CATALOG,
+        tool('sheets', 'copy_sheet', 'Copy a sheet of a spreadsheet workbook', 'workbook'),
+        tool('compose', 'compose_up', 'Start the services of a compose file', 'file'),
+      ]);
+      for (const [query, expected] of [
+        ['copy the sheet of my xlsx workbook', 'mcp__sheets__copy_sheet'],
+        ['copy a spreadsheet sheet in xls', 'mcp__sheets__copy_sheet'],
+        ['start the services from yml', 'mcp__compose__compose_up'],
+      ] as const) {
+        const result = files.search(query);
+        expect(result.unknownWords, query).toBeUndefined();
+        expect(result.matches[0], query).toBe(expected);
+      }
+      // A name that is no format still stops it there.
+      expect(files.search('start the services from zorblat').unknownWords).toEqual(['zorblat']);
+    });
+
     it('issue #15: never stops a query for a service the catalog has, however it is phrased', () => {
       const present = createToolIndex([
         ...CATALOG,

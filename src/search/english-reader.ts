@@ -12,7 +12,7 @@ import {
 } from './reading.js';
 import { stem } from './stemmer.js';
 import type { WordExpansion, WordFate, WordFateReason } from './types.js';
-import { correctWord } from './typo.js';
+import { correctWord, isNeighbourSwap } from './typo.js';
 
 /**
  * The default query reader, for English: which words carry the request, which are filler, typos
@@ -432,14 +432,7 @@ class EnglishReader implements QueryReader {
    * that word, which stops a query only where a service is named.
    */
   private isListed(word: string): boolean {
-    if (this.settings.serviceNames.has(word)) return true;
-    return (
-      this.settings.knownApps &&
-      this.data.isKnownApp(word) &&
-      !this.data.isEnglishWord(word) &&
-      // A city, country or language that is also a brand (`beijing`) is what a task is about.
-      !this.data.isSubjectName(word)
-    );
+    return this.settings.serviceNames.has(word) || (this.isKnownApp(word) && !this.data.isEnglishWord(word));
   }
 
   /**
@@ -474,7 +467,10 @@ class EnglishReader implements QueryReader {
     return base !== word && this.data.isEnglishWord(base);
   }
 
-  /** A known app of the maintained lists, whatever its English frequency; not a place or a language. */
+  /**
+   * A known app of the maintained lists, whatever its English frequency; not a place, a language
+   * or a format, which a task is about even when a brand shares its name (`beijing`).
+   */
   private isKnownApp(word: string): boolean {
     return this.settings.knownApps && this.data.isKnownApp(word) && !this.data.isSubjectName(word);
   }
@@ -999,19 +995,6 @@ function remember<K, V>(memo: Map<K, V>, key: K, value: V): V {
 }
 
 const NO_NAMES: NameAssociations = Object.freeze({ tools: 0, counts: new Map<number, number>() });
-
-/** Whether `candidate` is `word` with two neighbouring letters swapped (`lsit`, `list`). */
-function isNeighbourSwap(word: string, candidate: string): boolean {
-  if (word.length !== candidate.length) return false;
-  let i = 0;
-  while (i < word.length && word[i] === candidate[i]) i++;
-  return (
-    i + 1 < word.length &&
-    word[i] === candidate[i + 1] &&
-    word[i + 1] === candidate[i] &&
-    word.slice(i + 2) === candidate.slice(i + 2)
-  );
-}
 
 /** Text before a capital that starts a sentence. */
 const SENTENCE_END = /[.!?:]\s*$/;

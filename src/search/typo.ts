@@ -17,17 +17,29 @@ export function isOneEditAway(word: string, candidate: string): boolean {
   if (n === m) {
     if (i === n) return false;
     // One letter replaced, or this letter and the next swapped.
-    if (word.slice(i + 1) === candidate.slice(i + 1)) return true;
-    return (
-      i + 1 < n &&
-      word.charCodeAt(i) === candidate.charCodeAt(i + 1) &&
-      word.charCodeAt(i + 1) === candidate.charCodeAt(i) &&
-      word.slice(i + 2) === candidate.slice(i + 2)
-    );
+    return word.slice(i + 1) === candidate.slice(i + 1) || swapsAt(word, candidate, i);
   }
   if (m === n + 1) return word.slice(i) === candidate.slice(i + 1);
   if (m === n - 1) return word.slice(i + 1) === candidate.slice(i);
   return false;
+}
+
+/** Whether `candidate` is `word` with two neighbouring letters swapped (`lsit`, `list`). */
+export function isNeighbourSwap(word: string, candidate: string): boolean {
+  if (word.length !== candidate.length) return false;
+  let i = 0;
+  while (i < word.length && word.charCodeAt(i) === candidate.charCodeAt(i)) i++;
+  return swapsAt(word, candidate, i);
+}
+
+/** Whether the two same-length words differ only by letters `i` and `i + 1` swapped. */
+function swapsAt(word: string, candidate: string, i: number): boolean {
+  return (
+    i + 1 < word.length &&
+    word.charCodeAt(i) === candidate.charCodeAt(i + 1) &&
+    word.charCodeAt(i + 1) === candidate.charCodeAt(i) &&
+    word.slice(i + 2) === candidate.slice(i + 2)
+  );
 }
 
 /**

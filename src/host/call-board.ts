@@ -63,15 +63,13 @@ export class CallBoard implements Disposable {
         agentId,
         createdAt: new Date(this.clock()).toISOString(),
         entries: entries.map((entry, index) => ({
-          index,
-          name: entry.name,
-          serverId: entry.serverId,
-          ...(entry.account === undefined ? {} : { account: entry.account }),
-          ...(this.options.describeApp === undefined || !entry.name.startsWith(CONNECTOR_PREFIX)
-            ? {}
-            : { app: this.options.describeApp(entry.serverId) }),
-          arguments: structuredClone(entry.arguments),
-          secrets: this.options.findSecrets(entry.arguments),
+          ...this.entryHead(
+            index,
+            entry.name,
+            entry.serverId,
+            entry.account,
+            structuredClone(entry.arguments),
+          ),
           state: 'queued',
         })),
       },
@@ -212,25 +210,38 @@ export class CallBoard implements Disposable {
         const args = isPlainObject(line.arguments) ? line.arguments : {};
         const { state, summary } = loggedOutcome(line);
         const decision = loggedDecision(line);
+        // The log names the account it ran under; the default one reads as "no alias named".
+        const account =
+          line.account === undefined || line.account.default === true ? undefined : line.account.alias;
         return {
-          index: line.call.index,
-          name: line.toolName,
-          serverId: line.serverId,
-          // The log names the account it ran under; the default one reads as "no alias named".
-          ...(line.account === undefined || line.account.default === true
-            ? {}
-            : { account: line.account.alias }),
-          ...(this.options.describeApp === undefined || !line.toolName.startsWith(CONNECTOR_PREFIX)
-            ? {}
-            : { app: this.options.describeApp(line.serverId) }),
-          arguments: args,
-          secrets: this.options.findSecrets(args),
+          ...this.entryHead(line.call.index, line.toolName, line.serverId, account, args),
           state,
           ...(decision === undefined ? {} : { decision }),
           ...(summary === undefined ? {} : { summary }),
           ...(state === 'done' || state === 'failed' ? { durationMs: line.durationMs } : {}),
         };
       }),
+    };
+  }
+
+  /** What an entry shows before its state: the tool, its account and app, its arguments and secrets. */
+  private entryHead(
+    index: number,
+    name: string,
+    serverId: string,
+    account: string | undefined,
+    args: JsonObject,
+  ): Omit<CallEntryView, 'state'> {
+    return {
+      index,
+      name,
+      serverId,
+      ...(account === undefined ? {} : { account }),
+      ...(this.options.describeApp === undefined || !name.startsWith(CONNECTOR_PREFIX)
+        ? {}
+        : { app: this.options.describeApp(serverId) }),
+      arguments: args,
+      secrets: this.options.findSecrets(args),
     };
   }
 

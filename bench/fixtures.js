@@ -89,7 +89,7 @@ export function loadQueryFixture(name) {
 }
 
 /**
- * The absent-service sets by name (`tuned-0`, …, `once-11`), the sets measured once first: every
+ * The absent-service sets by name (`tuned-0`, …, `tuned-11`, then any `once-N`), the sets measured once first: every
  * `absent-services-*.jsonl` in the fixtures, so a new set is measured without editing the bench.
  */
 export function absentServiceSets() {

@@ -72,11 +72,16 @@ export function runQualityBench() {
     ],
     [
       'agent queries once-11',
-      'once (the headline)',
+      'once (measured, misses not read)',
       'shared',
       loadQueryFixture('agent-positives-once-11.jsonl'),
     ],
-    ['paraphrases once-11', 'once (the headline)', 'shared', loadQueryFixture('paraphrases-once-11.jsonl')],
+    [
+      'paraphrases tuned-11',
+      'tuned (measured once, misses read)',
+      'shared',
+      loadQueryFixture('paraphrases-tuned-11.jsonl'),
+    ],
     [
       'paraphrases tuned-10',
       'tuned (measured once, misses read)',
@@ -104,7 +109,7 @@ export function runQualityBench() {
   const typoRows = [
     ['tuned', 'tuned'],
     ['once-10', 'once (measured, misses not read)'],
-    ['once-11', 'once (the headline)'],
+    ['once-11', 'once (measured, misses not read)'],
   ].map(([name, status]) => {
     const typos = loadQueryFixture(`typo-queries-${name}.jsonl`);
     return [

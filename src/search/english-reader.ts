@@ -291,12 +291,15 @@ class EnglishReader implements QueryReader {
           // A known app, like any name, is data in a long sentence, unless it stands where a
           // service is named (`… on snapchat`, `via the trello api`); one of the user's never is.
           const knownApp = listed || this.isRareWordApp(word);
-          namesListedService ||=
-            this.settings.serviceNames.has(word) || (knownApp && this.inChannelFrame(query, query.runOf[i]!));
+          const framed = knownApp && this.inChannelFrame(query, query.runOf[i]!);
+          namesListedService ||= this.settings.serviceNames.has(word) || framed;
           namesKnownApp ||= knownApp && this.servicePlace(query, i, false) !== undefined;
+          // A known app in a channel's frame stops the query (above), so it is named as the absent
+          // service there even where no other name would be (`according to rollbar`).
           const where =
             !listed && (reading.kind === 'name' || reading.kind === 'english')
-              ? this.servicePlace(query, i, reading.kind === 'english' && !writtenAsName(query, i))
+              ? (this.servicePlace(query, i, reading.kind === 'english' && !writtenAsName(query, i)) ??
+                (framed ? 'a known app after a channel, a tool verb, an action or "to"' : undefined))
               : undefined;
           if (listed) {
             plan.unknownWords.push(word);
@@ -375,7 +378,9 @@ class EnglishReader implements QueryReader {
       for (const fate of plan.words) {
         if (plan.unknownWords.includes(fate.word) || placedNames.includes(fate.word)) {
           // An English word read as data is bridged to related words like any other (`my savings`).
-          const english = this.readMissing(fate.word).kind === 'english' || this.isRareWordApp(fate.word);
+          const english =
+            this.readMissing(fate.word).kind === 'english' ||
+            (this.isRareWordApp(fate.word) && this.data.isEnglishWord(fate.word));
           fate.reason = english ? 'not-in-catalog' : 'name-as-data';
           fate.why = english
             ? NO_TOOL_HOLDS_ENGLISH
@@ -655,6 +660,10 @@ class EnglishReader implements QueryReader {
     const owned = run >= 2 && OWNERS.has(runs[run - 1]!);
     const channel = owned ? run - 2 : run - 1;
     if (channel < 0) return false;
+    // After an owner an English word must name a thing, as in `servicePlace` (`to the automotive
+    // industry` says what kind of industry).
+    const word = runs[run]!;
+    if (owned && this.data.isEnglishWord(word) && !this.data.namesAThing(word)) return false;
     const before = runs[channel]!;
     // Right after one of the catalog's actions, too: `search aliexpress for …`, `check sentry for …`;
     // and after `to`, the destination (`upload it to soundcloud as …`).

@@ -379,6 +379,18 @@ describe('default engine', () => {
         expect(index.search(query).unknownWords, query).toEqual([query.includes('asana') ? 'asana' : 'loom']);
       }
       expect(index.search('send a telegram message to the team').unknownWords).toBeUndefined();
+      // In a known app's frames too: after `to`, the destination, or right after an action.
+      for (const query of [
+        'which issues were reported according to loom',
+        'create issue in loom for the bug',
+      ]) {
+        const result = index.search(query, { explain: true });
+        expect(result.matches, query).toEqual([]);
+        expect(result.unknownWords, query).toEqual(['loom']);
+        expect(result.explanation?.words.find((w) => w.word === 'loom')?.why, query).toMatch(/known app/);
+      }
+      // After an owner an English word must name a thing: `interactive` is a brand and an adjective.
+      expect(index.search('send an alert to the interactive channel').matches).not.toEqual([]);
       // Anywhere else it is the English word, bridged like any other.
       expect(index.search('draw shapes like a yoga asana on the canvas').matches[0]).toBe(
         'mcp__designer__canvas_draw',

@@ -136,7 +136,9 @@ export interface ToolIndexOptions {
   countRepeatedTerms: boolean;
   /**
    * At most this many of the best matches come from one server (by `server`), unless the query
-   * says that server's id (`github …`, `cloudflare api …`): near-variants of one API (per-account
+   * names that server: says its id (`github …`, `cloudflare api …`) or a word of it that no other
+   * server's id has and that mostly its tools hold (`slack` of `slack-web-api`, corrected typos
+   * too): near-variants of one API (per-account
    * and per-zone twins) then leave room for other servers' tools. Further matches from a capped
    * server follow only when nothing else is left. 0 turns it off.
    * @defaultValue 3

@@ -256,7 +256,7 @@ class Bm25ToolIndex implements ExtendableToolIndex {
       }
       ranked = sortRanked(ranked);
     }
-    if (maxPerServer > 0) ranked = this.capPerServer(ranked, maxPerServer, queryRuns);
+    if (maxPerServer > 0) ranked = this.capPerServer(ranked, maxPerServer, correctedRuns(queryRuns, plan));
     // An exact full-name match comes first, whatever it scored.
     if (exact.length === 0) {
       if (ranked.docs.length <= limit) return ranked;
@@ -300,6 +300,17 @@ class Bm25ToolIndex implements ExtendableToolIndex {
   }
 
   /**
+   * Whether the query names a server: says its id's words in order (`github`, `cloudflare api`),
+   * or a word of its id that names it alone (`slack` for `slack-web-api`, see
+   * `ToolCorpus.serverNamedBy`).
+   */
+  private namesServer(server: string, queryRuns: readonly string[]): boolean {
+    return (
+      saysServerId(server, queryRuns) || queryRuns.some((run) => this.corpus.serverNamedBy(run) === server)
+    );
+  }
+
+  /**
    * Keeps at most `cap` tools of one server among the first, in rank order; the rest of that
    * server follows everything else. A server the query names is not capped.
    */
@@ -318,7 +329,7 @@ class Bm25ToolIndex implements ExtendableToolIndex {
       counts[at] = count;
       // Checked only once a server is over its cap: most queries never need to.
       let capped = count > cap;
-      if (count === cap + 1 && (server === '' || namesServer(server, queryRuns))) {
+      if (count === cap + 1 && (server === '' || this.namesServer(server, queryRuns))) {
         capped = false;
         counts[at] = Number.NEGATIVE_INFINITY;
       }
@@ -455,8 +466,14 @@ function nameWeights(terms: readonly QueryTerm[]): NameQuery {
   return { weights, stems };
 }
 
+/** The query's words with each typo replaced by its correction (`slakc` → `slack`). */
+function correctedRuns(queryRuns: readonly string[], plan: QueryPlan): readonly string[] {
+  if (plan.corrections.length === 0) return queryRuns;
+  return queryRuns.map((run) => plan.corrections.find((fix) => fix.from === run)?.to ?? run);
+}
+
 /** Whether the query says a server's id: its words in order (`github`, `cloudflare api`). */
-function namesServer(server: string, queryRuns: readonly string[]): boolean {
+function saysServerId(server: string, queryRuns: readonly string[]): boolean {
   const id = serverIdWords(server);
   const [head] = id;
   if (head === undefined) return false;

@@ -737,6 +737,34 @@ describe('default engine', () => {
       );
     });
 
+    it('issue #15: does not cap a server named by a word of its id that names it alone, typo corrected', () => {
+      const entries = [
+        ...['delete', 'complete', 'info', 'add'].map((action) =>
+          tool('teamchat-web-api', `reminders_${action}`, `Teamchat: ${action} a reminder`),
+        ),
+        tool('notes', 'NotesTool', 'Keep notes and set a reminder'),
+        tool('cloud-api', 'remind_one', 'Cloud reminder'),
+        tool('cloud-api', 'remind_two', 'Cloud reminder'),
+        tool('cloud-api', 'remind_three', 'Cloud reminder'),
+        tool('cloud-api', 'remind_four', 'Cloud reminder'),
+        tool('cloud-docs', 'remind_docs', 'Cloud docs reminder'),
+      ];
+      const chat = (query: string) =>
+        createToolIndex(entries.slice(0, 5))
+          .search(query, { limit: 4 })
+          .matches.filter((name) => name.includes('teamchat')).length;
+      // `teamchat` is in one server's id only, and every tool holding it is that server's.
+      expect(chat('remind me in teamchat')).toBe(4);
+      expect(chat('remind me in taemchat')).toBe(4);
+      expect(chat('remind me')).toBe(3);
+      // `cloud` is in two servers' ids: it names neither, so the cap stays.
+      expect(
+        createToolIndex(entries.slice(5))
+          .search('cloud reminder', { limit: 4 })
+          .matches.filter((name) => name.includes('cloud-api')),
+      ).toHaveLength(3);
+    });
+
     it('adds synonyms at a lower weight when asked', () => {
       const synonyms = createToolIndex(CATALOG, { synonyms: [['post', 'publish']] });
       // No tool says `publish`; its synonym `post` is found at half weight.

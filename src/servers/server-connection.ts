@@ -498,18 +498,22 @@ export class ServerConnection implements AsyncDisposable {
 
   // --- connecting ------------------------------------------------------------------------------
 
-  private attempt(): Promise<void> {
+  /** `resuming`: re-initializing a session the server lost, not starting (see connectOnce). */
+  private attempt(resuming = false): Promise<void> {
     const epoch = ++this.epoch;
-    const run: Promise<void> = this.connectOnce(epoch).finally(() => {
+    const run: Promise<void> = this.connectOnce(epoch, resuming).finally(() => {
       if (this.connecting === run) this.connecting = undefined;
     });
     this.connecting = run;
     return run;
   }
 
-  private async connectOnce(epoch: number): Promise<void> {
+  private async connectOnce(epoch: number, resuming: boolean): Promise<void> {
     this.retryTimer = undefined;
-    this.setState({ status: 'starting', nextRetryAt: undefined });
+    // A server that lost our session still answers: it stays `connected` while we open a new one,
+    // so agents keep its tools (no list change out and back) and a call arriving meanwhile waits
+    // for the new session (readySession) instead of failing as "not connected".
+    if (!resuming) this.setState({ status: 'starting', nextRetryAt: undefined });
     await this.closeSession();
     if (epoch !== this.epoch || this.closed) return;
     const session: Session = {
@@ -937,7 +941,7 @@ export class ServerConnection implements AsyncDisposable {
     this.session = undefined;
     this.lostSessions.add(lost);
     this.closeLostWhenIdle(lost);
-    void this.attempt();
+    void this.attempt(true);
   }
 
   private async tracked<T>(session: Session, request: SessionRequest<T>): Promise<T> {

@@ -83,10 +83,46 @@ describe('a remote Streamable HTTP server through the host', () => {
     const { host, agent, fixture } = await hostWithRemote();
     await echo(agent, 'warm up');
     await fixture.restart();
-    const results = await Promise.all(['one', 'two', 'three'].map((message) => echo(agent, message)));
+    // Each 404 waits until all three calls are at the lost session, however the machine schedules them.
+    const release = fixture.lostSessionCallGate.hold();
+    const calls = Promise.all(['one', 'two', 'three'].map((message) => echo(agent, message)));
+    await expect
+      .poll(() => fixture.lostSessionCallGate.waiting, {
+        message: 'all three calls to reach the lost session',
+      })
+      .toBe(3);
+    release();
+    const results = await calls;
     for (const [index, message] of ['one', 'two', 'three'].entries()) {
       expect(results[index]!.isError, textOf(results[index]!)).toBeFalsy();
       expect(textOf(results[index]!)).toContain(message);
+    }
+    expect(fixture.initializeCount).toBe(2);
+    expect((await remoteView(host)).reconnects?.count).toBe(1);
+  });
+
+  it('issue #14: while a lost session is re-initialized the server stays connected to agents, and a call made meanwhile waits for the new session', async () => {
+    const { host, agent, fixture } = await hostWithRemote();
+    await echo(agent, 'warm up');
+    const listed = (await agent.listTools()).tools.map((tool) => tool.name);
+    await fixture.restart();
+    const release = fixture.initializeGate.hold();
+    const first = echo(agent, 'first');
+    await expect
+      .poll(() => fixture.initializeGate.waiting, { message: 'the re-initialize to reach the server' })
+      .toBe(1);
+    // Not "starting": that took the server's tools (and tool_call with them) from agents, so a
+    // call arriving in this window failed with "Tool 'tool_call' is not listed".
+    expect((await remoteView(host)).status).toBe('connected');
+    expect((await agent.listTools()).tools.map((tool) => tool.name)).toEqual(listed);
+    const meanwhile = echo(agent, 'meanwhile');
+    release();
+    for (const [result, message] of [
+      [await first, 'first'],
+      [await meanwhile, 'meanwhile'],
+    ] as const) {
+      expect(result.isError, textOf(result)).toBeFalsy();
+      expect(textOf(result)).toContain(message);
     }
     expect(fixture.initializeCount).toBe(2);
     expect((await remoteView(host)).reconnects?.count).toBe(1);

@@ -1,8 +1,9 @@
 /**
  * Issue #12, child processes: what `toolbridge serve` starts never outlives it, not after a kill -9
  * (the next start reaps it), not when it ignores SIGTERM, not when it left its process group with
- * setsid(); shutdown takes one grace period however many servers there are; and nothing that only
- * looks like a leftover (a reused pid) is ever killed.
+ * setsid(); shutdown stops every server at once (all get SIGTERM before any is killed), so it
+ * takes one grace period however many there are; and nothing that only looks like a leftover (a
+ * reused pid) is ever killed.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, promises as fs, readFileSync } from 'node:fs';
@@ -127,11 +128,10 @@ async function crash(serve: Serve): Promise<void> {
   await serve.exit;
 }
 
-async function stop(serve: Serve): Promise<{ code: number | null; ms: number }> {
-  const begun = Date.now();
+/** SIGTERM to serve; its exit code. */
+async function stop(serve: Serve): Promise<number | null> {
   serve.child.kill('SIGTERM');
-  const code = await serve.exit;
-  return { code, ms: Date.now() - begun };
+  return serve.exit;
 }
 
 /** Starts a process that is not ours (as a pid reused after a crash would be). */
@@ -164,7 +164,7 @@ describe.runIf(process.platform === 'linux')('issue #12: child processes and shu
     await comesUp(last);
     expect(alive(leftover!)).toBe(false);
     const current = (await leasedPids()).stubborn!;
-    expect((await stop(last)).code).toBe(0);
+    expect(await stop(last)).toBe(0);
     expect(alive(current)).toBe(false);
   }, 180_000);
 
@@ -178,7 +178,7 @@ describe.runIf(process.platform === 'linux')('issue #12: child processes and shu
     );
     const serve = startServe();
     await comesUp(serve);
-    expect((await stop(serve)).code).toBe(0);
+    expect(await stop(serve)).toBe(0);
   });
 
   it('issue #12: a lock and a lease whose pid another program reuses: serve comes up and leaves that program alone', async () => {
@@ -206,11 +206,11 @@ describe.runIf(process.platform === 'linux')('issue #12: child processes and shu
     await comesUp(serve);
     expect(serve.err.join('\n')).not.toContain('left behind');
     expect(alive(other)).toBe(true);
-    expect((await stop(serve)).code).toBe(0);
+    expect(await stop(serve)).toBe(0);
     expect(alive(other)).toBe(true);
   });
 
-  it('issue #12: three servers that ignore SIGTERM stop in parallel: all get SIGTERM before any is killed, within 2 grace periods', async () => {
+  it('issue #12: three servers that ignore SIGTERM stop in parallel: all get SIGTERM before any is killed, then all are killed before serve exits', async () => {
     const log = path.join(dataDir, 'term.log');
     await writeSettings(dataDir, {
       servers: ['a', 'b', 'c'].map((id) => stdioServer(`stubborn-${id}`, [STUBBORN], { STUBBORN_LOG: log })),
@@ -220,13 +220,13 @@ describe.runIf(process.platform === 'linux')('issue #12: child processes and shu
     const pids = Object.values(await leasedPids());
     expect(pids).toHaveLength(3);
     const stopping = stop(serve);
-    // They ignore SIGTERM, so the first to die was SIGKILLed: by then all three had their SIGTERM.
+    // They ignore SIGTERM, so the first to die was SIGKILLed: by then all three had their SIGTERM,
+    // once each. Stopping them one after another would SIGTERM the second only after the first's
+    // grace period and SIGKILL; in parallel, the whole stop is one grace period, without a clock.
     await waitUntil(() => pids.some((pid) => !alive(pid)), 4 * GRACE_MS, 'the first SIGKILL');
     const terms = (await fs.readFile(log, 'utf8').catch(() => '')).trim().split('\n').filter(Boolean);
-    expect(new Set(terms)).toEqual(new Set(pids.map((pid) => `${pid} TERM`)));
-    const { code, ms } = await stopping;
-    expect(code).toBe(0);
-    expect(ms).toBeLessThan(2 * GRACE_MS);
+    expect(terms.sort()).toEqual(pids.map((pid) => `${pid} TERM`).sort());
+    expect(await stopping).toBe(0);
     expect(pids.filter(alive)).toEqual([]);
   });
 
@@ -246,7 +246,7 @@ describe.runIf(process.platform === 'linux')('issue #12: child processes and shu
     const spawned = await spawnedPids(pidsFile);
     expect(spawned).toHaveLength(22);
     expect(spawned.filter(alive)).toHaveLength(22);
-    expect((await stop(serve)).code).toBe(0);
+    expect(await stop(serve)).toBe(0);
     await waitUntil(() => spawned.every((pid) => !alive(pid)), 5_000, 'every descendant to exit');
   });
 
@@ -275,7 +275,7 @@ describe.runIf(process.platform === 'linux')('issue #12: child processes and shu
       /stopped 6 process\(es\) of server\(s\) spawner that a previous run/,
     );
     await spawnedPids(pidsFile);
-    expect((await stop(second)).code).toBe(0);
+    expect(await stop(second)).toBe(0);
   });
 
   it('issue #12: a second SIGTERM while stopping kills the servers at once, setsid grandchildren included', async () => {

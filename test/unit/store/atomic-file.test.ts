@@ -1,4 +1,5 @@
-import { promises as fs } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { promises as fs, watch } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -118,6 +119,26 @@ describe.runIf(posix)('private modes', () => {
   });
 });
 
+/** SIGKILLs `child` at the first change in `dir` to a name `at` accepts (inotify, no polling); resolves once it exited. */
+async function killOnChange(child: ChildProcess, dir: string, at: (name: string) => boolean): Promise<void> {
+  const watcher = watch(dir, (_event, name) => {
+    if (name !== null && at(name)) child.kill('SIGKILL');
+  });
+  let bound: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      new Promise((resolve) => child.once('exit', resolve)),
+      new Promise((_, reject) => {
+        bound = setTimeout(() => reject(new Error('the writer changed nothing in 10 s')), 10_000);
+      }),
+    ]);
+  } finally {
+    clearTimeout(bound);
+    watcher.close();
+    child.kill('SIGKILL');
+  }
+}
+
 describe('writeFileAtomic under kill -9', () => {
   it('leaves the old or the new content, whole, however the writer dies (R8)', async () => {
     // Run the real writer in a child: transpile it (and the one helper it imports) to JS.
@@ -154,11 +175,13 @@ describe('writeFileAtomic under kill -9', () => {
         child.stdout.once('data', resolve);
         child.once('exit', (code) => reject(new Error(`the writer exited early (code ${code})`)));
       });
-      // Somewhere inside a write: each takes a few ms (1 MB, fsync, rename).
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 40));
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      await exited;
+      // At an event of a write, not after a guessed delay: even rounds as a temp file appears
+      // (mid-write), odd ones as the target is replaced (between the rename and the next write).
+      await killOnChange(
+        child,
+        dir,
+        round % 2 === 0 ? (name) => name.endsWith('.tmp') : (name) => name === 'data.json',
+      );
       const content = await fs.readFile(target, 'utf8');
       expect(versions.includes(content), `round ${round}: torn file of ${content.length} chars`).toBe(true);
       interrupted += await removeStaleTempFiles(target);

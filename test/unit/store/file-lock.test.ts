@@ -15,12 +15,11 @@ afterEach(async () => {
   await fs.rm(dir, { recursive: true, force: true });
 });
 
-const tick = () => new Promise((resolve) => setTimeout(resolve, 2));
-
 /** A read-modify-write that loses updates unless the holders take turns. */
 async function increment(file: string): Promise<void> {
   const value = Number(await fs.readFile(file, 'utf8').catch(() => '0'));
-  await tick();
+  // A turn of the event loop between the read and the write, where another holder could run.
+  await new Promise(setImmediate);
   await fs.writeFile(file, String(value + 1));
 }
 

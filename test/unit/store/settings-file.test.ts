@@ -256,15 +256,21 @@ describe('SettingsStore.update', () => {
 
   it('runs updates one after another so none is lost', async () => {
     const store = await openSettingsStore({ dataDir: dir, secrets: new InMemorySecretStore() });
+    let running = 0;
+    let mostAtOnce = 0;
     await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
         store.update(async (draft) => {
-          await new Promise((resolve) => setTimeout(resolve, 10 - i));
+          mostAtOnce = Math.max(mostAtOnce, ++running);
+          // A turn of the event loop: an update run alongside this one would start meanwhile.
+          await new Promise(setImmediate);
           draft.redactionPatterns.push(`p${i}`);
+          running--;
           return undefined;
         }),
       ),
     );
+    expect(mostAtOnce).toBe(1);
     expect(store.current.redactionPatterns).toEqual(Array.from({ length: 10 }, (_, i) => `p${i}`));
     const reread = await readSettingsFile(file, SETTINGS_DOCUMENT);
     expect(reread.settings?.redactionPatterns).toHaveLength(10);

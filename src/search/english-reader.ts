@@ -253,6 +253,10 @@ class EnglishReader implements QueryReader {
     // stops a long one unless the rest of it is answered without the app (see `answeredWithout`).
     let namesListedService = false;
     let namesKnownApp = false;
+    // An app the catalog holds, named where a service is (`run an nginx image in docker`): the query
+    // says where it runs, so the other names in it are its data; one of the user's services still stops it.
+    let installedApp: string | undefined;
+    let namesUsersService = false;
     const wordOf = new Map<string, string>();
     const inAddress = gate === 'unknown-name' ? addressRuns(query, this.data.isTopLevelDomain) : undefined;
     for (let i = 0; i < words.length; i++) {
@@ -271,6 +275,10 @@ class EnglishReader implements QueryReader {
       let term = found.stem;
       let termId = found.termId;
       if (termId >= 0 && this.isNameHeldOnlyByStem(query, i)) termId = -1;
+      if (readsNames && termId >= 0 && installedApp === undefined && this.namesInstalledApp(query, i)) {
+        installedApp = word;
+      }
+      namesUsersService ||= this.settings.serviceNames.has(word);
       if (termId < 0) fate.why = 'no tool holds it';
       if (termId < 0 && (readsNames || this.settings.typoCorrection)) {
         const reading = this.readMissing(word);
@@ -371,9 +379,10 @@ class EnglishReader implements QueryReader {
     const answered = namesKnownApp && !namesListedService && this.answeredWithout(plan);
     if (
       readsNames &&
-      !namesListedService &&
-      (!namesKnownApp || answered) &&
-      this.looksLikeData(query.runs.length, plan.unknownWords.length + placedNames.length)
+      ((installedApp !== undefined && !namesUsersService) ||
+        (!namesListedService &&
+          (!namesKnownApp || answered) &&
+          this.looksLikeData(query.runs.length, plan.unknownWords.length + placedNames.length)))
     ) {
       for (const fate of plan.words) {
         if (plan.unknownWords.includes(fate.word) || placedNames.includes(fate.word)) {
@@ -384,9 +393,11 @@ class EnglishReader implements QueryReader {
           fate.reason = english ? 'not-in-catalog' : 'name-as-data';
           fate.why = english
             ? NO_TOOL_HOLDS_ENGLISH
-            : answered
-              ? 'no tool holds it: a known app, but one tool holds most of the rest of this long query'
-              : 'no tool holds it: a name, but in a long query or among many, so data';
+            : installedApp !== undefined
+              ? `no tool holds it: a name, but the query runs in "${installedApp}", an app the catalog holds`
+              : answered
+                ? 'no tool holds it: a known app, but one tool holds most of the rest of this long query'
+                : 'no tool holds it: a name, but in a long query or among many, so data';
         }
       }
       plan.ignoredWords.push(...plan.unknownWords, ...placedNames);
@@ -466,10 +477,21 @@ class EnglishReader implements QueryReader {
     return !TRAILING_LABEL.test((query.text ?? '').slice(-LABEL_TAIL_CHARS));
   }
 
-  /** Whether an English word is an inflection of another (`payments` of `payment`), by its stem. */
-  private isInflection(word: string): boolean {
-    const base = stem(word);
-    return base !== word && this.data.isEnglishWord(base);
+  /**
+   * Whether word `i`, written as a whole word, names an app the catalog holds where a service is
+   * named (`… in docker`, `pubmed literature on …`): a known app no dictionary knows (`github`,
+   * `pubmed`), or a server's own name rare in English (`docker`); not an English word a brand
+   * shares (`post`, `homepage`), nor a part of a camelCase name (`git` of `GitLab`).
+   */
+  private namesInstalledApp(query: QueryWords, i: number): boolean {
+    const word = query.words[i]!;
+    return (
+      query.runs[query.runOf[i]!] === word &&
+      this.knows(word) &&
+      this.isKnownApp(word) &&
+      (!this.data.isEnglishWord(word) || (this.lexicon.isServerWord(word) && this.isRareWordApp(word))) &&
+      this.servicePlace(query, i, false) !== undefined
+    );
   }
 
   /**
@@ -559,9 +581,14 @@ class EnglishReader implements QueryReader {
     if (run === runs.length - 1 && runs.length >= 2 && TRAILING_LABEL.test(text.slice(-LABEL_TAIL_CHARS))) {
       return 'as the label the query ends with';
     }
-    if (this.data.isSubjectName(query.words[i]!)) return undefined;
+    const word = query.words[i]!;
+    if (this.data.isSubjectName(word)) return undefined;
     // English's commonest words (`you`, `the`, `get`) join a request; they name no app.
-    if (english && this.zipf(query.words[i]!) >= this.settings.commonWordZipf) return undefined;
+    if (english && this.zipf(word) >= this.settings.commonWordZipf) return undefined;
+    // Nor does a plural (`ask teammates to …`, `kindergartens close to …`): an app is named with a
+    // noun's base form (`harvest`, `bellows`), one name for one thing.
+    if (english && this.data.isEnglishWord(word) && this.data.nounForm(word) === 'inflected')
+      return undefined;
     const toolVerb = TOOL_VERBS.has(before) ? before : followedPhrase(runs, run, TOOL_PHRASES);
     if (toolVerb !== undefined && (!english || this.endsPhrase(query, run, english))) {
       return `after "${toolVerb}"`;
@@ -581,7 +608,6 @@ class EnglishReader implements QueryReader {
     // `in my lemur?`, `using the sellsy api, …`: a channel and an owner, then the name, where its
     // phrase ends (after one catalog word naming what of it: `api`, `board`). An English word
     // there, and after a channel opening the query, must name a thing (`in my area` is a setting).
-    const word = query.words[i]!;
     const thing = !english || !this.data.isEnglishWord(word) || this.data.namesAThing(word);
     const owned = OWNERS.has(before) && run >= 2 ? runs[run - 2]! : undefined;
     if (
@@ -603,13 +629,11 @@ class EnglishReader implements QueryReader {
     const firstWord = first === 0 ? 'as the first word' : `as the first word after "${runs[0]}"`;
     if (!english) return firstWord;
     // `amazon order status`, `postman collection export`: a known app named with an English word
-    // opens a short query; not one that can be a verb, which opens a request (`ring a phone`), nor
-    // an inflected word (`payments`: brands are named with a word's base form).
+    // opens a short query; not one that can be a verb, which opens a request (`ring a phone`).
     if (
       runs.length <= MAX_KEYWORDS_FOR_ENGLISH_FIRST &&
       this.isKnownApp(word) &&
-      !this.data.mayBeVerb(word) &&
-      !this.isInflection(word)
+      !this.data.mayBeVerb(word)
     ) {
       return `${firstWord} of a short query, a known app that is no verb`;
     }

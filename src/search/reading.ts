@@ -176,7 +176,15 @@ export interface LanguageData {
    * with (`Create …`, `List …`), but so are `This …` and `To …`. Without data, any word may be.
    */
   mayBeVerb(word: string): boolean;
+  /**
+   * Whether a word is a noun as written (`base`), only as an inflection of one (`inflected`:
+   * `teammates`), or no noun (`none`: `hot`). Apps are named with nouns in their base form.
+   */
+  nounForm(word: string): NounForm;
 }
+
+/** How a word is a noun (`LanguageData.nounForm`). */
+export type NounForm = 'base' | 'inflected' | 'none';
 
 /** No language data: every look-up says no (any word may be a verb). The reader then knows only the catalog. */
 export const NO_LANGUAGE_DATA: LanguageData = Object.freeze({
@@ -188,6 +196,7 @@ export const NO_LANGUAGE_DATA: LanguageData = Object.freeze({
   relatedWords: () => [],
   namesAThing: () => false,
   mayBeVerb: () => true,
+  nounForm: () => 'base',
 });
 
 /** Reads one index's queries. */

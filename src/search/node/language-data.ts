@@ -3,7 +3,7 @@ import { englishZipf, isEnglishWord } from './common-words.js';
 import { isKnownApp } from './known-apps.js';
 import { isSubjectName } from './subject-names.js';
 import { isTopLevelDomain } from './top-level-domains.js';
-import { mayBeVerb, namesAThing, relatedWords } from './wordnet.js';
+import { mayBeVerb, namesAThing, nounForm, relatedWords } from './wordnet.js';
 
 /**
  * English as Node reads it from npm packages, each file on first use: SUBTLEX-US and `word-list`
@@ -21,4 +21,5 @@ export const NODE_LANGUAGE_DATA: LanguageData = Object.freeze({
   relatedWords,
   namesAThing,
   mayBeVerb,
+  nounForm,
 });

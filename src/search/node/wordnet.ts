@@ -1,7 +1,7 @@
 import { openSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { RelatedWord } from '../reading.js';
+import type { NounForm, RelatedWord } from '../reading.js';
 import { findSortedLine, lineEnd } from '../sorted-lines.js';
 
 /**
@@ -97,16 +97,10 @@ const thingMemo = new Map<string, boolean>();
 
 /** Whether some noun sense of `word` (lower-case, as written) is a thing and none a place or a time. */
 export function namesAThing(word: string): boolean {
-  let thing = thingMemo.get(word);
-  if (thing === undefined) {
-    partsOfSpeech ??= load();
-    const noun = partsOfSpeech[1]!;
+  return remembered(thingMemo, word, (noun) => {
     const files = senseOffsets(noun.index, word).map((offset) => lexicographerFile(noun.data, offset));
-    thing = files.some((file) => THING_FILES.has(file)) && !files.some((file) => SETTING_FILES.has(file));
-    if (thingMemo.size > 50_000) thingMemo.clear();
-    thingMemo.set(word, thing);
-  }
-  return thing;
+    return files.some((file) => THING_FILES.has(file)) && !files.some((file) => SETTING_FILES.has(file));
+  });
 }
 
 const verbMemo = new Map<string, boolean>();
@@ -116,15 +110,41 @@ const verbMemo = new Map<string, boolean>();
  * `image` are; `this`, `to`, `the`, which also start many tool descriptions, are not.
  */
 export function mayBeVerb(word: string): boolean {
-  let verb = verbMemo.get(word);
-  if (verb === undefined) {
+  return remembered(verbMemo, word, (_noun, verb) =>
+    baseForms(word, verb.endings).some((lemma) => findSortedLine(verb.index, lemma) >= 0),
+  );
+}
+
+const nounMemo = new Map<string, NounForm>();
+
+/**
+ * How WordNet lists `word` (lower-case) as a noun: `base` when it is a noun itself (`kindergarten`,
+ * `bellows`), `inflected` when only a form Morphy's rules make of it is (`kindergartens`,
+ * `teammates`), `none` when neither is (`hot`, `remind`, `scannable`).
+ */
+export function nounForm(word: string): NounForm {
+  return remembered(nounMemo, word, (noun) => {
+    const [itself = word, ...bases] = baseForms(word, noun.endings);
+    if (findSortedLine(noun.index, itself) >= 0) return 'base';
+    return bases.some((lemma) => findSortedLine(noun.index, lemma) >= 0) ? 'inflected' : 'none';
+  });
+}
+
+/** `word`'s answer in `memo`, else `look`'s, worked out once from the noun and verb files. */
+function remembered<T>(
+  memo: Map<string, T>,
+  word: string,
+  look: (noun: PartOfSpeech, verb: PartOfSpeech) => T,
+): T {
+  let answer = memo.get(word);
+  if (answer === undefined) {
     partsOfSpeech ??= load();
-    const { index, endings } = partsOfSpeech[0]!;
-    verb = baseForms(word, endings).some((lemma) => findSortedLine(index, lemma) >= 0);
-    if (verbMemo.size > 50_000) verbMemo.clear();
-    verbMemo.set(word, verb);
+    answer = look(partsOfSpeech[1]!, partsOfSpeech[0]!);
+    // Queries repeat their vocabulary; a bounded memo keeps a long-running host's memory flat.
+    if (memo.size > 50_000) memo.clear();
+    memo.set(word, answer);
   }
-  return verb;
+  return answer;
 }
 
 /** A synset's lexicographer file number: the two digits after its offset. */

@@ -336,6 +336,47 @@ describe('default engine', () => {
       expect(index.search('weather in the amazon rainforest this week').unknownWords).toBeUndefined();
     });
 
+    it('issue #15: a plural English word names no app, where a base-form noun would', () => {
+      for (const [query, word] of [
+        ['ask teammates to create an issue', 'teammates'],
+        ['kindergartens create issue', 'kindergartens'],
+      ] as const) {
+        const result = index.search(query, { explain: true });
+        expect(result.unknownWords, query).toBeUndefined();
+        expect(result.matches, query).not.toEqual([]);
+        expect(result.explanation?.words.find((fate) => fate.word === word)?.reason, query).toBe(
+          'not-in-catalog',
+        );
+      }
+      // `bellows` is a noun as written, `kindergarten` one in its base form: both may name an app.
+      for (const [query, word] of [
+        ['ask bellows to create an issue', 'bellows'],
+        ['kindergarten create issue', 'kindergarten'],
+      ] as const) {
+        expect(index.search(query).unknownWords, query).toEqual([word]);
+      }
+    });
+
+    it('issue #15: a query naming an app the catalog holds where a service is named runs there, its other names are data', () => {
+      const catalog = [
+        ...CATALOG,
+        tool('docker-mcp', 'create_container', 'Create and run a Docker container from an image', 'image'),
+        tool('git', 'git_log', 'Show the git commit log of a repository', 'repo'),
+      ];
+      const docker = createToolIndex(catalog);
+      const result = docker.search('run an nginx image in docker', { explain: true });
+      expect(result.unknownWords).toBeUndefined();
+      expect(result.matches[0]).toBe('mcp__docker-mcp__create_container');
+      expect(result.explanation?.words.find((fate) => fate.word === 'nginx')?.reason).toBe('name-as-data');
+      // Without the installed app, the known app is where it runs; one of the user's services stops it still.
+      expect(docker.search('run an nginx image in podman').unknownWords).toEqual(['nginx', 'podman']);
+      expect(
+        createToolIndex(catalog, { serviceNames: ['nginx'] }).search('run an nginx image in docker').matches,
+      ).toEqual([]);
+      // A part of a camelCase name is no app named (`git` of `GitLab`).
+      expect(docker.search('open a merge request on GitLab').unknownWords).toEqual(['gitlab']);
+    });
+
     it('issue #15: in a long task, a known app after `to`, or before a common word or an action, is where it runs', () => {
       for (const [query, app] of [
         [

@@ -623,6 +623,21 @@ class EnglishReader implements QueryReader {
     if (thing && channel && run === opener + 1 && run + 1 < runs.length && this.isAction(runs[run + 1]!)) {
       return `after "${before}" opening the query, before the action "${runs[run + 1]}"`;
     }
+    // `turn off the Nanoleaf lights`, `a GoodRx coupon`: a name written as one (a capital inside a
+    // sentence) that no dictionary holds, or a known app, naming the kind of a thing some tool
+    // holds (a content word, in lower case: `Elon Musk`, `Roman Empire` are two-word names), in a
+    // short query. A long task's capitals are its data (`images of the Samsung Galaxy`).
+    const modified = runs[run + 1];
+    if (
+      !english &&
+      modified !== undefined &&
+      !this.looksLikeData(runs.length, 0) &&
+      (!this.data.isEnglishWord(query.words[i]!) || this.isKnownApp(query.words[i]!)) &&
+      writtenAsName(query, i) &&
+      this.modifiesHeldNoun(query, run)
+    ) {
+      return `written as a name before "${modified}", the thing of it asked for`;
+    }
     // The first word, after an opener (`can zoho list leads`, `hey zoho, …`).
     const first = OPENERS.has(runs[0]!) ? 1 : 0;
     if (run !== first || runs.length < first + 2) return undefined;
@@ -647,6 +662,34 @@ class EnglishReader implements QueryReader {
     const short = words <= MAX_KEYWORDS_FOR_ENGLISH_FIRST;
     if (!short && !this.isProse(runs, next + 1)) return undefined;
     return `${firstWord} of a ${short ? 'short query' : 'sentence'}, before the action "${runs[next]}"`;
+  }
+
+  /**
+   * Whether the run after `run` is a word some tool holds (or its stem), in lower case, and no word
+   * that joins phrases (a channel, a phrase end, one of English's commonest words): the noun that
+   * the name at `run` says the kind of (`the Nanoleaf lights`).
+   */
+  private modifiesHeldNoun(query: QueryWords, run: number): boolean {
+    const next = query.runs[run + 1];
+    const starts = query.runStarts;
+    const text = query.text ?? '';
+    if (next === undefined || starts === undefined || query.pausesAfter?.[run] === true) return false;
+    if (!/[a-z]/.test(text.charAt(starts[run + 1]!))) return false;
+    // After another capital the name is the end of a longer one (`Van Gogh paintings`), but for
+    // an action opening the query (`Send FreshBooks invoices`).
+    const before = query.runs[run - 1];
+    if (
+      before !== undefined &&
+      /[A-Z]/.test(text.charAt(starts[run - 1]!)) &&
+      (run > 1 || !this.isAction(before))
+    ) {
+      return false;
+    }
+    return (
+      !PHRASE_ENDS.has(next) &&
+      this.zipf(next) < this.settings.commonWordZipf &&
+      (this.lookUp(next).termId >= 0 || this.data.isEnglishWord(next))
+    );
   }
 
   /**

@@ -398,6 +398,32 @@ describe('default engine', () => {
       ]);
     });
 
+    it('issue #15: a name written as one, before the noun it says the kind of, names a service in a short query', () => {
+      for (const query of [
+        'post a Zorblat message to the channel',
+        'draw the ZorBlat shapes',
+        'list the Loom issues',
+      ]) {
+        const result = index.search(query, { explain: true });
+        expect(result.matches, query).toEqual([]);
+        expect(Object.values(result.explanation?.whyUnknown ?? {})[0], query).toMatch(
+          /written as a name before/,
+        );
+      }
+      for (const query of [
+        // In lower case a name before a noun is what the task is about, as before.
+        'post a zorblat message to the channel',
+        // Part of a longer name, before a phrase's joining word, or in English: not a service.
+        'draw Van Gogh shapes on the canvas',
+        'post a message about Zorblat in the channel',
+        'draw the Roman shapes on the canvas',
+        // A long task's capitals are its data.
+        'please post a Zorblat message to the channel for the whole team before noon today',
+      ]) {
+        expect(index.search(query).matches, query).not.toEqual([]);
+      }
+    });
+
     it('issue #15: a known app may hold digits (`1Password`, `Neo4j`); other words with digits are numbers or codes', () => {
       for (const [query, app] of [
         ['1password vault item', '1password'],

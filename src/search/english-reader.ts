@@ -9,6 +9,7 @@ import {
   type QueryReaderSettings,
   type QueryWords,
   type RelatedWord,
+  type WordLookUp,
 } from './reading.js';
 import { stem } from './stemmer.js';
 import type { WordExpansion, WordFate, WordFateReason } from './types.js';
@@ -190,13 +191,6 @@ interface TermSelection {
   reason: WordFateReason;
   why: string;
   weight?: number;
-}
-
-interface WordLookUp {
-  readonly stem: string;
-  readonly termId: number;
-  /** Whether some tool holds the word as written (not only its stem). */
-  readonly held: boolean;
 }
 
 /** A related word (`LanguageData.relatedWords`) that some tool holds: its stem and term. */
@@ -937,7 +931,9 @@ class EnglishReader implements QueryReader {
       const held: RelatedTerm[] = [];
       for (const related of this.data.relatedWords(word)) {
         const { stem: relatedStem, termId } = this.lexicon.lookUp(related.word);
-        if (termId >= 0) held.push({ ...related, stem: relatedStem, termId });
+        // Spelled out, not spread: a fresh index reads dozens of these per word.
+        if (termId >= 0)
+          held.push({ word: related.word, relation: related.relation, stem: relatedStem, termId });
       }
       terms = remember(this.relatedTerms, word, held);
     }
@@ -987,9 +983,11 @@ class EnglishReader implements QueryReader {
     let bridges = this.nameBridges.get(stem);
     if (bridges === undefined) {
       const termId = this.lexicon.termId(stem);
-      const { tools, counts } = termId < 0 ? NO_NAMES : this.lexicon.namesWith(termId);
+      const { tools, terms, counts } = termId < 0 ? NO_NAMES : this.lexicon.namesWith(termId);
       const found: number[] = [];
-      for (const [nameTerm, count] of counts) {
+      for (let k = 0; k < terms.length; k++) {
+        const nameTerm = terms[k]!;
+        const count = counts[k]!;
         if (count < MIN_BRIDGE_TOOLS || count < MIN_BRIDGE_SHARE * tools) continue;
         const lift = count / tools / (this.lexicon.nameFrequency(nameTerm) / this.lexicon.size);
         if (lift >= MIN_BRIDGE_LIFT && this.isActionTerm(nameTerm)) found.push(nameTerm);
@@ -1035,12 +1033,7 @@ class EnglishReader implements QueryReader {
 
   /** The word's stem and term (`QueryLexicon.lookUp`), and whether some tool holds it as written. */
   private lookUp(word: string): WordLookUp {
-    let found = this.lookUps.get(word);
-    if (found === undefined) {
-      const { stem: wordStem, termId } = this.lexicon.lookUp(word);
-      found = remember(this.lookUps, word, { stem: wordStem, termId, held: this.lexicon.holdsWord(word) });
-    }
-    return found;
+    return this.lookUps.get(word) ?? remember(this.lookUps, word, this.lexicon.lookUp(word));
   }
 }
 
@@ -1070,7 +1063,7 @@ function remember<K, V>(memo: Map<K, V>, key: K, value: V): V {
   return value;
 }
 
-const NO_NAMES: NameAssociations = Object.freeze({ tools: 0, counts: new Map<number, number>() });
+const NO_NAMES: NameAssociations = Object.freeze({ tools: 0, terms: [], counts: [] });
 
 /** Text before a capital that starts a sentence. */
 const SENTENCE_END = /[.!?:]\s*$/;

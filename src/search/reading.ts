@@ -80,8 +80,8 @@ export interface QueryReaderSettings {
 export interface QueryLexicon {
   /** The term id of a stem, or -1 when no tool holds it. */
   termId(stem: string): number;
-  /** A lower-case word's stem and the stem's term id (-1 when no tool holds it). */
-  lookUp(word: string): { stem: string; termId: number };
+  /** A lower-case word's stem, the stem's term id (-1 when no tool holds it), and whether some tool holds the word as written. */
+  lookUp(word: string): WordLookUp;
   /** Number of tools holding the term (0 for -1). */
   documentFrequency(termId: number): number;
   /** Whether some tool holds this lower-case word exactly as written. */
@@ -89,7 +89,7 @@ export interface QueryLexicon {
   /** How many tools' descriptions start with the term (`Create …`, `List …`). */
   descriptionLeads(termId: number): number;
   /** Held words that could be one edit from `word` (same first letter, length within one); more is fine. */
-  wordsNear(word: string): Iterable<string>;
+  wordsNear(word: string): readonly string[];
   /** Whether the word is one of a server id's words. */
   isServerWord(word: string): boolean;
   /** Number of tools. */
@@ -107,8 +107,19 @@ export interface QueryLexicon {
 /** The tools holding a term other than in their names, and how many of them have each name term. */
 export interface NameAssociations {
   tools: number;
-  /** Name term → how many of those tools have it in their names. */
-  counts: ReadonlyMap<number, number>;
+  /** The name terms of those tools, in the order first met. */
+  terms: readonly number[];
+  /** How many of those tools have each of `terms` in their names. */
+  counts: readonly number[];
+}
+
+/** A word as the index reads it (`QueryLexicon.lookUp`). */
+export interface WordLookUp {
+  readonly stem: string;
+  /** The stem's term, -1 when no tool holds it. */
+  readonly termId: number;
+  /** Whether some tool holds the word as written (not only its stem). */
+  readonly held: boolean;
 }
 
 /** A query's words and where each stands (see `tokenizeRuns`). */

@@ -1,6 +1,6 @@
 import { ToolbridgeError } from '../base/errors.js';
 import { Bm25Index, type Bm25Parameters, SegmentBuilder } from './bm25-index.js';
-import type { NameAssociations, QueryLexicon } from './reading.js';
+import type { NameAssociations, QueryLexicon, WordLookUp } from './reading.js';
 import { type StemCache, sharedStemCache } from './stem-cache.js';
 import { stem } from './stemmer.js';
 import { hashRange, type TokenizerOptions } from './tokenizer.js';
@@ -348,6 +348,10 @@ export class ToolCorpus implements QueryLexicon {
   private namedServers: Map<string, string> | undefined;
   // How many tools have each term in their names (on first use).
   private nameCounts: Map<number, number> | undefined;
+  // Scratch space of `namesWith`: a count per term id, all 0 between calls.
+  private nameTermCounts = new Int32Array(0);
+  // The words that could be one edit from a word, by its first letter and length (on first use).
+  private nearWords = new Map<string, readonly string[]>();
 
   private constructor(
     private readonly cache: StemCache,
@@ -443,7 +447,12 @@ export class ToolCorpus implements QueryLexicon {
    * term: which names a description word goes with (`edit` in the text of tools named `update_…`).
    */
   namesWith(termId: number): NameAssociations {
-    const counts = new Map<number, number>();
+    // Counted by term id in a reused array, zeroed again after: a map per word cost a query that
+    // reads new words (a fresh index's first pass) about a twentieth of its time.
+    if (this.nameTermCounts.length < this.terms.termCount)
+      this.nameTermCounts = new Int32Array(this.terms.termCount);
+    const counted = this.nameTermCounts;
+    const terms: number[] = [];
     let tools = 0;
     this.bm25.forEachDocument(termId, (doc) => {
       const part = this.partOf(doc);
@@ -453,10 +462,14 @@ export class ToolCorpus implements QueryLexicon {
       tools += 1;
       for (let i = start; i < end; i++) {
         const term = part.nameTerms[i]!;
-        counts.set(term, (counts.get(term) ?? 0) + 1);
+        const before = counted[term]!;
+        if (before === 0) terms.push(term);
+        counted[term] = before + 1;
       }
     });
-    return { tools, counts };
+    const counts = terms.map((term) => counted[term]!);
+    for (const term of terms) counted[term] = 0;
+    return { tools, terms, counts };
   }
 
   /** The most of these terms that one tool holds. */
@@ -489,15 +502,19 @@ export class ToolCorpus implements QueryLexicon {
     return this.terms.termOfStemId(this.cache.findStem(stem));
   }
 
-  lookUp(word: string): { stem: string; termId: number } {
+  lookUp(word: string): WordLookUp {
     // A word indexed before (by any index) has its stem in the word table: no stemming, no map.
     const wordId = this.cache.findWord(word, hashRange(word, 0, word.length));
     if (wordId >= 0) {
       const stemId = this.cache.stemIdOf(wordId);
-      return { stem: this.cache.stem(stemId), termId: this.terms.termOfStemId(stemId) };
+      return {
+        stem: this.cache.stem(stemId),
+        termId: this.terms.termOfStemId(stemId),
+        held: this.terms.holdsWordId(wordId),
+      };
     }
     const stemmed = stem(word);
-    return { stem: stemmed, termId: this.termId(stemmed) };
+    return { stem: stemmed, termId: this.termId(stemmed), held: false };
   }
 
   documentFrequency(termId: number): number {
@@ -513,21 +530,28 @@ export class ToolCorpus implements QueryLexicon {
    * The corpus's words that could be one edit from `word`: same first letter, length within one
    * (grouped on first use, so a typo is checked against a few hundred words, not all of them).
    */
-  *wordsNear(word: string): Iterable<string> {
-    if (this.wordGroups === undefined) {
-      const groups = new Map<string, string[]>();
-      this.terms.forEachWord((wordId) => {
-        const held = this.cache.word(wordId);
-        const key = `${held[0]}${held.length}`;
-        const group = groups.get(key);
-        if (group === undefined) groups.set(key, [held]);
-        else group.push(held);
-      });
-      this.wordGroups = groups;
+  wordsNear(word: string): readonly string[] {
+    const key = `${word[0]}${word.length}`;
+    let near = this.nearWords.get(key);
+    if (near === undefined) {
+      if (this.wordGroups === undefined) {
+        const groups = new Map<string, string[]>();
+        this.terms.forEachWord((wordId) => {
+          const held = this.cache.word(wordId);
+          const heldKey = `${held[0]}${held.length}`;
+          const group = groups.get(heldKey);
+          if (group === undefined) groups.set(heldKey, [held]);
+          else group.push(held);
+        });
+        this.wordGroups = groups;
+      }
+      const groups = this.wordGroups;
+      near = [word.length - 1, word.length, word.length + 1].flatMap(
+        (length) => groups.get(`${word[0]}${length}`) ?? [],
+      );
+      this.nearWords.set(key, near);
     }
-    for (let length = word.length - 1; length <= word.length + 1; length++) {
-      yield* this.wordGroups.get(`${word[0]}${length}`) ?? [];
-    }
+    return near;
   }
 
   /** Whether some tool holds this lower-case word exactly as written (not just its stem). */

@@ -17,11 +17,21 @@ export function isOneEditAway(word: string, candidate: string): boolean {
   if (n === m) {
     if (i === n) return false;
     // One letter replaced, or this letter and the next swapped.
-    return word.slice(i + 1) === candidate.slice(i + 1) || swapsAt(word, candidate, i);
+    return sameFrom(word, i + 1, candidate, i + 1) || swapsAt(word, candidate, i);
   }
-  if (m === n + 1) return word.slice(i) === candidate.slice(i + 1);
-  if (m === n - 1) return word.slice(i + 1) === candidate.slice(i);
+  if (m === n + 1) return sameFrom(word, i, candidate, i + 1);
+  if (m === n - 1) return sameFrom(word, i + 1, candidate, i);
   return false;
+}
+
+/**
+ * `a.slice(i) === b.slice(j)` without the copies: a typo is checked against hundreds of catalog
+ * words, and the slices were most of a fresh index's typo reading.
+ */
+function sameFrom(a: string, i: number, b: string, j: number): boolean {
+  if (a.length - i !== b.length - j) return false;
+  for (let k = 0; i + k < a.length; k++) if (a.charCodeAt(i + k) !== b.charCodeAt(j + k)) return false;
+  return true;
 }
 
 /** Whether `candidate` is `word` with two neighbouring letters swapped (`lsit`, `list`). */
@@ -38,7 +48,7 @@ function swapsAt(word: string, candidate: string, i: number): boolean {
     i + 1 < word.length &&
     word.charCodeAt(i) === candidate.charCodeAt(i + 1) &&
     word.charCodeAt(i + 1) === candidate.charCodeAt(i) &&
-    word.slice(i + 2) === candidate.slice(i + 2)
+    sameFrom(word, i + 2, candidate, i + 2)
   );
 }
 

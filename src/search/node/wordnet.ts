@@ -187,10 +187,16 @@ function senseOffsets(index: Buffer, lemma: string): number[] {
     .map(Number);
 }
 
+const GLOSS = Buffer.from(' | ', 'latin1');
+
 /** One synset's single words (`call_up` and other phrases left out) and its hypernyms' offsets. */
 function readSynset(data: Buffer, offset: number): { words: string[]; hypernyms: number[] } {
-  const [head = ''] = data.toString('latin1', offset, lineEnd(data, offset)).split(' | ');
-  const fields = head.split(' ');
+  // The fields before the gloss (` | …`) only: the gloss is most of the line.
+  const end = lineEnd(data, offset);
+  const gloss = data.indexOf(GLOSS, offset);
+  const fields = data
+    .toString('latin1', offset, gloss >= 0 && gloss + GLOSS.length <= end ? gloss : end)
+    .split(' ');
   const count = Number.parseInt(fields[3] ?? '0', 16);
   const words: string[] = [];
   for (let i = 0; i < count; i++) {

@@ -110,8 +110,11 @@ export class SegmentBuilder {
     this.fieldLengths = new Float64Array(this.perField ? documents * fieldCount : 0);
   }
 
-  /** `count` occurrences of a local term in a field of the open document. */
-  add(term: number, field: number, count: number): void {
+  /**
+   * `count` occurrences of a local term in a field of the open document; they add `lengthShare` of
+   * their count to its length (document normalisation only).
+   */
+  add(term: number, field: number, count: number, lengthShare = 1): void {
     const weight = this.weights[field]!;
     if (weight === 0) return;
     if (term >= this.termCount) this.reserveTerms(term + 1);
@@ -119,7 +122,7 @@ export class SegmentBuilder {
       this.addKey((term << FIELD_BITS) | field, count);
     } else {
       const frequency = weight * count;
-      this.openLength += frequency;
+      this.openLength += frequency * lengthShare;
       if (this.addKey(term, frequency)) this.postingCounts[term]! += 1;
     }
   }

@@ -41,6 +41,15 @@ function sharesPrefix(nameStem: string, stems: readonly string[]): boolean {
  */
 const SERVER_WORD_SHARE = 0.8;
 
+/**
+ * How much of a word a split name given whole (`createissue` beside `create`, `issue`) adds to its
+ * tool's length: it is no word of the name's own, so `createIssue` is about as long as
+ * `create_issue`. Measured: 0.5 leaves every set level or better (mixed external +.003, keyword
+ * half A +.002, B +.003); 0 (exactly as long) costs agent tuned-9 `twilio list messages`, whose
+ * tool drops out of the best 20 among Twilio's near-identical `List…Message` tools.
+ */
+const WHOLE_RUN_LENGTH = 0.5;
+
 /** The parts of a tool that are indexed, in field-number order. */
 export const FIELDS = [
   'name',
@@ -292,7 +301,8 @@ function readEntries(
       // A field of weight 0 has no say at all: its words are not even the index's words.
       if (weights[field] === 0) continue;
       const local = termOfWord(words[i]!);
-      builder.add(local, field, words[i + 2]!);
+      const whole = (words[i + 1]! & WHOLE_RUN) !== 0;
+      builder.add(local, field, words[i + 2]!, whole ? WHOLE_RUN_LENGTH : 1);
       if (field === DESCRIPTION && !leadCounted) {
         // A description's first word: mostly the tool's action (`Create`, `List`, `Send`).
         leadCounted = true;
@@ -301,7 +311,7 @@ function readEntries(
       }
       // A split name given whole (`newstool` after `news`, `tool`) repeats the name's words: it
       // would only dilute how much of the name a query says.
-      if (i >= nameEnd || (words[i + 1]! & WHOLE_RUN) !== 0) continue;
+      if (i >= nameEnd || whole) continue;
       // The tool's distinct name terms, for the name-match boost.
       const term = globalOf(local);
       let seen = false;

@@ -782,6 +782,20 @@ describe('default engine', () => {
       expect(matches.map((match) => match.nameMatch)).toEqual([1 / 3, 1 / 3]);
     });
 
+    it('issue #15: counts a split camelCase name given whole at half a word of its length', () => {
+      const tools = createToolIndex([
+        tool('x', 'create_issue_now', 'Open it'),
+        tool('x', 'createIssue', 'Open it'),
+      ]);
+      // `createIssue` is `create` + `issue` + `createissue`: 2.5 words long, not 3 as `create_issue_now`.
+      const bm25 = Object.fromEntries(
+        tools
+          .search('issue', { explain: true })
+          .explanation!.matches.map((match) => [match.name, match.bm25]),
+      );
+      expect(bm25.mcp__x__createIssue).toBeGreaterThan(bm25.mcp__x__create_issue_now!);
+    });
+
     it('keeps at most three tools of one server first, unless the query says the server', () => {
       const entries = [
         tool('api', 'issue_one', 'issue issue'),

@@ -77,6 +77,13 @@ export function runQualityBench() {
       loadQueryFixture('agent-positives-once-11.jsonl'),
     ],
     [
+      'agent queries once-12',
+      'once (the headline)',
+      'shared',
+      loadQueryFixture('agent-positives-once-12.jsonl'),
+    ],
+    ['paraphrases once-12', 'once (the headline)', 'shared', loadQueryFixture('paraphrases-once-12.jsonl')],
+    [
       'paraphrases tuned-11',
       'tuned (measured once, misses read)',
       'shared',
@@ -110,6 +117,7 @@ export function runQualityBench() {
     ['tuned', 'tuned'],
     ['once-10', 'once (measured, misses not read)'],
     ['once-11', 'once (measured, misses not read)'],
+    ['once-12', 'once (the headline)'],
   ].map(([name, status]) => {
     const typos = loadQueryFixture(`typo-queries-${name}.jsonl`);
     return [

@@ -626,7 +626,7 @@ class EnglishReader implements QueryReader {
       !english &&
       modified !== undefined &&
       !this.looksLikeData(runs.length, 0) &&
-      (!this.data.isEnglishWord(query.words[i]!) || this.isKnownApp(query.words[i]!)) &&
+      (!this.data.isEnglishWord(word) || this.isKnownApp(word)) &&
       writtenAsName(query, i) &&
       this.modifiesHeldNoun(query, run)
     ) {

@@ -38,14 +38,17 @@ const DOMAIN = /\b(?:[\p{L}\p{N}-]+\.)+([a-z]{2,63})\b(?:\/[^\s<>"']*)?/giu;
  * Which runs of the query stand inside an e-mail address, a URL or a domain (`jo@hotmail.com`,
  * `https://…`, `stripe.com/docs`); undefined when there is none, or no text.
  */
-function addressRuns(query: QueryWords, isTopLevelDomain: (word: string) => boolean): boolean[] | undefined {
+function addressRuns(query: QueryWords, data: LanguageData): boolean[] | undefined {
   const { text, runStarts, runEnds } = query;
   if (text === undefined || runStarts === undefined || runEnds === undefined) return undefined;
   if (!mayHoldAddress(text)) return undefined;
   const spans: [number, number][] = [];
   for (const found of text.matchAll(MAIL_OR_URL)) spans.push([found.index, found.index + found[0].length]);
   for (const found of text.matchAll(DOMAIN)) {
-    if (isTopLevelDomain(found[1]!.toLowerCase())) spans.push([found.index, found.index + found[0].length]);
+    // An app named by its domain (`Booking.com`, `Last.fm`) is a name, not an address.
+    const app = data.isKnownApp(found[0].toLowerCase());
+    if (!app && data.isTopLevelDomain(found[1]!.toLowerCase()))
+      spans.push([found.index, found.index + found[0].length]);
   }
   if (spans.length === 0) return undefined;
   return runStarts.map((start, run) => spans.some(([from, to]) => start >= from && runEnds[run]! <= to));
@@ -199,6 +202,13 @@ interface RelatedTerm extends RelatedWord {
   termId: number;
 }
 
+/** A word of a two-word app that no tool holds (`microsoft teams`): why, and where it stands. */
+interface AbsentPhraseWord {
+  where: string;
+  framed: boolean;
+  second: boolean;
+}
+
 /** How a word no tool holds was read. */
 type Missing =
   | { kind: 'filler' }
@@ -251,8 +261,10 @@ class EnglishReader implements QueryReader {
     // says where it runs, so the other names in it are its data; one of the user's services still stops it.
     let installedApp: string | undefined;
     let namesUsersService = false;
+    let secondWordsOfApps = 0;
     const wordOf = new Map<string, string>();
-    const inAddress = gate === 'unknown-name' ? addressRuns(query, this.data.isTopLevelDomain) : undefined;
+    const inAddress = gate === 'unknown-name' ? addressRuns(query, this.data) : undefined;
+    const absentPhrases = readsNames ? this.absentAppPhrases(query) : undefined;
     for (let i = 0; i < words.length; i++) {
       const word = words[i]!;
       const fate: WordFate = { word, stem: word, fate: 'dropped', reason: 'not-in-catalog', why: '' };
@@ -273,6 +285,22 @@ class EnglishReader implements QueryReader {
         installedApp = word;
       }
       namesUsersService ||= this.settings.serviceNames.has(word);
+      const phrase = absentPhrases?.get(query.runOf[i]!);
+      if (phrase !== undefined && query.runs[query.runOf[i]!] === word) {
+        // One app, though two words: it counts once against `unknownNameMaxWords`.
+        if (phrase.second) secondWordsOfApps++;
+        place(word, phrase.where);
+        namesListedService ||= phrase.framed;
+      } else if (readsNames && termId >= 0) {
+        const absentApp = this.absentAppPlace(query, i, termId);
+        if (absentApp !== undefined) {
+          place(
+            word,
+            `a known app no installed tool is named for, where a service is named: ${absentApp.where}`,
+          );
+          namesListedService ||= absentApp.framed;
+        }
+      }
       if (termId < 0) fate.why = 'no tool holds it';
       if (termId < 0 && (readsNames || this.settings.typoCorrection)) {
         const reading = this.readMissing(word);
@@ -376,7 +404,10 @@ class EnglishReader implements QueryReader {
       ((installedApp !== undefined && !namesUsersService) ||
         (!namesListedService &&
           (!namesKnownApp || answered) &&
-          this.looksLikeData(query.runs.length, plan.unknownWords.length + placedNames.length)))
+          this.looksLikeData(
+            query.runs.length,
+            plan.unknownWords.length + placedNames.length - secondWordsOfApps,
+          )))
     ) {
       for (const fate of plan.words) {
         if (plan.unknownWords.includes(fate.word) || placedNames.includes(fate.word)) {
@@ -489,6 +520,142 @@ class EnglishReader implements QueryReader {
   }
 
   /**
+   * Two words that name a known app no tool holds (`microsoft teams send message`, `… in Google
+   * Docs`), by run: an app of the maintained lists' two-word names, one word of it no English
+   * word, or a known app no dictionary knows and the catalog word after it (`Tableau Server`).
+   * The catalog may hold each word (`microsoft` in a model's name, `teams` in GitHub's tools), but
+   * it holds the app only if one tool holds both, or a server is named for either. A short query
+   * is about the app wherever it stands; a long one only after a channel or a tool verb (`framed`).
+   */
+  private absentAppPhrases(query: QueryWords): Map<number, AbsentPhraseWord> | undefined {
+    const runs = query.runs;
+    let found: Map<number, AbsentPhraseWord> | undefined;
+    for (let run = 0; run + 1 < runs.length; run++) {
+      const first = runs[run]!;
+      const second = runs[run + 1]!;
+      if (this.isDomainApp(query, run)) {
+        // `booking.com hotel search`, `my Booking.com reservation`: an app named by its domain.
+        const i = query.runOf.indexOf(run);
+        const place = this.lexicon.holdsPhrase(first, second)
+          ? undefined
+          : this.servicePlace(query, i, false);
+        if (place !== undefined) {
+          const where = `"${first}.${second}", a known app no tool holds, named by its domain ${place}`;
+          found ??= new Map();
+          found.set(run, { where, framed: false, second: false });
+          found.set(run + 1, { where, framed: false, second: true });
+        }
+        run++;
+        continue;
+      }
+      if (query.pausesAfter?.[run] === true) continue;
+      if (!this.isAppPhrase(query, run) || this.lexicon.holdsPhrase(first, second)) continue;
+      const framed = this.framesPhrase(query, run);
+      // A server named for both words holds the app (`google-docs`); one named for one does not.
+      if (this.lexicon.isServerWord(first) && this.lexicon.isServerWord(second)) continue;
+      if (!framed && this.looksLikeData(runs.length, 0)) continue;
+      const where = `"${first} ${second}", a known app no tool holds, ${framed ? 'after a channel or a tool verb' : 'in a short query'}`;
+      found ??= new Map();
+      found.set(run, { where, framed, second: false });
+      found.set(run + 1, { where, framed, second: true });
+      run++;
+    }
+    return found;
+  }
+
+  /** Whether runs `run` and `run + 1` are written as a domain that is a known app's name (`Booking.com`). */
+  private isDomainApp(query: QueryWords, run: number): boolean {
+    const { text, runStarts, runEnds } = query;
+    if (text === undefined || runStarts === undefined || runEnds === undefined) return false;
+    if (text.charAt(runEnds[run]!) !== '.' || runStarts[run + 1] !== runEnds[run]! + 1) return false;
+    const domain = `${query.runs[run]}.${query.runs[run + 1]}`;
+    return this.data.isTopLevelDomain(query.runs[run + 1]!) && this.isKnownApp(domain);
+  }
+
+  /**
+   * Whether runs `run` and `run + 1` name an app: a two-word name of the maintained lists with a
+   * word no dictionary knows (`google docs`), or a known app then a catalog word, written as a
+   * name (`Tableau Server`); never a place (`San Francisco`).
+   */
+  private isAppPhrase(query: QueryWords, run: number): boolean {
+    const first = query.runs[run]!;
+    const second = query.runs[run + 1]!;
+    if (
+      this.data.isSubjectName(first) ||
+      this.data.isSubjectName(second) ||
+      this.data.isSubjectName(`${first} ${second}`)
+    ) {
+      return false;
+    }
+    // A word no tool holds is read on its own (`jira`, `leetcode`): only held words hide an app.
+    if (!this.knows(first) && !this.knows(second)) return false;
+    const asName =
+      writtenAsName(query, query.runOf.indexOf(run)) && writtenAsName(query, query.runOf.indexOf(run + 1));
+    if (this.isKnownApp(`${first} ${second}`)) {
+      // Two common English words are too often a thing's name (`exchange rates`, `companies house`).
+      return this.isRareInEnglish(first) || this.isRareInEnglish(second);
+    }
+    return (
+      asName &&
+      this.knows(first) &&
+      this.isKnownApp(first) &&
+      this.isRareInEnglish(first) &&
+      this.knows(second) &&
+      !PHRASE_ENDS.has(second) &&
+      this.zipf(second) < this.settings.commonWordZipf
+    );
+  }
+
+  /** Whether the two-word name at `run` comes after a channel or a tool verb (maybe with an owner between) and ends its phrase. */
+  private framesPhrase(query: QueryWords, run: number): boolean {
+    const runs = query.runs;
+    const owned = run >= 2 && OWNERS.has(runs[run - 1]!);
+    const before = runs[owned ? run - 2 : run - 1];
+    if (before === undefined) return false;
+    const opens = CHANNELS.has(before) || TOOL_VERBS.has(before) || APP_DESTINATIONS.has(before);
+    return opens && (this.endsPhrase(query, run + 1, false) || this.endsNounPhrase(query, run + 2));
+  }
+
+  /**
+   * Where word `i`, which some tool holds, names a known app that the catalog holds only as a word
+   * (`signal send message`, `file a bug in Linear for …`): no server and no tool is named for it,
+   * and no description writes it as a name (`… on Twitter` would). An English word in lower case
+   * names the app only opening a short query before an action; written as a name, or no English
+   * word, wherever a service is named. `framed`: after a channel or a tool verb, which stops a
+   * long query too.
+   */
+  private absentAppPlace(
+    query: QueryWords,
+    i: number,
+    termId: number,
+  ): { where: string; framed: boolean } | undefined {
+    const word = query.words[i]!;
+    const run = query.runOf[i]!;
+    if (
+      query.runs[run] !== word ||
+      !this.isKnownApp(word) ||
+      this.lexicon.isServerWord(word) ||
+      this.lexicon.nameFrequency(termId) > 0 ||
+      this.lexicon.writesAsName(word)
+    ) {
+      return undefined;
+    }
+    if (this.data.isEnglishWord(word) && !writtenAsName(query, i)) {
+      const runs = query.runs;
+      const opens =
+        run === 0 && runs.length <= MAX_KEYWORDS_FOR_ENGLISH_FIRST && this.isAction(runs[1] ?? '');
+      return opens
+        ? { where: `as the first word of a short query, before the action "${runs[1]}"`, framed: false }
+        : undefined;
+    }
+    const framed = this.inChannelFrame(query, run);
+    const where =
+      this.servicePlace(query, i, false) ??
+      (framed ? 'a known app after a channel or a tool verb' : undefined);
+    return where === undefined ? undefined : { where, framed };
+  }
+
+  /**
    * A known app of the maintained lists, whatever its English frequency; not a place, a language
    * or a format, which a task is about even when a brand shares its name (`beijing`).
    */
@@ -499,6 +666,11 @@ class EnglishReader implements QueryReader {
   /** A known app named with an English word that is rare in English (see {@link RARE_WORD_ZIPF}). */
   private isRareWordApp(word: string): boolean {
     return this.isKnownApp(word) && this.zipf(word) <= RARE_WORD_ZIPF;
+  }
+
+  /** No English word, or a rare one (see {@link RARE_WORD_ZIPF}): `microsoft`, `google`. */
+  private isRareInEnglish(word: string): boolean {
+    return !this.data.isEnglishWord(word) || this.zipf(word) <= RARE_WORD_ZIPF;
   }
 
   /**

@@ -100,6 +100,10 @@ export interface QueryLexicon {
   namesWith(termId: number): NameAssociations;
   /** How many tools have the term in their names. */
   nameFrequency(termId: number): number;
+  /** Whether some tool's description writes the lower-case word as a name (capitalized inside a sentence). */
+  writesAsName(word: string): boolean;
+  /** Whether some tool's name or description holds two lower-case words next to each other. */
+  holdsPhrase(first: string, second: string): boolean;
   /** The most of these terms that one tool holds: how much of a query the catalog can answer. */
   mostHeldByOneTool(termIds: readonly number[]): number;
 }
@@ -169,11 +173,11 @@ export interface LanguageData {
   isEnglishWord(word: string): boolean;
   /** How common a word is in English: log10 of its occurrences per billion words, 0 if unknown. */
   englishZipf(word: string): number;
-  /** Whether a word names what a task is about (a place, a language, a day), never a service. */
+  /** Whether a word, or two joined by one space (`san francisco`), names what a task is about (a place, a language, a day), never a service. */
   isSubjectName(word: string): boolean;
   /** Whether a word is a top-level domain (`com`, `io`): `name.tld` is then an address. */
   isTopLevelDomain(word: string): boolean;
-  /** Whether a word is the name of a known app or company. */
+  /** Whether a word, or two joined by one space (`google docs`), is the name of a known app or company. */
   isKnownApp(word: string): boolean;
   /** Words related to a word (synonyms, broader words). */
   relatedWords(word: string): readonly RelatedWord[];

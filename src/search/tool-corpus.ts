@@ -202,6 +202,8 @@ interface CorpusPartData {
   names: readonly string[];
   /** Each tool's server id ('' when it has none). */
   servers: readonly string[];
+  /** Each tool's description as given ('' when it has none), for the names it writes. */
+  descriptions: readonly string[];
   /** Term → how many of these tools' descriptions start with it. */
   leads: ReadonlyMap<number, number>;
   /** Tool d's name terms are nameTerms[nameStarts[d − firstDoc] .. nameStarts[d − firstDoc + 1]). */
@@ -217,6 +219,7 @@ class CorpusPart implements CorpusPartData {
   readonly firstDoc: number;
   readonly names: readonly string[];
   readonly servers: readonly string[];
+  readonly descriptions: readonly string[];
   readonly leads: ReadonlyMap<number, number>;
   readonly nameStarts: Uint32Array;
   readonly nameTerms: Uint32Array;
@@ -225,6 +228,7 @@ class CorpusPart implements CorpusPartData {
     this.firstDoc = data.firstDoc;
     this.names = data.names;
     this.servers = data.servers;
+    this.descriptions = data.descriptions;
     this.leads = data.leads;
     this.nameStarts = data.nameStarts;
     this.nameTerms = data.nameTerms;
@@ -267,6 +271,7 @@ function readEntries(
   memo.startReading();
   const names = new Array<string>(entries.length);
   const servers = new Array<string>(entries.length);
+  const descriptions = new Array<string>(entries.length);
   const leads = new Map<number, number>();
   const nameStarts = new Uint32Array(entries.length + 1);
   let nameTerms = new Uint32Array(entries.length * 4 + 16);
@@ -285,6 +290,7 @@ function readEntries(
     }
     names[doc] = name;
     servers[doc] = typeof entry.server === 'string' ? entry.server : '';
+    descriptions[doc] = typeof entry.description === 'string' ? entry.description : '';
     const tool = memo.wordsOf(entry);
     tools[doc] = tool;
     triples += (memo.end(tool) - memo.start(tool)) / 3;
@@ -327,7 +333,25 @@ function readEntries(
     nameStarts[doc + 1] = nameCount;
     builder.endDocument();
   }
-  return { names, servers, leads, nameStarts, nameTerms: nameTerms.slice(0, nameCount), builder };
+  return {
+    names,
+    servers,
+    descriptions,
+    leads,
+    nameStarts,
+    nameTerms: nameTerms.slice(0, nameCount),
+    builder,
+  };
+}
+
+// A capitalized word after a letter or digit, a comma or a closing bracket and a space: not a
+// sentence's first word (`… on Twitter`, `… Microsoft's`, not `Linear scale.` after a full stop).
+const NAME_INSIDE_SENTENCE = /(?<=[\p{L}\p{N},;)'"] )(\p{Lu}[\p{L}\p{N}]*)/gu;
+
+const MAX_REMEMBERED_PHRASES = 10_000;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 // Each server id's words, split once.
@@ -358,6 +382,10 @@ export class ToolCorpus implements QueryLexicon {
   private namedServers: Map<string, string> | undefined;
   // How many tools have each term in their names (on first use).
   private nameCounts: Map<number, number> | undefined;
+  // Words some description writes as a name: capitalized inside a sentence (on first use).
+  private writtenNames: Set<string> | undefined;
+  // Two words joined by a space → whether some tool holds them next to each other (on first ask).
+  private readonly phrases = new Map<string, boolean>();
   // Scratch space of `namesWith`: a count per term id, all 0 between calls.
   private nameTermCounts = new Int32Array(0);
   // The words that could be one edit from a word, by its first letter and length (on first use).
@@ -497,6 +525,54 @@ export class ToolCorpus implements QueryLexicon {
   }
 
   /** How many tools have the term in their names. */
+  /**
+   * Whether some tool's description writes the lower-case word as a name, capitalized inside a
+   * sentence (`Search tweets on Twitter`), not only as a common word (`a linear scale`).
+   */
+  writesAsName(word: string): boolean {
+    if (this.writtenNames === undefined) {
+      const found = new Set<string>();
+      for (const part of this.parts) {
+        for (const description of part.descriptions) {
+          for (const match of description.matchAll(NAME_INSIDE_SENTENCE)) found.add(match[1]!.toLowerCase());
+        }
+      }
+      this.writtenNames = found;
+    }
+    return this.writtenNames.has(word);
+  }
+
+  /**
+   * Whether some tool's name or description holds the two words next to each other (`Microsoft
+   * Teams`, `microsoft_teams`, `MicrosoftTeams`), not only each somewhere in a long text.
+   */
+  holdsPhrase(first: string, second: string): boolean {
+    const key = `${first} ${second}`;
+    let held = this.phrases.get(key);
+    if (held === undefined) {
+      const firstTerm = this.lookUp(first).termId;
+      const secondTerm = this.lookUp(second).termId;
+      held = false;
+      if (firstTerm >= 0 && secondTerm >= 0) {
+        const adjacent = new RegExp(
+          `(?<![a-z0-9])${escapeRegExp(first)}[\\s_./-]?${escapeRegExp(second)}`,
+          'i',
+        );
+        const withFirst = new Set<number>();
+        this.bm25.forEachDocument(firstTerm, (doc) => withFirst.add(doc));
+        this.bm25.forEachDocument(secondTerm, (doc) => {
+          if (held || !withFirst.has(doc)) return;
+          const part = this.partOf(doc);
+          const own = doc - part.firstDoc;
+          held = adjacent.test(part.names[own]!) || adjacent.test(part.descriptions[own]!);
+        });
+      }
+      if (this.phrases.size >= MAX_REMEMBERED_PHRASES) this.phrases.clear();
+      this.phrases.set(key, held);
+    }
+    return held;
+  }
+
   nameFrequency(termId: number): number {
     if (this.nameCounts === undefined) {
       const counts = new Map<number, number>();

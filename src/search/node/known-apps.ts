@@ -6,9 +6,10 @@ import { dirname, join } from 'node:path';
  * Names of apps, services and companies from maintained lists, read on first use: the brands of
  * `simple-icons` (titles and their also-known-as names), the company names of
  * `@cspell/dict-companies` and the software tools of `@cspell/dict-software-terms`. One-word
- * names only (queries are read a word at a time), at least three letters (digits may stand among
- * them: `1Password`, `Neo4j`), and not all capitals:
- * `AAPL`, `ABB` are tickers and acronyms, not how people name an app.
+ * names of at least three letters (digits may stand among them: `1Password`, `Neo4j`), not all
+ * capitals (`AAPL`, `ABB` are tickers and acronyms, not how people name an app); and names of two
+ * words, looked up joined by one space (`google docs`, `semantic scholar`), and apps named by their
+ * domain (`booking.com`, `last.fm`).
  */
 
 let names: ReadonlySet<string> | undefined;
@@ -20,12 +21,15 @@ export function isKnownApp(word: string): boolean {
 
 // Letters and digits, at least three letters: `1Password`, `Neo4j`, `Auth0`, not `S3` or `3M`.
 const ONE_WORD = /^(?=(?:[0-9]*[A-Za-z]){3})[A-Za-z0-9]+$/;
+const TWO_WORDS = /^[A-Za-z0-9]+ [A-Za-z0-9]+$/;
+const DOMAIN_NAME = /^[A-Za-z0-9-]+\.[A-Za-z]{2,}$/;
 
 function loadNames(): ReadonlySet<string> {
   const require = createRequire(import.meta.url);
   const found = new Set<string>();
   const add = (name: string) => {
-    if (ONE_WORD.test(name) && name !== name.toUpperCase()) found.add(name.toLowerCase());
+    const named = (ONE_WORD.test(name) && name !== name.toUpperCase()) || TWO_WORDS.test(name);
+    if (named || DOMAIN_NAME.test(name)) found.add(name.toLowerCase());
   };
   const icons = require('simple-icons/icons.json') as { title: string; aliases?: { aka?: string[] } }[];
   for (const icon of icons) {

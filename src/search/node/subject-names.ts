@@ -87,7 +87,8 @@ function loadNames(): Set<string> {
   const found = new Set<string>([...PROGRAMMING_LANGUAGES, ...CALENDAR]);
   const add = (name: string | undefined) => {
     const word = name?.toLowerCase();
-    if (word !== undefined && /^[a-z]+$/.test(word)) found.add(word);
+    // Two-word names too (`san francisco`, `united states`), looked up joined by one space.
+    if (word !== undefined && /^[a-z]+(?: [a-z]+)?$/.test(word)) found.add(word);
   };
   for (const city of cityMapping) {
     if (city.pop < MIN_CITY_POPULATION) continue;

@@ -577,6 +577,81 @@ describe('default engine', () => {
       expect(index.search('we have harvest season issues to list').matches).not.toEqual([]);
     });
 
+    describe('issue #15: a known app the catalog holds only as words', () => {
+      const held = createToolIndex([
+        ...CATALOG,
+        tool('procs', 'kill_process', 'Send a termination signal to a process', 'pid'),
+        tool('stats', 'fit_model', 'Fit a linear model to the data points', 'points'),
+        tool('models', 'run_phi', 'Run the microsoft phi model on a prompt', 'prompt'),
+        tool('github', 'list_teams', 'List the teams of an organization', 'org'),
+        tool('web', 'web_search', 'Search the web with google', 'query'),
+        tool('files', 'list_docs', 'List docs in a folder', 'folder'),
+        tool('social', 'post_tweet', 'Post a short update on Twitter for the account', 'text'),
+        tool('travel', 'search_hotels', 'Search hotels by city for a booking', 'city'),
+      ]);
+      const whyUnknown = (query: string) =>
+        held.search(query, { explain: true }).explanation?.whyUnknown ?? {};
+
+      it('stops where a service is named on a known app no server, tool name or capitalized mention holds', () => {
+        // `signal` and `linear` are only words here (a process signal, a linear model).
+        expect(whyUnknown('signal send message')).toEqual({
+          signal:
+            'a known app no installed tool is named for, where a service is named: as the first word of a short query, before the action "send"',
+        });
+        expect(held.search('create an issue in Linear for the web team').matches).toEqual([]);
+        expect(held.search('what issues are open for my team on Linear?').matches).toEqual([]);
+        for (const query of [
+          // In lower case, an English word is the word unless it opens a short query before an action.
+          'send a signal to the process',
+          'fit a linear model to the points',
+          // A description that writes the app as a name holds it: `… on Twitter`.
+          'post an update on Twitter',
+        ]) {
+          expect(held.search(query).matches, query).not.toEqual([]);
+        }
+      });
+
+      it('stops on a two-word app no tool holds as a phrase, though each word is held', () => {
+        expect(whyUnknown('google docs create document')).toEqual({
+          google: '"google docs", a known app no tool holds, in a short query',
+          docs: '"google docs", a known app no tool holds, in a short query',
+        });
+        expect(held.search('Send a message to the team in Microsoft Teams').matches).toEqual([]);
+        // A long task stops only with the app after a channel: elsewhere it is data.
+        expect(
+          held.search(
+            'Once the build finishes please post the release notes to the channel in Microsoft Teams so everyone sees it',
+          ).matches,
+        ).toEqual([]);
+        for (const query of [
+          // A known app the catalog holds as a word, where no service is named, is that word.
+          'run the microsoft phi model',
+          // A place is what the task is about (`San Francisco`), and two common words a thing's name.
+          'search hotels in San Francisco',
+        ]) {
+          expect(held.search(query).matches, query).not.toEqual([]);
+        }
+        const docs = createToolIndex([
+          tool('gdrive', 'export_doc', 'Export a Google Docs file as a PDF', 'file'),
+        ]);
+        expect(docs.search('export google docs file').matches).toEqual(['mcp__gdrive__export_doc']);
+      });
+
+      it('reads an app named by its domain as the app, not as an address', () => {
+        expect(whyUnknown('booking.com hotel search')).toEqual({
+          booking: '"booking.com", a known app no tool holds, named by its domain as the first word',
+          com: '"booking.com", a known app no tool holds, named by its domain as the first word',
+        });
+        expect(held.search('cancel my booking.com reservation').matches).toEqual([]);
+        const booking = createToolIndex([
+          tool('travel', 'search_hotels', 'Search hotels on Booking.com', 'city'),
+        ]);
+        expect(booking.search('booking.com hotel search').matches).toEqual(['mcp__travel__search_hotels']);
+        // A domain that is no app's name is still an address (`stripe.com`: the app is `Stripe`).
+        expect(held.search('search hotels near stripe.com offices').matches).not.toEqual([]);
+      });
+    });
+
     it('says in the explanation why each word was read as an absent app', () => {
       const why = (query: string) => index.search(query, { explain: true }).explanation?.whyUnknown;
       expect(why('create an issue in zorblat')).toEqual({

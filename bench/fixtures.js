@@ -76,6 +76,14 @@ function judged(row) {
   };
 }
 
+/**
+ * A long task with words no tool holds: the first query of a process that reads it reads every
+ * list the English reader loads on first use (word frequencies, the dictionary, places, known
+ * apps, top-level domains, WordNet).
+ */
+export const ENGLISH_FIRST_QUERY =
+  "I'm moving to Paris next week: can you ring the landlord, erase my old notes and mail jo@example.com?";
+
 /** The external set's dev queries (StableToolBench), relevant ids as agent-facing names. */
 export function loadExternalQueries(file = join(sharedDataDir(), 'external', 'queries-dev.jsonl')) {
   return readQueryLines(file).map(judged);

@@ -44,30 +44,6 @@ export function timeQueries(search, queries, passes) {
   return { medianUs: median(micros), p99Us: percentile(micros, 99) };
 }
 
-function collect() {
-  if (typeof globalThis.gc !== 'function') throw new Error('Run with node --expose-gc (npm run bench does).');
-  globalThis.gc();
-  globalThis.gc();
-}
-
-// Typed arrays live outside the JS heap: count them too, or a postings index would look free.
-function usedBytes() {
-  const usage = process.memoryUsage();
-  return usage.heapUsed + usage.arrayBuffers;
-}
-
-/** Memory (MB, JS heap + array buffers) that the value built by `build()` keeps alive. */
-export function retainedHeapMb(build) {
-  collect();
-  const before = usedBytes();
-  const kept = build();
-  collect();
-  const after = usedBytes();
-  // Touch `kept` after measuring so it cannot be collected early.
-  if (kept === undefined) return Number.NaN;
-  return (after - before) / 2 ** 20;
-}
-
 export function fixed(value, digits = 1) {
   return Number.isFinite(value) ? value.toFixed(digits) : String(value);
 }

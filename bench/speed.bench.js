@@ -4,17 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createToolIndex, HERMES_OPTIONS } from '../dist/search/index.js';
 import { loadCatalogEntries, loadDevQueries, loadExternalQueries } from './fixtures.js';
-import {
-  fixed,
-  median,
-  percentile,
-  retainedHeapMb,
-  table,
-  timeBuilds,
-  timeOnce,
-  timeQueries,
-  verdict,
-} from './measure.js';
+import { fixed, median, percentile, table, timeBuilds, timeOnce, timeQueries, verdict } from './measure.js';
 import { createMiniSearchIndex } from './minisearch-engine.js';
 
 const BUILD_RUNS = 15;
@@ -24,6 +14,7 @@ const FRESH_PROCESSES = 5;
 const EXTRA_TOOLS = 10;
 const COLD_BUILD = fileURLToPath(new URL('./tools/cold-build.js', import.meta.url));
 const FIRST_PASS = fileURLToPath(new URL('./tools/first-pass.js', import.meta.url));
+const INDEX_HEAP = fileURLToPath(new URL('./tools/index-heap.js', import.meta.url));
 const FIRST_PASS_PROCESSES = 3;
 const NEW_INDEX_PASSES = 3;
 
@@ -40,6 +31,18 @@ export function coldBuilds(engine, processes = FRESH_PROCESSES, tools = 0) {
   }
   const of = (key) => median(runs.map((run) => run[key]));
   return { buildMs: of('buildMs'), buildCpuMs: of('buildCpuMs'), englishQueryMs: of('englishQueryMs') };
+}
+
+/**
+ * What a fresh process keeps alive for an index (`bench/tools/index-heap.js`), in MB: the index,
+ * then with the English data a first query reads, then after every dev query and external task.
+ */
+export function indexHeap(engine, tools = 0) {
+  const child = spawnSync(process.execPath, ['--expose-gc', INDEX_HEAP, engine, String(tools)], {
+    encoding: 'utf8',
+  });
+  if (child.status !== 0) throw new Error(`index heap (${engine}) failed: ${child.stderr}`);
+  return JSON.parse(child.stdout);
 }
 
 /**
@@ -115,9 +118,9 @@ export function runSpeedBench() {
   // One process for MiniSearch: its 40-word queries take about 100 times ours.
   const newToProcess = { ours: newQueryPasses('default'), mini: newQueryPasses('minisearch', 1) };
 
-  const oursHeap = retainedHeapMb(() => createToolIndex(entries));
-  const hermesHeap = retainedHeapMb(() => createToolIndex(entries, HERMES_OPTIONS));
-  const miniHeap = retainedHeapMb(() => createMiniSearchIndex(entries));
+  const oursHeap = indexHeap('default');
+  const hermesHeap = indexHeap('hermes');
+  const miniHeap = indexHeap('minisearch');
 
   // A query's connector hits: the last tools of the catalog, renamed, added to an index of the rest.
   const base = createToolIndex(entries.slice(0, -EXTRA_TOOLS));
@@ -135,7 +138,8 @@ export function runSpeedBench() {
     fixed(build.medianMs),
     fixed(query.medianUs),
     fixed(query.p99Us),
-    fixed(heap),
+    fixed(heap.indexMb),
+    fixed(heap.queriedMb),
   ];
   const lines = [
     `## Speed: ${entries.length} tools (all shared catalogs), ${queries.length} dev queries × ${QUERY_PASSES} passes, limit 5`,
@@ -148,6 +152,7 @@ export function runSpeedBench() {
         'query median µs',
         'query p99 µs',
         'index heap MB',
+        'after queries MB',
       ],
       row('toolbridge (default)', fresh.ours, ours, oursQuery, oursHeap),
       row('toolbridge (hermes preset)', fresh.hermes, hermes, hermesQuery, hermesHeap),
@@ -210,7 +215,9 @@ export function runSpeedBench() {
       `(target ≤ 150: ${verdict(fresh.ours.englishQueryMs <= 150)})`,
     `extend by ${EXTRA_TOOLS} tools (a query's connector hits): ${fixed(extendUs)} µs median, ` +
       `${fixed((ours.medianMs * 1000) / extendUs, 0)}× less than a rebuild`,
-    `heap: ${fixed(miniHeap / oursHeap)}× less than MiniSearch`,
+    `heap (a fresh process, JS heap and memory outside it, over the entries loaded): index ${fixed(oursHeap.indexMb)} MB, ` +
+      `${fixed(miniHeap.indexMb / oursHeap.indexMb)}× MiniSearch's; with the English data a first query reads ` +
+      `${fixed(oursHeap.englishMb)} MB, after every dev query and external task ${fixed(oursHeap.queriedMb)} MB`,
   ];
   return lines.join('\n');
 }

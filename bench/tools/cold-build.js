@@ -3,7 +3,7 @@
 // synthetic catalog of that many tools made from them), then times importing the engine, its
 // first build and first queries, and prints one JSON line. `engine` is `default`, `hermes` or
 // `minisearch`.
-import { loadCatalogEntries, syntheticEntries } from '../fixtures.js';
+import { ENGLISH_FIRST_QUERY, loadCatalogEntries, syntheticEntries } from '../fixtures.js';
 
 const engine = process.argv[2] ?? 'default';
 const tools = Number(process.argv[3] ?? 0);
@@ -25,8 +25,6 @@ const time = async (fn) => {
   return { value, wallMs: performance.now() - wall, cpuMs: cpuMs() - cpu };
 };
 
-const FIRST_QUERY =
-  "I'm moving to Paris next week: can you ring the landlord, erase my old notes and mail jo@example.com?";
 const result = {};
 if (engine === 'minisearch') {
   const load = await time(() => import('../minisearch-engine.js'));
@@ -39,9 +37,7 @@ if (engine === 'minisearch') {
   const build = await time(() => createToolIndex(entries, engine === 'hermes' ? HERMES_OPTIONS : undefined));
   Object.assign(result, { importMs: load.wallMs, buildMs: build.wallMs, buildCpuMs: build.cpuMs });
   const index = build.value;
-  // A long task with words no tool holds: it reads every list the English reader loads on first
-  // use (word frequencies, the dictionary, places, known apps, top-level domains, WordNet).
-  const first = await time(() => index.search(FIRST_QUERY));
+  const first = await time(() => index.search(ENGLISH_FIRST_QUERY));
   result.firstQueryMs = first.wallMs;
   result.firstQueryCpuMs = first.cpuMs;
   result.englishQueryMs = first.wallMs;

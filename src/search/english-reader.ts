@@ -281,11 +281,18 @@ class EnglishReader implements QueryReader {
       let term = found.stem;
       let termId = found.termId;
       if (termId >= 0 && this.isNameHeldOnlyByStem(query, i)) termId = -1;
-      if (readsNames && termId >= 0 && installedApp === undefined && this.namesInstalledApp(query, i)) {
+      // A word of a two-word app no tool holds (`my Microsoft Teams`) names no installed app.
+      const phrase = absentPhrases?.get(query.runOf[i]!);
+      if (
+        readsNames &&
+        termId >= 0 &&
+        installedApp === undefined &&
+        phrase === undefined &&
+        this.namesInstalledApp(query, i)
+      ) {
         installedApp = word;
       }
       namesUsersService ||= this.settings.serviceNames.has(word);
-      const phrase = absentPhrases?.get(query.runOf[i]!);
       if (phrase !== undefined && query.runs[query.runOf[i]!] === word) {
         // One app, though two words: it counts once against `unknownNameMaxWords`.
         if (phrase.second) secondWordsOfApps++;
@@ -563,6 +570,15 @@ class EnglishReader implements QueryReader {
     return found;
   }
 
+  /** Whether run `run` is a word of a two-word place (`Los Angeles`, `San Francisco`). */
+  private inPlaceName(runs: readonly string[], run: number): boolean {
+    const word = runs[run]!;
+    return (
+      (run + 1 < runs.length && this.data.isSubjectName(`${word} ${runs[run + 1]}`)) ||
+      (run > 0 && this.data.isSubjectName(`${runs[run - 1]} ${word}`))
+    );
+  }
+
   /** Whether runs `run` and `run + 1` are written as a domain that is a known app's name (`Booking.com`). */
   private isDomainApp(query: QueryWords, run: number): boolean {
     const { text, runStarts, runEnds } = query;
@@ -583,7 +599,7 @@ class EnglishReader implements QueryReader {
     if (
       this.data.isSubjectName(first) ||
       this.data.isSubjectName(second) ||
-      this.data.isSubjectName(`${first} ${second}`)
+      this.inPlaceName(query.runs, run)
     ) {
       return false;
     }
@@ -612,8 +628,9 @@ class EnglishReader implements QueryReader {
     const owned = run >= 2 && OWNERS.has(runs[run - 1]!);
     const before = runs[owned ? run - 2 : run - 1];
     if (before === undefined) return false;
-    const opens = CHANNELS.has(before) || TOOL_VERBS.has(before) || APP_DESTINATIONS.has(before);
-    return opens && (this.endsPhrase(query, run + 1, false) || this.endsNounPhrase(query, run + 2));
+    return (
+      opensChannel(before) && (this.endsPhrase(query, run + 1, false) || this.endsNounPhrase(query, run + 2))
+    );
   }
 
   /**
@@ -900,13 +917,15 @@ class EnglishReader implements QueryReader {
     const before = runs[channel]!;
     // Right after one of the catalog's actions, too: `search aliexpress for …`, `check sentry for …`;
     // and after `to`, the destination (`upload it to soundcloud as …`).
-    const opens =
-      CHANNELS.has(before) ||
-      TOOL_VERBS.has(before) ||
-      APP_DESTINATIONS.has(before) ||
-      (!owned && this.isAction(before));
-    // A known app is a name: its phrase ends before an action or a common word too.
-    return opens && (this.endsPhrase(query, run, false) || this.endsNounPhrase(query, run + 1));
+    const afterChannel = opensChannel(before);
+    if ((!afterChannel && (owned || !this.isAction(before))) || this.inPlaceName(runs, run)) return false;
+    // After a channel, a known app written as a name, or no English word, names the app whatever
+    // follows (`on Trainline leaving before nine`, `through the Vonage API instead`); else its
+    // phrase must end, as a name's does (before an action or a common word too).
+    const asName = !this.data.isEnglishWord(word) || writtenAsName(query, query.runOf.indexOf(run));
+    return (
+      (afterChannel && asName) || this.endsPhrase(query, run, false) || this.endsNounPhrase(query, run + 1)
+    );
   }
 
   /**
@@ -1276,6 +1295,11 @@ function followedPhrase(
     (phrase) => run >= phrase.length && phrase.every((word, k) => runs[run - phrase.length + k] === word),
   );
   return found?.join(' ');
+}
+
+/** A channel, a tool verb or a destination: what a known app's name comes after (`on`, `via`, `to`). */
+function opensChannel(word: string): boolean {
+  return CHANNELS.has(word) || TOOL_VERBS.has(word) || APP_DESTINATIONS.has(word);
 }
 
 function isAccountName(runs: readonly string[], run: number): boolean {

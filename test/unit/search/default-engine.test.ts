@@ -229,6 +229,26 @@ describe('default engine', () => {
       expect(index.search('create an issue in kotlin').matches).not.toEqual([]);
     });
 
+    it('issue #15: after a channel, a known app written as a name, or no English word, names the app whatever follows', () => {
+      // No phrase end after the app: `leaving`, `instead` are no joining words.
+      expect(
+        index.search(
+          'please post the weekly summary message to the channel on Snapchat leaving out the names',
+        ).unknownWords,
+      ).toEqual(['snapchat']);
+      expect(
+        index.search(
+          'please send the charge reminders to every customer through the Vonage API instead of text',
+        ).unknownWords,
+      ).toEqual(['vonage']);
+      // Two words of a place are the place (`Los` is a brand too).
+      expect(
+        index.search(
+          'please send the weather forecast for the city to the channel in Los Angeles every morning',
+        ).matches,
+      ).not.toEqual([]);
+    });
+
     it('issue #15: a known app where a service is named stops a long query, unless one tool answers most of the rest', () => {
       const catalog = [
         ...CATALOG,

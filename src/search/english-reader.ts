@@ -327,7 +327,12 @@ class EnglishReader implements QueryReader {
           const listed = this.isListed(word) && !this.closesKeywords(query, i);
           // A known app, like any name, is data in a long sentence, unless it stands where a
           // service is named (`… on snapchat`, `via the trello api`); one of the user's never is.
-          const knownApp = listed || this.isRareWordApp(word);
+          // A known app named with an English word is one when rare in English, or capitalized as a
+          // name (`on Amazon`, `our Shortcut workspace`; a quoted word is a value: `the 'Electronics' category`).
+          const knownApp =
+            listed ||
+            this.isRareWordApp(word) ||
+            (this.isKnownApp(word) && capitalizedInSentence(query, i) && !quoted(query, i));
           const framed = knownApp && this.inChannelFrame(query, query.runOf[i]!);
           namesListedService ||= this.settings.serviceNames.has(word) || framed;
           namesKnownApp ||= knownApp && this.servicePlace(query, i, false) !== undefined;
@@ -543,14 +548,15 @@ class EnglishReader implements QueryReader {
       if (this.isDomainApp(query, run)) {
         // `booking.com hotel search`, `my Booking.com reservation`: an app named by its domain.
         const i = query.runOf.indexOf(run);
+        const framed = this.framesPhrase(query, run);
         const place = this.lexicon.holdsPhrase(first, second)
           ? undefined
-          : this.servicePlace(query, i, false);
+          : (this.servicePlace(query, i, false) ?? (framed ? 'after a channel or a tool verb' : undefined));
         if (place !== undefined) {
           const where = `"${first}.${second}", a known app no tool holds, named by its domain ${place}`;
           found ??= new Map();
-          found.set(run, { where, framed: false, second: false });
-          found.set(run + 1, { where, framed: false, second: true });
+          found.set(run, { where, framed, second: false });
+          found.set(run + 1, { where, framed, second: true });
         }
         run++;
         continue;
@@ -627,10 +633,8 @@ class EnglishReader implements QueryReader {
     const runs = query.runs;
     const owned = run >= 2 && OWNERS.has(runs[run - 1]!);
     const before = runs[owned ? run - 2 : run - 1];
-    if (before === undefined) return false;
-    return (
-      opensChannel(before) && (this.endsPhrase(query, run + 1, false) || this.endsNounPhrase(query, run + 2))
-    );
+    // Its words are names, so whatever follows (as for a known app in `inChannelFrame`).
+    return before !== undefined && opensChannel(before);
   }
 
   /**
@@ -1266,12 +1270,25 @@ const CLOSING_QUOTE = /^["'`\u2019\u201d]$/;
  * sentence (`for my Hammock`) in a query that is not capitalized throughout (`Send Weekly Digest`).
  */
 function writtenAsName(query: QueryWords, i: number): boolean {
+  return quoted(query, i) || capitalizedInSentence(query, i);
+}
+
+function quoted(query: QueryWords, i: number): boolean {
+  const { text, runStarts, runEnds } = query;
+  if (text === undefined || runStarts === undefined || runEnds === undefined) return false;
+  const run = query.runOf[i]!;
+  return (
+    OPENING_QUOTE.test(text.charAt(runStarts[run]! - 1)) && CLOSING_QUOTE.test(text.charAt(runEnds[run]!))
+  );
+}
+
+/** Whether word `i` is capitalized inside a sentence, in a query not capitalized throughout (see `writtenAsName`). */
+function capitalizedInSentence(query: QueryWords, i: number): boolean {
   const { text, runStarts, runEnds } = query;
   if (text === undefined || runStarts === undefined || runEnds === undefined) return false;
   const run = query.runOf[i]!;
   const start = runStarts[run]!;
   const end = runEnds[run]!;
-  if (OPENING_QUOTE.test(text.charAt(start - 1)) && CLOSING_QUOTE.test(text.charAt(end))) return true;
   const capitalized = (other: number) => /[A-Z]/.test(text.charAt(runStarts[other]!));
   if (run === 0 || !capitalized(run) || !/[a-z]/.test(text.slice(start + 1, end))) return false;
   if (SENTENCE_END.test(text.slice(0, start))) return false;

@@ -241,6 +241,13 @@ describe('default engine', () => {
           'please send the charge reminders to every customer through the Vonage API instead of text',
         ).unknownWords,
       ).toEqual(['vonage']);
+      // A known app named with an everyday English word is the app when capitalized as a name,
+      // but a quoted word is a value.
+      const long =
+        'we agreed on the charge so please add a short note about it to our Shortcut workspace under billing';
+      expect(index.search(long).unknownWords).toEqual(['shortcut']);
+      expect(index.search(long.replace('Shortcut', 'shortcut')).matches).not.toEqual([]);
+      expect(index.search(long.replace('Shortcut', "'Shortcut'")).matches).not.toEqual([]);
       // Two words of a place are the place (`Los` is a brand too).
       expect(
         index.search(

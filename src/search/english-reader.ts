@@ -226,6 +226,8 @@ class EnglishReader implements QueryReader {
   private readonly readings = new Map<string, Missing>();
   private readonly relatedTerms = new Map<string, readonly RelatedTerm[]>();
   private readonly zipfs = new Map<string, number>();
+  // Held word → whether it is a known app the catalog holds only as a word (`heldOnlyAsWord`).
+  private readonly absentAppWords = new Map<string, 'no' | 'english' | 'name'>();
   // Word → why it is weighed, or left out, as one of English's commonest words.
   private readonly weighedCommonWords = new Map<string, TermSelection>();
   private readonly unscoredCommonWords = new Map<string, TermSelection>();
@@ -579,9 +581,10 @@ class EnglishReader implements QueryReader {
   /** Whether run `run` is a word of a two-word place (`Los Angeles`, `San Francisco`). */
   private inPlaceName(runs: readonly string[], run: number): boolean {
     const word = runs[run]!;
+    const starts = (first: string) => this.data.startsTwoWordName(first);
     return (
-      (run + 1 < runs.length && this.data.isSubjectName(`${word} ${runs[run + 1]}`)) ||
-      (run > 0 && this.data.isSubjectName(`${runs[run - 1]} ${word}`))
+      (run + 1 < runs.length && starts(word) && this.data.isSubjectName(`${word} ${runs[run + 1]}`)) ||
+      (run > 0 && starts(runs[run - 1]!) && this.data.isSubjectName(`${runs[run - 1]} ${word}`))
     );
   }
 
@@ -602,6 +605,25 @@ class EnglishReader implements QueryReader {
   private isAppPhrase(query: QueryWords, run: number): boolean {
     const first = query.runs[run]!;
     const second = query.runs[run + 1]!;
+    // A word no tool holds is read on its own (`jira`, `leetcode`): only held words hide an app.
+    if (!this.knows(first) && !this.knows(second)) return false;
+    const listed = this.data.startsTwoWordName(first) && this.isKnownApp(`${first} ${second}`);
+    // Else a known app rare in English, then a catalog word, both written as names.
+    if (
+      !listed &&
+      !(
+        this.knows(first) &&
+        this.knows(second) &&
+        this.isKnownApp(first) &&
+        this.isRareInEnglish(first) &&
+        !PHRASE_ENDS.has(second) &&
+        this.zipf(second) < this.settings.commonWordZipf &&
+        writtenAsName(query, query.runOf.indexOf(run)) &&
+        writtenAsName(query, query.runOf.indexOf(run + 1))
+      )
+    ) {
+      return false;
+    }
     if (
       this.data.isSubjectName(first) ||
       this.data.isSubjectName(second) ||
@@ -609,23 +631,8 @@ class EnglishReader implements QueryReader {
     ) {
       return false;
     }
-    // A word no tool holds is read on its own (`jira`, `leetcode`): only held words hide an app.
-    if (!this.knows(first) && !this.knows(second)) return false;
-    const asName =
-      writtenAsName(query, query.runOf.indexOf(run)) && writtenAsName(query, query.runOf.indexOf(run + 1));
-    if (this.isKnownApp(`${first} ${second}`)) {
-      // Two common English words are too often a thing's name (`exchange rates`, `companies house`).
-      return this.isRareInEnglish(first) || this.isRareInEnglish(second);
-    }
-    return (
-      asName &&
-      this.knows(first) &&
-      this.isKnownApp(first) &&
-      this.isRareInEnglish(first) &&
-      this.knows(second) &&
-      !PHRASE_ENDS.has(second) &&
-      this.zipf(second) < this.settings.commonWordZipf
-    );
+    // Two common English words are too often a thing's name (`exchange rates`, `companies house`).
+    return !listed || this.isRareInEnglish(first) || this.isRareInEnglish(second);
   }
 
   /** Whether the two-word name at `run` comes after a channel or a tool verb (maybe with an owner between) and ends its phrase. */
@@ -652,16 +659,11 @@ class EnglishReader implements QueryReader {
   ): { where: string; framed: boolean } | undefined {
     const word = query.words[i]!;
     const run = query.runOf[i]!;
-    if (
-      query.runs[run] !== word ||
-      !this.isKnownApp(word) ||
-      this.lexicon.isServerWord(word) ||
-      this.lexicon.nameFrequency(termId) > 0 ||
-      this.lexicon.writesAsName(word)
-    ) {
-      return undefined;
-    }
-    if (this.data.isEnglishWord(word) && !writtenAsName(query, i)) {
+    if (query.runs[run] !== word) return undefined;
+    const candidate =
+      this.absentAppWords.get(word) ?? remember(this.absentAppWords, word, this.heldOnlyAsWord(word, termId));
+    if (candidate === 'no') return undefined;
+    if (candidate === 'english' && !writtenAsName(query, i)) {
       const runs = query.runs;
       const opens =
         run === 0 && runs.length <= MAX_KEYWORDS_FOR_ENGLISH_FIRST && this.isAction(runs[1] ?? '');
@@ -674,6 +676,22 @@ class EnglishReader implements QueryReader {
       this.servicePlace(query, i, false) ??
       (framed ? 'a known app after a channel or a tool verb' : undefined);
     return where === undefined ? undefined : { where, framed };
+  }
+
+  /**
+   * Whether a word some tool holds is a known app that the catalog holds only as a word (see
+   * `absentAppPlace`), and if so whether it is English.
+   */
+  private heldOnlyAsWord(word: string, termId: number): 'no' | 'english' | 'name' {
+    if (
+      !this.isKnownApp(word) ||
+      this.lexicon.isServerWord(word) ||
+      this.lexicon.nameFrequency(termId) > 0 ||
+      this.lexicon.writesAsName(word)
+    ) {
+      return 'no';
+    }
+    return this.data.isEnglishWord(word) ? 'english' : 'name';
   }
 
   /**

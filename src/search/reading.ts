@@ -179,6 +179,11 @@ export interface LanguageData {
   isTopLevelDomain(word: string): boolean;
   /** Whether a word, or two joined by one space (`google docs`), is the name of a known app or company. */
   isKnownApp(word: string): boolean;
+  /**
+   * Whether some two-word known app or subject name starts with this word (`google`, `san`): the
+   * pairs worth looking up whole.
+   */
+  startsTwoWordName(word: string): boolean;
   /** Words related to a word (synonyms, broader words). */
   relatedWords(word: string): readonly RelatedWord[];
   /**
@@ -208,6 +213,7 @@ export const NO_LANGUAGE_DATA: LanguageData = Object.freeze({
   isSubjectName: () => false,
   isTopLevelDomain: () => false,
   isKnownApp: () => false,
+  startsTwoWordName: () => false,
   relatedWords: () => [],
   namesAThing: () => false,
   mayBeVerb: () => true,

@@ -13,10 +13,28 @@ import { dirname, join } from 'node:path';
  */
 
 let names: ReadonlySet<string> | undefined;
+let phraseStarts: ReadonlySet<string> | undefined;
 
 export function isKnownApp(word: string): boolean {
   names ??= loadNames();
   return names.has(word);
+}
+
+/** Whether some two-word known app starts with this word (`google` of `google docs`). */
+export function startsKnownAppPhrase(word: string): boolean {
+  names ??= loadNames();
+  phraseStarts ??= firstWordsOfPhrases(names);
+  return phraseStarts.has(word);
+}
+
+/** The first words of the two-word names in `names`. */
+export function firstWordsOfPhrases(names: ReadonlySet<string>): ReadonlySet<string> {
+  const starts = new Set<string>();
+  for (const name of names) {
+    const space = name.indexOf(' ');
+    if (space > 0) starts.add(name.slice(0, space));
+  }
+  return starts;
 }
 
 // Letters and digits, at least three letters: `1Password`, `Neo4j`, `Auth0`, not `S3` or `3M`.

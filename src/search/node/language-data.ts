@@ -1,7 +1,7 @@
 import type { LanguageData } from '../reading.js';
 import { englishZipf, isEnglishWord } from './common-words.js';
-import { isKnownApp } from './known-apps.js';
-import { isSubjectName } from './subject-names.js';
+import { isKnownApp, startsKnownAppPhrase } from './known-apps.js';
+import { isSubjectName, startsSubjectPhrase } from './subject-names.js';
 import { isTopLevelDomain } from './top-level-domains.js';
 import { mayBeVerb, namesAThing, nounForm, relatedWords } from './wordnet.js';
 
@@ -18,6 +18,7 @@ export const NODE_LANGUAGE_DATA: LanguageData = Object.freeze({
   isSubjectName,
   isTopLevelDomain,
   isKnownApp,
+  startsTwoWordName: (word: string) => startsKnownAppPhrase(word) || startsSubjectPhrase(word),
   relatedWords,
   namesAThing,
   mayBeVerb,

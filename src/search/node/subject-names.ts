@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { isEnglishWord } from './common-words.js';
-import { isKnownApp } from './known-apps.js';
+import { firstWordsOfPhrases, isKnownApp } from './known-apps.js';
 
 /**
  * Names of what a task is about: places, languages, currencies and days (`paris`, `texas`,
@@ -78,6 +78,15 @@ let names: Set<string> | undefined;
 export function isSubjectName(word: string): boolean {
   names ??= loadNames();
   return names.has(word);
+}
+
+let phraseStarts: ReadonlySet<string> | undefined;
+
+/** Whether some two-word subject name starts with this word (`san` of `san francisco`). */
+export function startsSubjectPhrase(word: string): boolean {
+  names ??= loadNames();
+  phraseStarts ??= firstWordsOfPhrases(names);
+  return phraseStarts.has(word);
 }
 
 function loadNames(): Set<string> {

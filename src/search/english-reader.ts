@@ -605,6 +605,23 @@ class EnglishReader implements QueryReader {
   private isAppPhrase(query: QueryWords, run: number): boolean {
     const first = query.runs[run]!;
     const second = query.runs[run + 1]!;
+    // One app's name split in two words (`Survey Monkey`, `digital ocean`; not `md format`), no
+    // tool holding it whole: in lower case only with a word rare in English (`work day` is two
+    // words, not Workday).
+    const joined = first.length >= 3 && second.length >= 3 ? first + second : '';
+    if (
+      joined !== '' &&
+      this.isKnownApp(joined) &&
+      !this.knows(joined) &&
+      !this.inPlaceName(query.runs, run)
+    ) {
+      return (
+        this.isRareInEnglish(first) ||
+        this.isRareInEnglish(second) ||
+        (capitalizedInSentence(query, query.runOf.indexOf(run)) &&
+          capitalizedInSentence(query, query.runOf.indexOf(run + 1)))
+      );
+    }
     // A word no tool holds is read on its own (`jira`, `leetcode`): only held words hide an app.
     if (!this.knows(first) && !this.knows(second)) return false;
     const listed = this.data.startsTwoWordName(first) && this.isKnownApp(`${first} ${second}`);

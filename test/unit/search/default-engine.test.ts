@@ -664,6 +664,13 @@ describe('default engine', () => {
         expect(docs.search('export google docs file').matches).toEqual(['mcp__gdrive__export_doc']);
       });
 
+      it("reads one app's name split in two words as the app", () => {
+        expect(held.search('How many answers came in on Survey Monkey today?').matches).toEqual([]);
+        expect(held.search('list the droplets in my Digital Ocean account').matches).toEqual([]);
+        // In lower case two everyday words are two words (`work day`, not Workday).
+        expect(held.search('send the message every work day').matches).not.toEqual([]);
+      });
+
       it('reads an app named by its domain as the app, not as an address', () => {
         expect(whyUnknown('booking.com hotel search')).toEqual({
           booking: '"booking.com", a known app no tool holds, named by its domain as the first word',

@@ -214,6 +214,9 @@ interface CorpusPartData {
 /** The tools of one build or extension: names, servers, and each tool's distinct name terms. */
 class CorpusPart implements CorpusPartData {
   private exactNames: Map<string, number[]> | undefined;
+  // Words these descriptions write as names, capitalized inside a sentence (on first use); a
+  // part is shared by every index extended from it, so each part reads its own once.
+  private writtenNames: Set<string> | undefined;
   // The longest of those names: a longer query names none of them (most queries are longer).
   private longestName = 0;
   readonly firstDoc: number;
@@ -236,6 +239,17 @@ class CorpusPart implements CorpusPartData {
 
   holds(doc: number): boolean {
     return doc >= this.firstDoc && doc < this.firstDoc + this.names.length;
+  }
+
+  namesWritten(): ReadonlySet<string> {
+    if (this.writtenNames === undefined) {
+      this.writtenNames = new Set();
+      for (const description of this.descriptions) {
+        for (const match of description.matchAll(NAME_INSIDE_SENTENCE))
+          this.writtenNames.add(match[1]!.toLowerCase());
+      }
+    }
+    return this.writtenNames;
   }
 
   /** Tools whose trimmed, lower-cased name is `key` (built on first use). */
@@ -382,8 +396,6 @@ export class ToolCorpus implements QueryLexicon {
   private namedServers: Map<string, string> | undefined;
   // How many tools have each term in their names (on first use).
   private nameCounts: Map<number, number> | undefined;
-  // Words some description writes as a name: capitalized inside a sentence (on first use).
-  private writtenNames: Set<string> | undefined;
   // Two words joined by a space → whether some tool holds them next to each other (on first ask).
   private readonly phrases = new Map<string, boolean>();
   // Scratch space of `namesWith`: a count per term id, all 0 between calls.
@@ -524,22 +536,12 @@ export class ToolCorpus implements QueryLexicon {
     return most;
   }
 
-  /** How many tools have the term in their names. */
   /**
    * Whether some tool's description writes the lower-case word as a name, capitalized inside a
    * sentence (`Search tweets on Twitter`), not only as a common word (`a linear scale`).
    */
   writesAsName(word: string): boolean {
-    if (this.writtenNames === undefined) {
-      const found = new Set<string>();
-      for (const part of this.parts) {
-        for (const description of part.descriptions) {
-          for (const match of description.matchAll(NAME_INSIDE_SENTENCE)) found.add(match[1]!.toLowerCase());
-        }
-      }
-      this.writtenNames = found;
-    }
-    return this.writtenNames.has(word);
+    return this.parts.some((part) => part.namesWritten().has(word));
   }
 
   /**
@@ -573,6 +575,7 @@ export class ToolCorpus implements QueryLexicon {
     return held;
   }
 
+  /** How many tools have the term in their names. */
   nameFrequency(termId: number): number {
     if (this.nameCounts === undefined) {
       const counts = new Map<number, number>();

@@ -16,6 +16,7 @@ import {
   startFixtureGateway,
 } from '../fixtures/gateway/fixture-gateway.js';
 import { linkGateway, type ScenarioTool, scenarioServer, writeSettings } from '../helpers/host-kit.js';
+import { waitUntil } from '../helpers/wait.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -119,12 +120,12 @@ async function runServe(
       ?.slice(prefix.length)
       .trim();
 
-  const deadline = Date.now() + 60_000;
-  while (value('ui:') === undefined) {
-    if (child.exitCode !== null) throw new Error(`toolbridge serve exited early:\n${stderr.join('\n')}`);
-    if (Date.now() > deadline) throw new Error(`toolbridge serve printed no ui: line:\n${stderr.join('\n')}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitUntil(
+    () => value('ui:') !== undefined || child.exitCode !== null,
+    () => `toolbridge serve to print its ui: line (stderr:\n${stderr.join('\n')})`,
+    60_000,
+  );
+  if (value('ui:') === undefined) throw new Error(`toolbridge serve exited early:\n${stderr.join('\n')}`);
   const uiUrl = value('ui:')!;
   const url = new URL(uiUrl);
   return {

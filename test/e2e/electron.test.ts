@@ -42,11 +42,32 @@ describe('desktop app (Electron)', () => {
           ).toolbridge.listServers(),
         );
         expect(Array.isArray(servers)).toBe(true);
-        // Navigation away from app:// is blocked.
+        // Navigation away from app:// is blocked: the main process hears the attempt, and the
+        // window's handler (added before this listener) has prevented it. Electron versions differ
+        // in which of the two events comes first; a navigation let through ends in did-navigate or
+        // did-fail-load (no network here).
+        await app.evaluate(({ BrowserWindow }) => {
+          const contents = BrowserWindow.getAllWindows()[0]!.webContents;
+          (globalThis as { navigationBlocked?: Promise<boolean> }).navigationBlocked = new Promise(
+            (resolve) => {
+              const heard = (event: { defaultPrevented: boolean }) => {
+                if (event.defaultPrevented) resolve(true);
+              };
+              contents.on('will-navigate', heard);
+              contents.on('will-frame-navigate', heard);
+              contents.on('did-navigate', () => resolve(false));
+              contents.on('did-fail-load', () => resolve(false));
+            },
+          );
+        });
         await page.evaluate(() => {
           window.location.href = 'https://evil.example/';
         });
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(
+          await app.evaluate(
+            () => (globalThis as { navigationBlocked?: Promise<boolean> }).navigationBlocked,
+          ),
+        ).toBe(true);
         expect(page.url()).toBe('app://bundle/index.html');
       } finally {
         await app.close();

@@ -103,15 +103,6 @@ export function recordEvents<E extends keyof UiEventMap>(host: Host, event: E): 
   return seen;
 }
 
-/** Polls `check` until it holds; fails the test with `what` after the timeout. */
-export async function until(check: () => boolean, what = 'condition', timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 /** The SDK's real client as the default agent, over the host's Streamable HTTP endpoint. */
 export async function connectDefaultAgent(host: Host, name: string): Promise<Client> {
   const token = (await host.agents.ensureDefault()).token;

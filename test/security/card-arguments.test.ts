@@ -11,7 +11,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovalCardView, CardView } from '../../src/api/ui-api.js';
 import type { Host } from '../../src/host/host.js';
-import { connectDefaultAgent, fixtureServer, recordEvents, startHost, until } from '../helpers/host-kit.js';
+import { connectDefaultAgent, fixtureServer, recordEvents, startHost } from '../helpers/host-kit.js';
+import { waitUntil } from '../helpers/wait.js';
 
 let dataDir: string;
 let host: Host;
@@ -41,7 +42,7 @@ async function approveAndEcho(rawArgs: string): Promise<{ card: ApprovalCardView
     name: 'tool_call',
     arguments: { calls: [{ name: 'mcp__echoer__arguments', arguments: JSON.parse(rawArgs) }] },
   }) as Promise<CallToolResult>;
-  await until(() => opened.length > before, 'a card');
+  await waitUntil(() => opened.length > before, 'a card');
   const card = opened.at(-1) as ApprovalCardView;
   await host.api.resolveCard(card.id, { action: 'approve' });
   const result = await pending;

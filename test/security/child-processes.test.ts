@@ -14,7 +14,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createHost } from '../../src/host/host.js';
 import { processStartTime } from '../../src/platform/process-alive.js';
 import { writeSettings } from '../helpers/host-kit.js';
-import { alive, buildPrivateCli, lines, waitUntil } from '../integration/host/process-kit.js';
+import { waitUntil } from '../helpers/wait.js';
+import { alive, buildPrivateCli, lines } from '../integration/host/process-kit.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const OUT_DIR = 'dist-security-proc';
@@ -81,8 +82,8 @@ async function comesUp(serve: Serve): Promise<void> {
   });
   await waitUntil(
     () => exitCode !== undefined || serve.out.some((line) => line.startsWith('ui: ')),
-    45_000,
     'serve to come up',
+    45_000,
   );
   expect(exitCode, `serve exited ${exitCode}; stderr: ${serve.err.join(' | ')}`).toBeUndefined();
 }
@@ -110,14 +111,10 @@ async function leasedPids(): Promise<Record<string, number>> {
 /** The pids a spawner server wrote, once it wrote them. */
 async function spawnedPids(file: string): Promise<number[]> {
   let text = '';
-  await waitUntil(
-    () => {
-      text = existsSync(file) ? readFileSync(file, 'utf8') : '';
-      return text.endsWith('\n');
-    },
-    10_000,
-    'the spawned pids',
-  );
+  await waitUntil(() => {
+    text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    return text.endsWith('\n');
+  }, 'the spawned pids');
   const pids = text.trim().split('\n').map(Number);
   for (const pid of pids) started.add(pid);
   return pids;
@@ -184,7 +181,7 @@ describe.runIf(process.platform === 'linux')('issue #12: child processes and shu
   it('issue #12: a lock and a lease whose pid another program reuses: serve comes up and leaves that program alone', async () => {
     await writeSettings(dataDir, { servers: [] });
     const other = unrelatedProcess();
-    await waitUntil(() => processStartTime(other) !== undefined, 5_000, 'the other program');
+    await waitUntil(() => processStartTime(other) !== undefined, 'the other program', 5_000);
     const earlier = String(Number(processStartTime(other)) - 100);
     await fs.writeFile(
       path.join(dataDir, 'host.lock'),
@@ -223,7 +220,7 @@ describe.runIf(process.platform === 'linux')('issue #12: child processes and shu
     // They ignore SIGTERM, so the first to die was SIGKILLed: by then all three had their SIGTERM,
     // once each. Stopping them one after another would SIGTERM the second only after the first's
     // grace period and SIGKILL; in parallel, the whole stop is one grace period, without a clock.
-    await waitUntil(() => pids.some((pid) => !alive(pid)), 4 * GRACE_MS, 'the first SIGKILL');
+    await waitUntil(() => pids.some((pid) => !alive(pid)), 'the first SIGKILL', 4 * GRACE_MS);
     const terms = (await fs.readFile(log, 'utf8').catch(() => '')).trim().split('\n').filter(Boolean);
     expect(terms.sort()).toEqual(pids.map((pid) => `${pid} TERM`).sort());
     expect(await stopping).toBe(0);
@@ -247,7 +244,7 @@ describe.runIf(process.platform === 'linux')('issue #12: child processes and shu
     expect(spawned).toHaveLength(22);
     expect(spawned.filter(alive)).toHaveLength(22);
     expect(await stop(serve)).toBe(0);
-    await waitUntil(() => spawned.every((pid) => !alive(pid)), 5_000, 'every descendant to exit');
+    await waitUntil(() => spawned.every((pid) => !alive(pid)), 'every descendant to exit', 5_000);
   });
 
   it('issue #12: after kill -9, the next start reaps a server, its children and its setsid grandchildren', async () => {
@@ -294,13 +291,13 @@ describe.runIf(process.platform === 'linux')('issue #12: child processes and shu
     const server = (await leasedPids()).spawner!;
     const spawned = await spawnedPids(pidsFile);
     serve.child.kill('SIGTERM');
-    await waitUntil(() => serve.err.some((line) => line.includes('shutting down')), 10_000, 'the first stop');
+    await waitUntil(() => serve.err.some((line) => line.includes('shutting down')), 'the first stop');
     serve.child.kill('SIGTERM');
     await serve.exit;
     await waitUntil(
       () => [server, ...spawned].every((pid) => !alive(pid)),
-      GRACE_MS,
       'everything to be killed',
+      GRACE_MS,
     );
   });
 
@@ -315,7 +312,7 @@ describe.runIf(process.platform === 'linux')('issue #12: child processes and shu
       const spawned = await spawnedPids(pidsFile);
       expect(spawned.filter(alive)).toHaveLength(3);
       await host.servers.callTool('spawner', 'crash', {}).catch(() => undefined);
-      await waitUntil(() => spawned.every((pid) => !alive(pid)), 2 * GRACE_MS, 'the grandchildren to stop');
+      await waitUntil(() => spawned.every((pid) => !alive(pid)), 'the grandchildren to stop', 2 * GRACE_MS);
     } finally {
       await host.close();
     }

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../src/api/ui-api.js';
 import type { Host } from '../../src/host/host.js';
 import { dispatchUiCall } from '../../src/host/ui-dispatcher.js';
-import { connectDefaultAgent, fixtureServer, recordEvents, startHost, until } from '../helpers/host-kit.js';
+import { connectDefaultAgent, fixtureServer, recordEvents, startHost } from '../helpers/host-kit.js';
+import { waitUntil } from '../helpers/wait.js';
 
 const TOKEN = 'tbk_Xq7vN2pLr9sT4wYz8aBcD3eF6gH1jK5m';
 const ROTATED = 'tbk_rotated_9sT4wYz8aBcD3eF6gH1jK5mXq';
@@ -56,7 +57,7 @@ beforeAll(async () => {
   );
   live = recordEvents(host, 'activityAppended');
   await host.api.addServer(fixtureServer('leaky', 'leaky', { env: { MY_API_TOKEN: TOKEN } }));
-  await until(
+  await waitUntil(
     () => host.servers.snapshot().some((s) => s.id === 'leaky' && s.status === 'connected'),
     'leaky connected',
     30_000,
@@ -107,8 +108,8 @@ describe('issue #12: a server echoing its own secret', () => {
       note: `retry with ${TOKEN}`,
       url: `https://x/?k=${encodeURIComponent(TOKEN)}`,
     });
-    await until(() => live.length >= 3, 'three activity events');
-    await until(
+    await waitUntil(() => live.length >= 3, 'three activity events');
+    await waitUntil(
       () =>
         (host.servers.snapshot().find((s) => s.id === 'leaky')?.stderrTail ?? []).some((l) =>
           l.includes('my token is'),
@@ -124,7 +125,7 @@ describe('issue #12: a server echoing its own secret', () => {
 
   it('a rotated secret is masked at once, and the old value stays masked', async () => {
     await host.api.updateServer('leaky', fixtureServer('leaky', 'leaky', { env: { MY_API_TOKEN: ROTATED } }));
-    await until(
+    await waitUntil(
       () => host.servers.snapshot().some((s) => s.id === 'leaky' && s.status === 'connected'),
       'leaky reconnected',
       30_000,
@@ -132,7 +133,7 @@ describe('issue #12: a server echoing its own secret', () => {
     const before = live.length;
     await call('mcp__leaky__leak_env', { name: 'MY_API_TOKEN' });
     await call('mcp__leaky__arguments', { old: TOKEN });
-    await until(() => live.length >= before + 2, 'two more events');
+    await waitUntil(() => live.length >= before + 2, 'two more events');
     for (const [where, text] of await everySink()) expectClean(where, text, [TOKEN, ROTATED]);
   });
 
@@ -154,7 +155,7 @@ describe('issue #12: a server echoing its own secret', () => {
     const agentToken = (await host.agents.ensureDefault()).token;
     const before = live.length;
     await call('mcp__leaky__arguments', { gateway: `token ${GATEWAY}`, mine: agentToken });
-    await until(() => live.length > before, 'one more event');
+    await waitUntil(() => live.length > before, 'one more event');
     for (const [where, text] of await everySink()) expectClean(where, text, [GATEWAY, agentToken]);
   });
 });

@@ -9,14 +9,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Host, HostOptions } from '../../src/host/host.js';
 import { fixtureServer, startHost } from '../helpers/host-kit.js';
-import {
-  alive,
-  buildPrivateCli,
-  childPids,
-  killGroups,
-  lines,
-  waitUntil,
-} from '../integration/host/process-kit.js';
+import { waitUntil } from '../helpers/wait.js';
+import { alive, buildPrivateCli, childPids, killGroups, lines } from '../integration/host/process-kit.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -56,8 +50,8 @@ export async function startServe(
   const stderr = lines(child.stderr!);
   await waitUntil(
     () => out.some((line) => line.startsWith('ui: ')) || child.exitCode !== null,
+    () => `serve to start (stderr: ${stderr.join(' | ')})`,
     45_000,
-    `serve to start (stderr: ${stderr.join(' | ')})`,
   );
   const endpoint = out.find((line) => line.startsWith('agent endpoint: '))?.slice('agent endpoint: '.length);
   if (endpoint === undefined) throw new Error(`serve did not start: ${stderr.join(' | ')}`);
@@ -72,7 +66,7 @@ export async function startServe(
       if (child.exitCode === null && child.pid !== undefined) {
         const pids = childPids(child.pid);
         child.kill('SIGTERM');
-        await waitUntil(() => child.exitCode !== null, 15_000, 'serve to stop').catch(() => {
+        await waitUntil(() => child.exitCode !== null, 'serve to stop', 15_000).catch(() => {
           killGroups(pids);
           child.kill('SIGKILL');
         });
@@ -181,5 +175,3 @@ export async function startTestHost(
     },
   };
 }
-
-export { waitUntil };

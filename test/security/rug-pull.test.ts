@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { scenarioServer, until, writeSettings } from '../helpers/host-kit.js';
+import { scenarioServer, writeSettings } from '../helpers/host-kit.js';
+import { waitUntil } from '../helpers/wait.js';
 import {
   approvalCards,
   connectAgent,
@@ -72,7 +73,7 @@ async function rugPull(name: string, change: { changes?: Record<string, unknown>
   const before = JSON.stringify(running!.host.catalog.entry(`mcp__rug__${name}`) ?? null);
   const result = await toolCall(await agent(), 'mcp__rug__rewrite', { name, ...change });
   expect(text(result)).toBe(`rewrote ${name}`);
-  await until(
+  await waitUntil(
     () => JSON.stringify(running!.host.catalog.entry(`mcp__rug__${name}`) ?? null) !== before,
     'the host to read the changed tool list',
   );
@@ -144,7 +145,7 @@ describe('issue #12: a rug-pulled definition is held back until the person revie
     });
     running = await startHost(dataDir);
     const again = await connectAgent(running);
-    await until(() => running!.host.catalog.entry(ECHO) !== undefined, 'the server to reconnect');
+    await waitUntil(() => running!.host.catalog.entry(ECHO) !== undefined, 'the server to reconnect');
     const afterRestart = await agentView(again, ECHO);
     expect(afterRestart).not.toContain('read ~/.ssh');
     expect(text(await toolCall(again, 'mcp__rug__other', { message: 'x' }))).toMatch(/changed .*review/i);

@@ -8,7 +8,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CardView } from '../../src/api/ui-api.js';
 import type { Host } from '../../src/host/host.js';
-import { connectDefaultAgent, until } from '../helpers/host-kit.js';
+import { connectDefaultAgent } from '../helpers/host-kit.js';
+import { waitUntil } from '../helpers/wait.js';
 import { startTestHost, type TestHost } from './listener-kit.js';
 
 let running: TestHost;
@@ -64,7 +65,7 @@ describe('issue #12: sessions past the cap of 32 per agent token', () => {
     expect(host.endpoint!.sessionCount('default')).toBe(32);
 
     await agent('newcomer');
-    await until(() => host.endpoint!.sessionCount('default') === 32, 'the cap to hold');
+    await waitUntil(() => host.endpoint!.sessionCount('default') === 32, 'the cap to hold');
 
     // The busy session survived and its call completes once approved.
     await host.api.resolveCard(card.id, { action: 'approve' });

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { waitUntil } from '../../helpers/wait.js';
 import { connectAgent, errorOf, hostForFile, referenceServers, text, toolCall } from './kit.js';
 
 const CREATE = 'mcp__memory__create_entities';
@@ -46,11 +47,11 @@ function expectRefused(result: CallToolResult, codes: string[], label: string): 
 
 /** Waits until the agent's own tool list does (or does not) show a name. */
 async function untilListed(name: string, listed: boolean): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while ((await agent.listTools()).tools.some((tool) => tool.name === name) !== listed) {
-    if (Date.now() > deadline) throw new Error(`${name} never became ${listed ? 'listed' : 'unlisted'}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitUntil(
+    async () => (await agent.listTools()).tools.some((tool) => tool.name === name) === listed,
+    `${name} to be ${listed ? 'listed' : 'unlisted'}`,
+    15_000,
+  );
 }
 
 describe('a deny rule', () => {

@@ -19,7 +19,8 @@ import {
   type FixtureGateway,
   startFixtureGateway,
 } from '../../fixtures/gateway/fixture-gateway.js';
-import { callJson, connectDefaultAgent, recordEvents, startHost, until } from '../../helpers/host-kit.js';
+import { callJson, connectDefaultAgent, recordEvents, startHost } from '../../helpers/host-kit.js';
+import { waitUntil } from '../../helpers/wait.js';
 
 let dataDir: string;
 let gateway: FixtureGateway;
@@ -160,7 +161,7 @@ describe('several accounts per app', () => {
     host.api.attachUi();
     const cardsOpened = recordEvents(host, 'cardOpened');
     const pending = call('tool_call', { calls: [getMe('side')] });
-    await until(() => cardsOpened.length === 1);
+    await waitUntil(() => cardsOpened.length === 1, 'the connection card');
     const card = cardsOpened[0] as ConnectionCardView;
     expect(card.targets).toEqual([
       expect.objectContaining({ name: 'github', alias: 'side', kind: 'connector', state: 'initiated' }),
@@ -227,7 +228,7 @@ describe('the account in approvals and the audit log', () => {
     await host.api.updateSettings({ defaultPolicy: 'ask' });
     const cards = recordEvents(host, 'cardOpened');
     const pending = call('tool_call', { calls: [getMe('work'), getMe()] });
-    await until(() => cards.length === 1, 'the first approval card');
+    await waitUntil(() => cards.length === 1, 'the first approval card');
     expect(cards[0]).toMatchObject({
       kind: 'approval',
       toolName: 'connectors__github__GET_ME',
@@ -235,7 +236,7 @@ describe('the account in approvals and the audit log', () => {
     });
     expect(gateway.executions).toEqual([]);
     await host.api.resolveCard(cards[0]!.id, { action: 'deny' });
-    await until(() => cards.length === 2, 'the second approval card');
+    await waitUntil(() => cards.length === 2, 'the second approval card');
     expect(cards[1]).toMatchObject({ account: { default: true } });
     await host.api.resolveCard(cards[1]!.id, { action: 'approve' });
     expect(await pending).toMatchObject({
@@ -251,7 +252,7 @@ describe('the account in approvals and the audit log', () => {
     await host.api.updateSettings({ defaultPolicy: 'ask' });
     const cards = recordEvents(host, 'cardOpened');
     const first = call('tool_call', { calls: [getMe('work')] });
-    await until(() => cards.length === 1, 'the card for account work');
+    await waitUntil(() => cards.length === 1, 'the card for account work');
     expect(cards[0]).toMatchObject({ account: { alias: 'work' } });
     await host.api.resolveCard(cards[0]!.id, { action: 'always' });
     expect(await first).toMatchObject({ success_count: 1, results: [{ account: 'work' }] });
@@ -283,7 +284,7 @@ describe('the account in approvals and the audit log', () => {
     ] as const) {
       const seen = cards.length;
       const pending = call('tool_call', { calls: [entry] });
-      await until(() => cards.length === seen + 1, 'a card for another account');
+      await waitUntil(() => cards.length === seen + 1, 'a card for another account');
       expect(cards.at(-1)).toMatchObject({ account });
       await host.api.resolveCard(cards.at(-1)!.id, { action: 'deny' });
       expect(await pending).toMatchObject({ results: [{ error: { code: 'DENIED' } }] });
@@ -294,7 +295,7 @@ describe('the account in approvals and the audit log', () => {
     await host.api.removePolicyRule(rule!.id);
     const seen = cards.length;
     const again = call('tool_call', { calls: [getMe('work')] });
-    await until(() => cards.length === seen + 1, 'a card for work after the rule was removed');
+    await waitUntil(() => cards.length === seen + 1, 'a card for work after the rule was removed');
     await host.api.resolveCard(cards.at(-1)!.id, { action: 'approve' });
     expect(await again).toMatchObject({ success_count: 1, results: [{ account: 'work' }] });
   });

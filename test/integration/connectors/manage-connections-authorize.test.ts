@@ -4,8 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConnectionCardView } from '../../../src/api/ui-api.js';
 import type { Host } from '../../../src/host/host.js';
 import { consentInBrowser, type OAuthFixture } from '../../fixtures/oauth/oauth-mcp-server.js';
-import { callJson, recordEvents, until } from '../../helpers/host-kit.js';
+import { callJson, recordEvents } from '../../helpers/host-kit.js';
 import { type OAuthHost, remoteServer, startOAuthHost } from '../../helpers/oauth-host.js';
+import { waitUntil } from '../../helpers/wait.js';
 
 let remote: OAuthHost | undefined;
 let fixture: OAuthFixture;
@@ -52,8 +53,8 @@ describe('manage_connections authorize', () => {
     expect(opened).toEqual([]);
 
     expect((await consentInBrowser(url)).status).toBe(200);
-    await until(() => status() === 'connected', 'the server to connect');
-    await until(() => host.catalog.entries.some((entry) => entry.serverId === 'remote'), 'its tools');
+    await waitUntil(() => status() === 'connected', 'the server to connect');
+    await waitUntil(() => host.catalog.entries.some((entry) => entry.serverId === 'remote'), 'its tools');
     const after = await whoami();
     expect(after.isError, JSON.stringify(after)).not.toBe(true);
     expect(JSON.stringify(after.content)).toContain('signed in as');
@@ -67,7 +68,7 @@ describe('manage_connections authorize', () => {
     const cardsOpened = recordEvents(host, 'cardOpened');
     const cardsResolved = recordEvents(host, 'cardResolved');
     const pending = authorize();
-    await until(() => cardsOpened.length === 1, 'the card');
+    await waitUntil(() => cardsOpened.length === 1, 'the card');
     const card = cardsOpened[0] as ConnectionCardView;
     expect(card.agentId).toBe('default');
     const [row] = card.targets;
@@ -91,9 +92,9 @@ describe('manage_connections authorize', () => {
     ]);
     // The answer never carries the link; the card closed itself.
     expect(JSON.stringify(answer)).not.toContain(fixture.origin);
-    await until(() => cardsResolved.length === 1, 'the card to close');
+    await waitUntil(() => cardsResolved.length === 1, 'the card to close');
     expect(await host.api.listCards()).toEqual([]);
-    await until(() => host.catalog.entries.some((entry) => entry.serverId === 'remote'), 'its tools');
+    await waitUntil(() => host.catalog.entries.some((entry) => entry.serverId === 'remote'), 'its tools');
     const result = await whoami();
     expect(result.isError, JSON.stringify(result)).not.toBe(true);
     expect(JSON.stringify(result.content)).toContain('signed in as');
@@ -103,7 +104,7 @@ describe('manage_connections authorize', () => {
     host.api.attachUi();
     const cardsOpened = recordEvents(host, 'cardOpened');
     const pending = authorize();
-    await until(() => cardsOpened.length === 1, 'the card');
+    await waitUntil(() => cardsOpened.length === 1, 'the card');
     await host.api.resolveConnectionTarget(cardsOpened[0]!.id, 'remote', 'skip');
     expect((await pending).results).toEqual([
       expect.objectContaining({ server: 'remote', status: 'skipped' }),
@@ -125,7 +126,7 @@ describe('manage_connections authorize', () => {
         message: expect.stringContaining('call authorize'),
       }),
     ]);
-    await until(() => status('later') === 'needs-auth', 'the enabled server to ask for sign-in');
+    await waitUntil(() => status('later') === 'needs-auth', 'the enabled server to ask for sign-in');
     expect((await authorize('later')).results).toEqual([
       expect.objectContaining({ server: 'later', status: 'initiated', connect_url: expect.any(String) }),
     ]);

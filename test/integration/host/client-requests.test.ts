@@ -22,7 +22,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CardView } from '../../../src/api/ui-api.js';
 import type { Host } from '../../../src/host/host.js';
 import { startStreamableHttpFixture } from '../../fixtures/servers/http-fixture.js';
-import { fixtureServer, recordEvents, startHost, until } from '../../helpers/host-kit.js';
+import { fixtureServer, recordEvents, startHost } from '../../helpers/host-kit.js';
+import { waitUntil } from '../../helpers/wait.js';
 import { scenario } from '../servers/helpers.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -109,7 +110,7 @@ async function nextCard<K extends CardView['kind']>(
   opened: CardView[],
   kind: K,
 ): Promise<Extract<CardView, { kind: K }>> {
-  await until(() => opened.some((card) => card.kind === kind), `a ${kind} card`);
+  await waitUntil(() => opened.some((card) => card.kind === kind), `a ${kind} card`);
   return opened.find((card) => card.kind === kind) as Extract<CardView, { kind: K }>;
 }
 
@@ -233,7 +234,7 @@ describe('elicitation', () => {
     const card = await nextCard(opened, 'elicitation');
     abort.abort();
     await expect(pending).rejects.toThrow();
-    await until(() => resolved.some((event) => event.id === card.id), 'the card to close');
+    await waitUntil(() => resolved.some((event) => event.id === card.id), 'the card to close');
     expect(resolved.find((event) => event.id === card.id)?.outcome).toBe('cancelled');
   });
 });
@@ -332,20 +333,19 @@ describe('roots', () => {
     const agent = await connectAgent(host, { roots: { listChanged: true } }, (client) =>
       client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [] })),
     );
-    expect(textOf(await call(agent, 'local', 'roots_changes'))).toBe('0');
+    const rootsChanges = async () => textOf(await call(agent, 'local', 'roots_changes'));
+    expect(await rootsChanges()).toBe('0');
     await agent.sendRootsListChanged();
-    let heard = '0';
-    for (let attempt = 0; attempt < 200 && heard !== '1'; attempt++) {
-      heard = textOf(await call(agent, 'local', 'roots_changes'));
-    }
-    expect(heard).toBe('1');
+    await waitUntil(
+      async () => (await rootsChanges()) === '1',
+      "the server to hear the agent's roots change",
+    );
     const config = (await host.api.listServers()).find((s) => s.id === 'local')!.config;
     await host.api.updateServer('local', { ...config, roots: ['/srv/other'] });
-    let after = heard;
-    for (let attempt = 0; attempt < 200 && after !== '2'; attempt++) {
-      after = textOf(await call(agent, 'local', 'roots_changes'));
-    }
-    expect(after).toBe('2');
+    await waitUntil(
+      async () => (await rootsChanges()) === '2',
+      'the server to hear the changed roots setting',
+    );
   });
 });
 
@@ -359,7 +359,7 @@ describe('progress and cancellation', () => {
       await call(agent, server, 'roots_changes');
       const result = await call(agent, server, 'progress', { steps: 3 }, { onprogress: (p) => seen.push(p) });
       expect(textOf(result)).toBe('done 3');
-      await until(() => seen.length === 3, 'three progress notifications');
+      await waitUntil(() => seen.length === 3, 'three progress notifications');
       expect(seen.map((p) => [p.progress, p.total, p.message])).toEqual([
         [1, 3, 'step 1'],
         [2, 3, 'step 2'],

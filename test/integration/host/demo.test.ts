@@ -13,7 +13,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { consentInBrowser } from '../../fixtures/oauth/oauth-mcp-server.js';
-import { childPids, killGroups, lines, waitUntil } from './process-kit.js';
+import { waitUntil } from '../../helpers/wait.js';
+import { childPids, killGroups, lines } from './process-kit.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -40,7 +41,11 @@ describe('npm run demo', () => {
     const out = lines(demo.stdout!);
     const err = lines(demo.stderr!);
     // The first run compiles the two fixtures.
-    await waitUntil(() => out.some((line) => line.startsWith('ui: ')), 120_000, `the demo (stderr: ${err})`);
+    await waitUntil(
+      () => out.some((line) => line.startsWith('ui: ')),
+      () => `the demo (stderr: ${err})`,
+      120_000,
+    );
     const printed = (label: string) => out.find((line) => line.startsWith(label))!.slice(label.length);
     const dataDir = /data in (\S+) \(removed on exit\)/.exec(out.join('\n'))?.[1];
     expect(dataDir !== undefined && existsSync(dataDir)).toBe(true);
@@ -66,11 +71,11 @@ describe('npm run demo', () => {
     expect(row).toMatchObject({ server: 'demo-sign-in', status: 'initiated' });
     expect((await consentInBrowser(row!.connect_url!)).status).toBe(200);
     // The server connects by itself once the user has allowed access.
-    const deadline = Date.now() + 15_000;
-    while (!JSON.stringify(await authorize()).includes('Already connected')) {
-      if (Date.now() > deadline) throw new Error('the server did not connect after consent');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitUntil(
+      async () => JSON.stringify(await authorize()).includes('Already connected'),
+      'the server to connect after consent',
+      15_000,
+    );
     const found = await callJson(agent, 'tool_search', { queries: ['which client is signed in'] });
     expect((found.results as Array<{ matches: string[] }>)[0]!.matches).toContain(
       'mcp__demo-sign-in__whoami',

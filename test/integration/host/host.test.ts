@@ -10,6 +10,7 @@ import { ToolbridgeError } from '../../../src/base/errors.js';
 import { createHost, type Host } from '../../../src/host/host.js';
 import { defaultServerConfigs } from '../../../src/servers/default-servers.js';
 import type { ServerConfig } from '../../../src/servers/types.js';
+import { waitUntil } from '../../helpers/wait.js';
 
 const FIXTURE_SERVER = fileURLToPath(new URL('../../fixtures/servers/fixture-server.mjs', import.meta.url));
 const HANGING = fileURLToPath(new URL('../../fixtures/servers/hanging.json', import.meta.url));
@@ -47,14 +48,6 @@ function text(result: CallToolResult): string {
 
 function payload(result: CallToolResult): Record<string, unknown> {
   return JSON.parse(text(result));
-}
-
-async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 15_000, what = 'condition') {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 beforeAll(async () => {
@@ -189,16 +182,16 @@ describe('the host behind the agent endpoint', () => {
       if (view.id === 'everything') statuses.push(view.status);
     });
     process.kill(-pid, 'SIGKILL');
-    await waitUntil(() => statuses.includes('error'), 15_000, 'error status');
+    await waitUntil(() => statuses.includes('error'), 'error status', 15_000);
     await waitUntil(
       () =>
         host.servers.snapshotOf('everything').status === 'connected' &&
         host.servers.snapshotOf('everything').pid !== pid,
-      20_000,
       'reconnect',
+      20_000,
     );
     off();
-    await waitUntil(() => notifications > 0, 10_000, 'list_changed');
+    await waitUntil(() => notifications > 0, 'list_changed');
     const search = payload(await callTool(client, { name: 'tool_search', arguments: { queries: ['echo'] } }));
     expect((search.results as Array<{ matches: string[] }>)[0]!.matches).toContain('mcp__everything__echo');
     const result = (await client.callTool({

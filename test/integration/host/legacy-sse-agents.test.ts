@@ -11,7 +11,8 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Host } from '../../../src/host/host.js';
-import { fixtureServer, startHost, until } from '../../helpers/host-kit.js';
+import { fixtureServer, startHost } from '../../helpers/host-kit.js';
+import { waitUntil } from '../../helpers/wait.js';
 
 let dataDir: string;
 let host: Host;
@@ -72,7 +73,7 @@ describe('legacy SSE agents', () => {
     } finally {
       await agent.close();
     }
-    await until(() => host.endpoint!.sessionCount() === 0, 'the closed SSE session to be dropped');
+    await waitUntil(() => host.endpoint!.sessionCount() === 0, 'the closed SSE session to be dropped');
   });
 
   it('issue #14: no token gets a 401 that says how to send one, on /sse, /messages and /mcp', async () => {
@@ -110,7 +111,7 @@ describe('legacy SSE agents', () => {
     expect(before).toBe(1);
 
     await host.agents.revoke(other.agent.id);
-    await until(
+    await waitUntil(
       () => host.endpoint!.sessionCount(other.agent.id) === 0,
       'the revoked agent’s session to close',
     );

@@ -9,7 +9,8 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alive, buildPrivateCli, childPids, killGroups, lines, waitUntil } from './process-kit.js';
+import { waitUntil } from '../../helpers/wait.js';
+import { alive, buildPrivateCli, childPids, killGroups, lines } from './process-kit.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 let MAIN: string;
@@ -46,8 +47,8 @@ describe('toolbridge serve', () => {
     const err = lines(serve.stderr!);
     await waitUntil(
       () => out.some((line) => line.startsWith('ui: ')),
+      () => `the printed lines (stderr: ${err.join(' | ')})`,
       30_000,
-      `the printed lines (stderr: ${err.join(' | ')})`,
     );
     const endpoint = out
       .find((line) => line.startsWith('agent endpoint: '))!
@@ -175,7 +176,7 @@ describe('toolbridge serve', () => {
     const exited = new Promise<number | null>((resolve) => serve!.on('exit', resolve));
     serve.kill('SIGTERM');
     expect(await exited).toBe(0);
-    await waitUntil(() => servers.every((pid) => !alive(pid)), 10_000, 'the servers to exit');
+    await waitUntil(() => servers.every((pid) => !alive(pid)), 'the servers to exit');
     expect(err.join('\n')).not.toContain(TOKEN);
     // The key goes with the serve that wrote it, and ui-link then says no serve is running.
     await expect(fs.stat(path.join(dataDir, 'ui-link.key'))).rejects.toMatchObject({ code: 'ENOENT' });
@@ -257,7 +258,6 @@ describe('toolbridge serve', () => {
       await client.close();
       await waitUntil(
         () => !alive(mcpPid) && servers.every((pid) => !alive(pid)),
-        10_000,
         'mcp and its server to exit',
       );
       expect(await fs.readFile(path.join(own, 'settings.json'), 'utf8')).toBe(settingsText);
@@ -282,7 +282,7 @@ describe('toolbridge serve', () => {
       });
       const out = lines(slow.stdout!);
       const err = lines(slow.stderr!);
-      await waitUntil(() => err.some((line) => line.includes('waiting for')), 20_000, 'the waiting line');
+      await waitUntil(() => err.some((line) => line.includes('waiting for')), 'the waiting line', 20_000);
       const waiting = err.find((line) => line.includes('waiting for'))!;
       expect(waiting).toMatch(/^toolbridge serve: waiting for 1 server to start: silent \(.+\)\. /);
       // The command is named from its start; a long one (a deep Node path) is cut with "…".
@@ -306,15 +306,15 @@ describe('toolbridge serve', () => {
     });
     try {
       const out = lines(orphan.stdout!);
-      await waitUntil(() => out.some((line) => line.startsWith('ui: ')), 30_000, 'the ui: line');
+      await waitUntil(() => out.some((line) => line.startsWith('ui: ')), 'the ui: line', 30_000);
       // As when the parent that read its stderr died: its next line (shutting down) meets EPIPE.
       orphan.stderr!.destroy();
       orphan.kill('SIGTERM');
       // Bounded inside the test, so a serve that never exits is killed below, not left spinning.
       await waitUntil(
         () => orphan.exitCode !== null || orphan.signalCode !== null,
-        30_000,
         'serve to exit after SIGTERM',
+        30_000,
       );
       expect(orphan.exitCode).toBe(0);
     } finally {
@@ -340,7 +340,7 @@ describe('toolbridge serve', () => {
       mcp.stdin!.write(
         `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`,
       );
-      await waitUntil(() => out.some((line) => line.includes('"id":1')), 15_000, 'the initialize answer');
+      await waitUntil(() => out.some((line) => line.includes('"id":1')), 'the initialize answer', 15_000);
       servers = childPids(mcp.pid!);
       expect(servers.length).toBe(1);
       const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
@@ -348,7 +348,7 @@ describe('toolbridge serve', () => {
       );
       mcp.kill('SIGTERM');
       expect(await exited).toEqual([0, null]);
-      await waitUntil(() => servers.every((pid) => !alive(pid)), 5_000, 'the stubborn server to exit');
+      await waitUntil(() => servers.every((pid) => !alive(pid)), 'the stubborn server to exit', 5_000);
     } finally {
       killGroups(servers);
       await fs.rm(own, { recursive: true, force: true });

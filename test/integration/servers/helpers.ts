@@ -50,14 +50,6 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-export async function waitUntil(check: () => boolean, timeoutMs = 10_000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 export function textOf(result: { content: unknown[] }): string {
   return (result.content[0] as { text: string }).text;
 }

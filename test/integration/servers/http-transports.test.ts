@@ -11,7 +11,8 @@ import {
   startLegacySseFixture,
   startStreamableHttpFixture,
 } from '../../fixtures/servers/http-fixture.js';
-import { scenario, textOf, waitUntil } from './helpers.js';
+import { waitUntil } from '../../helpers/wait.js';
+import { scenario, textOf } from './helpers.js';
 
 const TOKEN = 'fixture-token-0123456789abcdef';
 const cleanups: Array<() => Promise<void>> = [];
@@ -84,7 +85,7 @@ describe('Streamable HTTP', () => {
     const changes: string[][] = [];
     connection.onDidChangeTools((tools) => changes.push(tools.map((t) => t.name)));
     await connection.callTool('add_tool', { name: 'from_http' });
-    await waitUntil(() => changes.length > 0, 5_000, 'list_changed over HTTP');
+    await waitUntil(() => changes.length > 0, 'list_changed over HTTP', 5_000);
     expect(changes[0]).toEqual(['echo', 'add_tool', 'from_http']);
   });
 
@@ -93,7 +94,7 @@ describe('Streamable HTTP', () => {
     const connection = await connect(remote('hung', 'http', fixture.url), { callTimeoutMs: 300 });
     const error = await connection.callTool('hang', {}).catch((e: unknown) => e);
     expect(ToolbridgeError.is(error, 'TIMEOUT')).toBe(true);
-    await waitUntil(() => fixture.state.cancellations === 1, 3_000, 'cancellation');
+    await waitUntil(() => fixture.state.cancellations === 1, 'cancellation', 3_000);
   });
 
   it('fails fast with SERVER_UNAVAILABLE when the server goes away, and says it is reconnecting', async () => {
@@ -106,7 +107,7 @@ describe('Streamable HTTP', () => {
     await fixture.close();
     const error = await connection.callTool('echo', { message: 'x' }).catch((e: unknown) => e);
     expect(ToolbridgeError.is(error, 'SERVER_UNAVAILABLE')).toBe(true);
-    await waitUntil(() => connection.state.status !== 'connected', 3_000, 'status to leave connected');
+    await waitUntil(() => connection.state.status !== 'connected', 'status to leave connected', 3_000);
     expect(['error', 'starting']).toContain(connection.state.status);
   });
 });

@@ -1,7 +1,8 @@
 /** killAllNow: the second Ctrl-C's hard stop reaches every server group, even one ignoring SIGTERM. */
 import { describe, expect, it } from 'vitest';
 import { ServerManager } from '../../../src/servers/server-manager.js';
-import { FIXTURE_SERVER, isAlive, STUBBORN_PRELOAD, scenarioPath, waitUntil } from './helpers.js';
+import { waitUntil } from '../../helpers/wait.js';
+import { FIXTURE_SERVER, isAlive, STUBBORN_PRELOAD, scenarioPath } from './helpers.js';
 
 describe.runIf(process.platform !== 'win32')('ServerManager.killAllNow', () => {
   it('SIGKILLs a running server that ignores SIGTERM, while a close is still under way', async () => {
@@ -17,7 +18,7 @@ describe.runIf(process.platform !== 'win32')('ServerManager.killAllNow', () => {
     expect(isAlive(pid)).toBe(true);
     const closing = servers.close();
     servers.killAllNow();
-    await waitUntil(() => !isAlive(pid), 1_000, 'the server to die');
+    await waitUntil(() => !isAlive(pid), 'the server to die', 1_000);
     await closing;
   });
 });

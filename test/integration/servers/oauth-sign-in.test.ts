@@ -14,6 +14,7 @@ import {
   startOAuthMcpServer,
 } from '../../fixtures/oauth/oauth-mcp-server.js';
 import { type OAuthHost, startOAuthHost } from '../../helpers/oauth-host.js';
+import { waitUntil } from '../../helpers/wait.js';
 import { writeRemoteServerSettings } from './helpers.js';
 
 let remote: OAuthHost | undefined;
@@ -25,14 +26,6 @@ let now = Date.now();
 const logs: string[] = [];
 /** Every UI API answer, kept to check that no token is ever in one. */
 const answers: unknown[] = [];
-
-async function waitUntil(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const status = () => host.servers.snapshotOf('remote').status;
 const refreshes = () => fixture.tokenRequests.filter((form) => form.get('grant_type') === 'refresh_token');
@@ -86,8 +79,12 @@ describe('signing in to a remote MCP server', () => {
 
     const back = await consentInBrowser(url);
     expect(back.status).toBe(200);
-    await waitUntil(() => status() === 'connected', 'the server to connect');
-    await waitUntil(() => host.catalog.entries.some((entry) => entry.serverId === 'remote'), 'its tools');
+    await waitUntil(() => status() === 'connected', 'the server to connect', 15_000);
+    await waitUntil(
+      () => host.catalog.entries.some((entry) => entry.serverId === 'remote'),
+      'its tools',
+      15_000,
+    );
     const tools = await host.api.listTools('remote');
     answers.push(tools);
     expect(tools.map((tool) => tool.toolName)).toEqual(['whoami']);
@@ -122,19 +119,23 @@ describe('signing in to a remote MCP server', () => {
     })) as CallToolResult;
     answers.push(result);
     expect(JSON.stringify(result.content)).toMatch(/sign in/i);
-    await waitUntil(() => status() === 'needs-auth', 'needs-auth');
+    await waitUntil(() => status() === 'needs-auth', 'needs-auth', 15_000);
     answers.push(await host.api.listServers());
   });
 
   it('a declined sign-in leaves it in needs-auth, and Sign in can be pressed again', async () => {
     const first = await host.api.authorizeServer('remote');
     await consentInBrowser(first.authorizationUrl, 'deny');
-    await waitUntil(() => logs.some((line) => line.includes('did not finish')), 'the refusal in the log');
+    await waitUntil(
+      () => logs.some((line) => line.includes('did not finish')),
+      'the refusal in the log',
+      15_000,
+    );
     expect(status()).toBe('needs-auth');
     const again = await host.api.authorizeServer('remote');
     expect(again.authorizationUrl).not.toBe(first.authorizationUrl);
     await consentInBrowser(again.authorizationUrl);
-    await waitUntil(() => status() === 'connected', 'the server to connect again');
+    await waitUntil(() => status() === 'connected', 'the server to connect again', 15_000);
     expect(await whoami()).toContain('signed in as');
     // Sign out on the server's side for the next test's checks: the refusal drops the tokens.
     fixture.revokeRefreshTokens();
@@ -144,7 +145,7 @@ describe('signing in to a remote MCP server', () => {
       arguments: { calls: [{ name: 'mcp__remote__whoami', arguments: {} }] },
     })) as CallToolResult;
     expect(JSON.stringify(refused.content)).toMatch(/sign in/i);
-    await waitUntil(() => status() === 'needs-auth', 'needs-auth');
+    await waitUntil(() => status() === 'needs-auth', 'needs-auth', 15_000);
   });
 
   it('never shows a token in settings, the audit log, the host log or a UI answer', async () => {
@@ -181,7 +182,7 @@ describe('a stored sign-in', () => {
         await first.ready;
         expect(first.servers.snapshotOf('again').status).toBe('needs-auth');
         await consentInBrowser((await first.api.authorizeServer('again')).authorizationUrl);
-        await waitUntil(() => first.servers.snapshotOf('again').status === 'connected', 'connected');
+        await waitUntil(() => first.servers.snapshotOf('again').status === 'connected', 'connected', 15_000);
       } finally {
         await first.close();
       }
@@ -285,7 +286,7 @@ describe('a pre-registered OAuth client, for a server without dynamic registrati
     expect(url.searchParams.get('client_id')).toBe('toolbridge-pre');
     expect(url.searchParams.get('redirect_uri')).toBe(`http://127.0.0.1:${port}/oauth/callback`);
     expect((await consentInBrowser(url)).status).toBe(200);
-    await waitUntil(() => state() === 'connected', 'the server to connect');
+    await waitUntil(() => state() === 'connected', 'the server to connect', 15_000);
     expect(JSON.stringify((await call()).content)).toContain('signed in as toolbridge-pre');
     // The token endpoint checked the secret (a wrong one is invalid_client).
     expect(remote.tokenRequests.map((form) => form.get('client_secret'))).toEqual([SECRET]);
@@ -296,7 +297,7 @@ describe('a pre-registered OAuth client, for a server without dynamic registrati
     const [view] = await preHost.api.listServers();
     seen.push(await preHost.api.updateServer('pre', { ...view!.config, name: 'Pre' }));
     expect(await preHost.secrets.get('pre:oauth.clientSecret')).toBe(SECRET);
-    await waitUntil(() => state() === 'connected', 'the server to reconnect');
+    await waitUntil(() => state() === 'connected', 'the server to reconnect', 15_000);
     remote.expireAccessTokens();
     const result = await call();
     seen.push(result);

@@ -3,8 +3,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Host } from '../../../src/host/host.js';
 import { consentInBrowser, type OAuthFixture } from '../../fixtures/oauth/oauth-mcp-server.js';
-import { until } from '../../helpers/host-kit.js';
+
 import { type OAuthHost, remoteServer, startOAuthHost } from '../../helpers/oauth-host.js';
+import { waitUntil } from '../../helpers/wait.js';
 
 let remote: OAuthHost | undefined;
 let fixture: OAuthFixture;
@@ -24,8 +25,8 @@ async function signIn(): Promise<URL> {
   const { authorizationUrl } = await host.api.authorizeServer('remote');
   const url = new URL(authorizationUrl);
   await consentInBrowser(url);
-  await until(() => status() === 'connected', 'the server to connect');
-  await until(() => host.catalog.entries.some((entry) => entry.serverId === 'remote'), 'its tools');
+  await waitUntil(() => status() === 'connected', 'the server to connect');
+  await waitUntil(() => host.catalog.entries.some((entry) => entry.serverId === 'remote'), 'its tools');
   return url;
 }
 
@@ -49,7 +50,7 @@ describe('issue #14: step-up sign-in on 403 insufficient_scope', () => {
     expect(text).toContain('needs more access than the sign-in granted');
     expect(text).toContain('mcp:tools mcp:write');
     expect(text).not.toContain('not a valid MCP tool result');
-    await until(() => status() === 'needs-auth', 'needs-auth');
+    await waitUntil(() => status() === 'needs-auth', 'needs-auth');
     const [view] = await host.api.listServers();
     expect(view?.lastError).toContain(
       'Sign in to Remote again to allow more access (scopes mcp:tools mcp:write)',
@@ -84,13 +85,16 @@ describe('issue #14: step-up while connecting', () => {
     const first = new URL((await listingHost.api.authorizeServer('lister')).authorizationUrl);
     expect(first.searchParams.get('scope')).toBe('mcp:tools');
     await consentInBrowser(first);
-    await until(() => listing.stepUpRefusals === 1 && listerStatus().status === 'needs-auth', 'the step-up');
+    await waitUntil(
+      () => listing.stepUpRefusals === 1 && listerStatus().status === 'needs-auth',
+      'the step-up',
+    );
     expect(listerStatus().lastError).toContain('allow more access (scopes mcp:tools mcp:list)');
 
     const second = new URL((await listingHost.api.authorizeServer('lister')).authorizationUrl);
     expect(second.searchParams.get('scope')).toBe('mcp:tools mcp:list');
     await consentInBrowser(second);
-    await until(() => listerStatus().status === 'connected', 'the server to connect');
+    await waitUntil(() => listerStatus().status === 'connected', 'the server to connect');
     expect(listerStatus().tools.map((tool) => tool.name)).toEqual(['whoami']);
   });
 });

@@ -7,14 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { processStartTime } from '../../../src/platform/process-alive.js';
 import { type LeaseFile, type ProcessLease, ProcessLeases } from '../../../src/servers/process-leases.js';
 import { ServerConnection } from '../../../src/servers/server-connection.js';
-import {
-  FIXTURE_SERVER,
-  fixtureConfig,
-  isAlive,
-  STUBBORN_PRELOAD,
-  scenarioPath,
-  waitUntil,
-} from './helpers.js';
+import { waitUntil } from '../../helpers/wait.js';
+import { FIXTURE_SERVER, fixtureConfig, isAlive, STUBBORN_PRELOAD, scenarioPath } from './helpers.js';
 
 class MemoryLeaseFile implements LeaseFile {
   value: unknown;
@@ -62,8 +56,8 @@ describe('ServerConnection with leases', () => {
     const pid = connection.state.pid!;
     await waitUntil(
       () => Array.isArray(file.value) && (file.value as ProcessLease[]).length === 1,
-      2_000,
       'the lease',
+      2_000,
     );
     expect(file.value).toEqual([
       {
@@ -81,29 +75,29 @@ describe('ServerConnection with leases', () => {
 describe.runIf(process.platform === 'linux')('ProcessLeases.reapLeftovers', () => {
   it('stops a leftover server that ignores SIGTERM, and clears the file', async () => {
     const { pid } = orphan(process.execPath, ['-r', STUBBORN_PRELOAD, FIXTURE_SERVER, scenarioPath('basic')]);
-    await waitUntil(() => processStartTime(pid) !== undefined, 2_000, 'the orphan');
+    await waitUntil(() => processStartTime(pid) !== undefined, 'the orphan', 2_000);
     const file = new MemoryLeaseFile();
     file.value = [{ pid, serverId: 'old', startTime: processStartTime(pid) }];
     const reaped = await new ProcessLeases(file).reapLeftovers(300);
     expect(reaped.stopped).toEqual([pid]);
-    await waitUntil(() => !isAlive(pid), 1_000, 'the orphan to die');
+    await waitUntil(() => !isAlive(pid), 'the orphan to die', 1_000);
     expect(file.value).toEqual([]);
   });
 
   it('stops what is left of a group whose leader already exited', async () => {
     const { pid: shellPid, stdout } = orphan('/bin/sh', ['-c', 'sleep 1000 & echo $!']);
     const sleepPid = Number(await stdout);
-    await waitUntil(() => !isAlive(shellPid), 2_000, 'the shell to exit');
+    await waitUntil(() => !isAlive(shellPid), 'the shell to exit', 2_000);
     expect(isAlive(sleepPid)).toBe(true);
     const file = new MemoryLeaseFile();
     file.value = [{ pid: shellPid, serverId: 'old', startTime: '1' }];
     expect((await new ProcessLeases(file).reapLeftovers(300)).stopped).toEqual([sleepPid]);
-    await waitUntil(() => !isAlive(sleepPid), 1_000, 'the background sleep to die');
+    await waitUntil(() => !isAlive(sleepPid), 'the background sleep to die', 1_000);
   });
 
   it('leaves alone a process that reuses a leased pid', async () => {
     const { pid } = orphan(process.execPath, ['-e', 'setInterval(() => {}, 1000)']);
-    await waitUntil(() => processStartTime(pid) !== undefined, 2_000, 'the process');
+    await waitUntil(() => processStartTime(pid) !== undefined, 'the process', 2_000);
     const file = new MemoryLeaseFile();
     file.value = [{ pid, serverId: 'old', startTime: `${processStartTime(pid)}0` }, { pid: 'junk' }];
     expect((await new ProcessLeases(file).reapLeftovers(300)).stopped).toEqual([]);

@@ -12,7 +12,8 @@ import type { ClientRequestHandler } from '../../../src/servers/client-requests.
 import { defaultServerConfigs } from '../../../src/servers/default-servers.js';
 import { ServerManager } from '../../../src/servers/server-manager.js';
 import type { ServerStatus } from '../../../src/servers/types.js';
-import { isAlive, textOf, waitUntil } from './helpers.js';
+import { waitUntil } from '../../helpers/wait.js';
+import { isAlive, textOf } from './helpers.js';
 
 describe('default servers', () => {
   let dataDir: string;
@@ -75,7 +76,7 @@ describe('default servers', () => {
       if (id === 'everything') statuses.push(state.status);
     });
     process.kill(before.pid!, 'SIGKILL');
-    await waitUntil(() => statuses.includes('connected'), 15_000, 'reconnect');
+    await waitUntil(() => statuses.includes('connected'), 'reconnect', 15_000);
     listener.dispose();
     expect(statuses.slice(0, 3)).toEqual(['error', 'starting', 'connected']);
     const after = manager.snapshotOf('everything');
@@ -91,7 +92,7 @@ describe('default servers', () => {
     const pids = manager.snapshot().map((s) => s.pid!);
     expect(pids.every((pid) => typeof pid === 'number' && isAlive(pid))).toBe(true);
     await manager.close();
-    await waitUntil(() => pids.every((pid) => !isAlive(pid)), 5_000, 'server processes to exit');
+    await waitUntil(() => pids.every((pid) => !isAlive(pid)), 'server processes to exit', 5_000);
   });
 });
 
@@ -126,12 +127,12 @@ describe('issue #14: the reference server "everything" with the client features 
   const names = () => manager.snapshotOf('everything').tools.map((tool) => tool.name);
 
   it('lists the tools it hides from clients without elicitation, sampling and roots', async () => {
-    await waitUntil(() => hidden.every((name) => names().includes(name)), 15_000, 'the hidden tools');
+    await waitUntil(() => hidden.every((name) => names().includes(name)), 'the hidden tools', 15_000);
     expect(names()).toContain('get-roots-list');
   });
 
   it('their calls reach the client features and come back', async () => {
-    await waitUntil(() => hidden.every((name) => names().includes(name)), 15_000, 'the hidden tools');
+    await waitUntil(() => hidden.every((name) => names().includes(name)), 'the hidden tools', 15_000);
     const elicited = textOf(await manager.callTool('everything', 'trigger-elicitation-request', {}));
     expect(elicited).toContain('User provided the requested information');
     const sampled = await manager.callTool('everything', 'trigger-sampling-request', { prompt: 'hello' });

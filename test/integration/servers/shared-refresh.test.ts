@@ -22,6 +22,7 @@ import {
   type OAuthFixture,
   startOAuthMcpServer,
 } from '../../fixtures/oauth/oauth-mcp-server.js';
+import { waitUntil } from '../../helpers/wait.js';
 import { writeRemoteServerSettings } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -35,14 +36,6 @@ let fixture: OAuthFixture;
 let dataDir: string;
 
 const refreshes = () => fixture.tokenRequests.filter((form) => form.get('grant_type') === 'refresh_token');
-
-async function waitUntil(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** The text an agent got back; fails the test on an error result. */
 function answer(result: CallToolResult): string {
@@ -80,7 +73,7 @@ describe('two hosts with their own secret stores on one data folder', () => {
     writer = await createHost({ dataDir, listen: false, policyOverride: 'allow', log: quiet, signIn });
     await writer.ready;
     await consentInBrowser((await writer.api.authorizeServer('remote')).authorizationUrl);
-    await waitUntil(() => writer!.servers.snapshotOf('remote').status === 'connected', 'the sign-in');
+    await waitUntil(() => writer!.servers.snapshotOf('remote').status === 'connected', 'the sign-in', 20_000);
     // `toolbridge mcp` beside it: read-only settings, its own secret store on the same file.
     reader = await createHost({
       dataDir,
@@ -172,7 +165,11 @@ describe('toolbridge serve and toolbridge mcp, two real processes on one data fo
     const printed: string[] = [];
     serve.stdout!.setEncoding('utf8').on('data', (chunk: string) => printed.push(...chunk.split('\n')));
     serve.stderr!.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
-    await waitUntil(() => printed.some((line) => line.startsWith('ui: ')), `serve to start (${stderr})`);
+    await waitUntil(
+      () => printed.some((line) => line.startsWith('ui: ')),
+      () => `serve to start (${stderr})`,
+      20_000,
+    );
     const endpoint = printed.find((line) => line.startsWith('agent endpoint: '))!.slice(16);
     const overHttp = new Client({ name: 'http-agent', version: '1.0.0' });
     await overHttp.connect(

@@ -6,15 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ToolbridgeError } from '../../../src/base/errors.js';
 import { ServerConnection, type ServerConnectionOptions } from '../../../src/servers/server-connection.js';
 import type { ServerConfig } from '../../../src/servers/types.js';
-import {
-  FIXTURE_SERVER,
-  fixtureConfig,
-  isAlive,
-  STUBBORN_PRELOAD,
-  scenarioPath,
-  textOf,
-  waitUntil,
-} from './helpers.js';
+import { waitUntil } from '../../helpers/wait.js';
+import { FIXTURE_SERVER, fixtureConfig, isAlive, STUBBORN_PRELOAD, scenarioPath, textOf } from './helpers.js';
 
 const connections: ServerConnection[] = [];
 afterEach(async () => {
@@ -43,7 +36,7 @@ describe('stdio fixture servers', () => {
     const changes: string[][] = [];
     connection.onDidChangeTools((tools) => changes.push(tools.map((t) => t.name)));
     await connection.callTool('add_tool', { name: 'late_tool' });
-    await waitUntil(() => changes.length > 0, 5_000, 'tools/list_changed');
+    await waitUntil(() => changes.length > 0, 'tools/list_changed', 5_000);
     expect(changes[0]).toEqual(['echo', 'add_tool', 'late_tool']);
     expect(textOf(await connection.callTool('late_tool', { message: 'new' }))).toBe('new');
   });
@@ -64,7 +57,7 @@ describe('stdio fixture servers', () => {
     const statuses: string[] = [];
     connection.onDidChangeState((state) => statuses.push(state.status));
     await connection.callTool('crash', {});
-    await waitUntil(() => statuses.includes('connected'), 10_000, 'reconnect');
+    await waitUntil(() => statuses.includes('connected'), 'reconnect');
     expect(statuses.slice(0, 3)).toEqual(['error', 'starting', 'connected']);
     const tail = connection.stderrTail.join('\n');
     expect(tail).toContain('fixture: crashing on purpose');
@@ -99,8 +92,8 @@ describe('stdio shutdown leaves no process behind', () => {
     await connection.close();
     await waitUntil(
       () => !isAlive(serverPid) && !isAlive(grandchild),
-      5_000,
       'server and grandchild to exit',
+      5_000,
     );
   });
 
@@ -120,7 +113,7 @@ describe('stdio shutdown leaves no process behind', () => {
       const sleepPid = Number(line?.slice(3));
       expect(isAlive(sleepPid)).toBe(true);
       await connection.close();
-      await waitUntil(() => !isAlive(sleepPid), 5_000, 'background sleep to exit');
+      await waitUntil(() => !isAlive(sleepPid), 'background sleep to exit', 5_000);
     },
   );
 
@@ -144,7 +137,7 @@ describe('stdio shutdown leaves no process behind', () => {
     const connection = await connect(fixtureConfig('crash-parent', 'basic'), { stopGraceMs: 300 });
     const grandchild = Number(textOf(await connection.callTool('grandchild', {})));
     await connection.callTool('crash', {});
-    await waitUntil(() => !isAlive(grandchild), 5_000, 'orphaned grandchild to be reaped');
+    await waitUntil(() => !isAlive(grandchild), 'orphaned grandchild to be reaped', 5_000);
   });
 });
 
@@ -152,7 +145,7 @@ describe('stdio stderr', () => {
   it('drains a 20 MB stderr flood into a bounded tail and keeps serving', async () => {
     const connection = await connect(fixtureConfig('noisy', 'basic'), { callTimeoutMs: 30_000 });
     expect(textOf(await connection.callTool('flood', { megabytes: 20 }))).toBe('flooded');
-    await waitUntil(() => connection.stderrTail.at(-1) === 'flood done', 5_000, 'the last stderr line');
+    await waitUntil(() => connection.stderrTail.at(-1) === 'flood done', 'the last stderr line', 5_000);
     const tail = connection.stderrTail;
     expect(tail.length).toBeLessThanOrEqual(200);
     expect(tail.join('').length).toBeLessThanOrEqual(64 * 1024);

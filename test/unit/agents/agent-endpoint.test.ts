@@ -8,7 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AgentEndpoint, LEGACY_MESSAGES_PATH } from '../../../src/agents/agent-endpoint.js';
 import { type AgentRecord, AgentRegistry } from '../../../src/agents/agent-registry.js';
 import { LoopbackServer } from '../../../src/agents/loopback-server.js';
-import { FakeSurface, waitFor } from './fake-surface.js';
+import { waitUntil } from '../../helpers/wait.js';
+import { FakeSurface } from './fake-surface.js';
 
 let server: LoopbackServer;
 let endpoint: AgentEndpoint;
@@ -189,10 +190,14 @@ describe('AgentEndpoint', () => {
     void notified.then(() => {
       received = true;
     });
-    await waitFor(() => {
-      endpoint.notifyToolsChanged();
-      return received;
-    });
+    await waitUntil(
+      () => {
+        endpoint.notifyToolsChanged();
+        return received;
+      },
+      'the tools/list_changed notification',
+      5_000,
+    );
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('extra');
   });
 
@@ -200,10 +205,18 @@ describe('AgentEndpoint', () => {
     const { client } = await connect(alice.token);
     const controller = new AbortController();
     const call = client.callTool({ name: 'wait', arguments: {} }, undefined, { signal: controller.signal });
-    await waitFor(() => surfaces.get(alice.agent.id)!.calls.length === 1);
+    await waitUntil(
+      () => surfaces.get(alice.agent.id)!.calls.length === 1,
+      'the wait call to reach the surface',
+      5_000,
+    );
     controller.abort('user pressed stop');
     await expect(call).rejects.toThrow();
-    await waitFor(() => surfaces.get(alice.agent.id)!.aborted.length === 1);
+    await waitUntil(
+      () => surfaces.get(alice.agent.id)!.aborted.length === 1,
+      'the surface to see the abort',
+      5_000,
+    );
     expect(surfaces.get(alice.agent.id)!.aborted).toEqual([alice.agent.id]);
   });
 
@@ -308,7 +321,11 @@ describe('AgentEndpoint', () => {
     await connect(bob.token);
     expect(endpoint.sessionCount(alice.agent.id)).toBe(1);
     await registry.revoke(alice.agent.id);
-    await waitFor(() => endpoint.sessionCount(alice.agent.id) === 0);
+    await waitUntil(
+      () => endpoint.sessionCount(alice.agent.id) === 0,
+      "the revoked agent's session to close",
+      5_000,
+    );
     expect(endpoint.sessionCount(bob.agent.id)).toBe(1);
     await expect(client.listTools()).rejects.toThrow();
     expect(
@@ -395,7 +412,11 @@ describe('AgentEndpoint, legacy SSE (protocol 2024-11-05)', () => {
       const waiting = legacy.client.callTool({ name: 'wait', arguments: {} }, undefined, {
         signal: cancel.signal,
       });
-      await waitFor(() => (surfaces.get(alice.agent.id)?.calls.length ?? 0) > 0);
+      await waitUntil(
+        () => (surfaces.get(alice.agent.id)?.calls.length ?? 0) > 0,
+        'the SSE call to reach the surface',
+        5_000,
+      );
       const refused = await fetch(`${url}/sse`, { headers: { Authorization: `Bearer ${alice.token}` } });
       expect(refused.status).toBe(429);
       expect(capped.sessionCount(alice.agent.id)).toBe(1);

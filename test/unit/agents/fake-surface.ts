@@ -68,11 +68,3 @@ export class StreamClientTransport implements Transport {
     this.onclose?.();
   }
 }
-
-export async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

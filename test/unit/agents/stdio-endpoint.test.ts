@@ -6,7 +6,8 @@ import { AgentEndpoint } from '../../../src/agents/agent-endpoint.js';
 import { LoopbackServer } from '../../../src/agents/loopback-server.js';
 import { StdioEndpoint } from '../../../src/agents/stdio-endpoint.js';
 import { StdioRelay } from '../../../src/agents/stdio-relay.js';
-import { FakeSurface, StreamClientTransport, waitFor } from './fake-surface.js';
+import { waitUntil } from '../../helpers/wait.js';
+import { FakeSurface, StreamClientTransport } from './fake-surface.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -51,10 +52,10 @@ describe('StdioEndpoint', () => {
 
     const controller = new AbortController();
     const call = client.callTool({ name: 'wait', arguments: {} }, undefined, { signal: controller.signal });
-    await waitFor(() => surface.calls.length === 2);
+    await waitUntil(() => surface.calls.length === 2, 'the wait call to reach the surface', 5_000);
     controller.abort();
     await expect(call).rejects.toThrow();
-    await waitFor(() => surface.aborted.length === 1);
+    await waitUntil(() => surface.aborted.length === 1, 'the surface to see the abort', 5_000);
   });
 
   it('finishes when the agent closes stdin', async () => {
@@ -106,10 +107,14 @@ describe('StdioRelay', () => {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       notified = true;
     });
-    await waitFor(() => {
-      endpoint.notifyToolsChanged();
-      return notified;
-    });
+    await waitUntil(
+      () => {
+        endpoint.notifyToolsChanged();
+        return notified;
+      },
+      'the tools/list_changed notification',
+      5_000,
+    );
   });
 
   it('answers with an error when the token is wrong, instead of hanging', async () => {
@@ -152,7 +157,7 @@ describe('StdioEndpoint at the agent edge', () => {
     );
     stdin.write('{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":[1]}}\n');
     stdin.write('{"jsonrpc":"2.0","id":8,"method":"ping"}\n');
-    await waitFor(() => answers.length >= 5);
+    await waitUntil(() => answers.length >= 5, 'the five answers', 5_000);
     expect(answers.find((answer) => answer.id === null)?.error?.code).toBe(-32700);
     for (const id of [5, 6, 7]) expect(answers.find((answer) => answer.id === id)?.error?.code).toBe(-32602);
     expect(answers.find((answer) => answer.id === 6)?.error?.message).toMatch(

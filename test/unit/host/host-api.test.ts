@@ -8,6 +8,7 @@ import { ToolbridgeError } from '../../../src/base/errors.js';
 import { InMemorySecretStore } from '../../../src/base/secret-store.js';
 import { createHost, type Host } from '../../../src/host/host.js';
 import type { HostApi } from '../../../src/host/host-api.js';
+import { waitUntil } from '../../helpers/wait.js';
 import { inProcessTransport } from './in-process-server.js';
 
 let dataDir: string;
@@ -53,14 +54,6 @@ async function rejectsWith(promise: Promise<unknown>, code: string): Promise<str
   expect(ToolbridgeError.is(error), String(error)).toBe(true);
   expect((error as ToolbridgeError).code).toBe(code);
   return (error as Error).message;
-}
-
-async function until(check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 beforeEach(async () => {
@@ -115,7 +108,7 @@ describe('HostApi', () => {
     ]);
     const saved = JSON.parse(await fs.readFile(path.join(dataDir, 'settings.json'), 'utf8'));
     expect(saved.tools.mcp__local__add).toEqual({ pinned: true });
-    await until(() => changes.length > 0);
+    await waitUntil(() => changes.length > 0, 'a catalog change', 5_000);
     expect(changes.at(-1)).toEqual({ toolCount: 3 });
   });
 
@@ -161,14 +154,14 @@ describe('HostApi', () => {
     const opened = events('cardOpened');
     const activity = events('activityAppended');
     const call = host.api.call('mcp__local__add', { a: 2, b: 3 });
-    await until(() => opened.length === 1);
+    await waitUntil(() => opened.length === 1, 'the approval card', 5_000);
     expect(opened[0]).toMatchObject({ kind: 'approval', agentId: 'playground', toolName: 'mcp__local__add' });
     expect(await host.api.listCards()).toHaveLength(1);
     expect(serverCalls).toEqual([]);
     await host.api.resolveCard(opened[0]!.id, { action: 'approve' });
     expect(text(await call)).toBe('5');
     expect(serverCalls).toEqual(['add']);
-    await until(() => activity.length === 1);
+    await waitUntil(() => activity.length === 1, 'the activity entry', 5_000);
     expect(activity[0]).toMatchObject({ toolName: 'mcp__local__add', decision: 'allow', decidedBy: 'user' });
     const page = await host.api.queryActivity({});
     expect(page.entries.map((entry) => entry.toolName)).toEqual(['mcp__local__add']);
@@ -179,7 +172,7 @@ describe('HostApi', () => {
     await start({ policies: { default: 'ask', servers: {}, tools: {} } });
     const opened = events('cardOpened');
     const first = host.api.call('mcp__local__echo', { message: 'one' });
-    await until(() => opened.length === 1);
+    await waitUntil(() => opened.length === 1, 'the approval card', 5_000);
     await host.api.resolveCard(opened[0]!.id, { action: 'always' });
     expect(text(await first)).toBe('Echo: one');
     const saved = JSON.parse(await fs.readFile(path.join(dataDir, 'settings.json'), 'utf8'));

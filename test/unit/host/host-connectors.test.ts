@@ -17,7 +17,8 @@ import {
   type FixtureGateway,
   startFixtureGateway,
 } from '../../fixtures/gateway/fixture-gateway.js';
-import { recordEvents, startHost, until } from '../../helpers/host-kit.js';
+import { recordEvents, startHost } from '../../helpers/host-kit.js';
+import { waitUntil } from '../../helpers/wait.js';
 import { inProcessTransport } from './in-process-server.js';
 
 let dataDir: string;
@@ -62,7 +63,7 @@ async function installFromCard(name: string, answer: 'connect' | 'skip'): Promis
   host.api.attachUi();
   const cardsOpened = events('cardOpened');
   const pending = install(name);
-  await until(() => cardsOpened.length === 1);
+  await waitUntil(() => cardsOpened.length === 1, 'the connection card');
   await host.api.resolveConnectionTarget(cardsOpened[0]!.id, name, answer);
   return json(await pending).results;
 }
@@ -97,7 +98,7 @@ describe('connectors in the host', () => {
     });
     expect(result.isError).toBeFalsy();
     expect(gateway.executions.map((run) => run.slug)).toEqual(['GITHUB_CREATE_ISSUE']);
-    await until(() => activity.length === 1);
+    await waitUntil(() => activity.length === 1, 'the activity entry');
     expect(activity[0]).toMatchObject({ toolName: 'connectors__github__CREATE_ISSUE', serverId: 'github' });
   });
 
@@ -117,7 +118,7 @@ describe('connectors in the host', () => {
     const cardsOpened = events('cardOpened');
     const cardsResolved = events('cardResolved');
     const pending = call('manage_connections', { action: 'connect', connectors: ['notion', 'slack'] });
-    await until(() => cardsOpened.length === 1);
+    await waitUntil(() => cardsOpened.length === 1, 'the connection card');
     const card = cardsOpened[0] as ConnectionCardView;
     expect(card).toMatchObject({ kind: 'connection', agentId: 'default' });
     expect((await host.api.listCards()).map((listed) => listed.id)).toEqual([card.id]);
@@ -135,7 +136,7 @@ describe('connectors in the host', () => {
       { connector: 'slack', status: 'skipped' },
     ]);
     expect(JSON.stringify(answer)).not.toContain('http');
-    await until(() => cardsResolved.length === 1);
+    await waitUntil(() => cardsResolved.length === 1, 'the card to close');
     expect(cardsResolved[0]).toEqual({ id: card.id, outcome: 'closed' });
     expect(await host.api.listCards()).toEqual([]);
     await expect(host.api.resolveConnectionTarget(card.id, 'slack', 'skip')).rejects.toSatisfy((error) =>
@@ -148,7 +149,7 @@ describe('connectors in the host', () => {
     host.api.attachUi();
     const cardsOpened = events('cardOpened');
     const pending = call('manage_connections', { action: 'connect', connectors: ['notion'] });
-    await until(() => cardsOpened.length === 1);
+    await waitUntil(() => cardsOpened.length === 1, 'the connection card');
     await expect(host.api.resolveCard(cardsOpened[0]!.id, { action: 'approve' })).rejects.toSatisfy((error) =>
       ToolbridgeError.is(error, 'INVALID_ARGUMENT'),
     );
@@ -180,7 +181,7 @@ describe('connectors in the host', () => {
     host.api.attachUi();
     const cardsOpened = events('cardOpened');
     const pending = install('memory');
-    await until(() => cardsOpened.length === 1);
+    await waitUntil(() => cardsOpened.length === 1, 'the install card');
     const card = cardsOpened[0] as ConnectionCardView;
     const row = card.targets[0]!;
     expect(row).toMatchObject({ name: 'memory', kind: 'mcp', state: 'pending' });
@@ -325,7 +326,7 @@ describe('connectors in the host', () => {
     await host.api.updateSettings({ connectors: { gatewayUrl: gateway.url } });
     expect(searchDescription()).toContain('connectors__');
     await expect(host.api.updateSettings({ connectors: { gatewayUrl: 'ftp://x' } })).rejects.toThrow();
-    await until(() => settingsSeen.length >= 5);
+    await waitUntil(() => settingsSeen.length >= 5, 'five settings changes');
     expect(JSON.stringify(settingsSeen)).not.toContain(gateway.token);
   });
 });

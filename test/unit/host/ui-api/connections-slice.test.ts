@@ -16,7 +16,8 @@ import {
   type FixtureGateway,
   startFixtureGateway,
 } from '../../../fixtures/gateway/fixture-gateway.js';
-import { recordEvents, startHost, until } from '../../../helpers/host-kit.js';
+import { recordEvents, startHost } from '../../../helpers/host-kit.js';
+import { waitUntil } from '../../../helpers/wait.js';
 
 let dataDir: string;
 let gateway: FixtureGateway;
@@ -116,7 +117,10 @@ describe('connectApp', () => {
     expect(started.status).toBe('waiting');
     expect(started.connectUrl).toContain('/authorize?connection_id=');
     await allowInBrowser(started.connectUrl!);
-    await until(() => changed.filter((event) => event.connector === 'notion').length >= 2, 'notion linked');
+    await waitUntil(
+      () => changed.filter((event) => event.connector === 'notion').length >= 2,
+      'notion linked',
+    );
     const notion = (await api.listConnections()).apps.find((app) => app.connector === 'notion');
     expect(notion).toMatchObject({
       connected: true,
@@ -135,7 +139,7 @@ describe('connectApp', () => {
     host!.api.attachUi();
     const opened = recordEvents(host!, 'cardOpened');
     const pending = call('connectors__slack__CHAT_POST_MESSAGE', { text: 'hi' });
-    await until(() => opened.length === 1, 'the connection card');
+    await waitUntil(() => opened.length === 1, 'the connection card');
     const started = await api.connectApp('slack');
     await allowInBrowser(started.connectUrl!);
     const result = await pending;
@@ -149,7 +153,7 @@ describe('connectApp', () => {
     const opened = recordEvents(host!, 'cardOpened');
     const changed = recordEvents(host!, 'connectionsChanged');
     const pending = call('connectors__notion__POST_SEARCH', { query: 'x' });
-    await until(() => opened.length === 1, 'the connection card');
+    await waitUntil(() => opened.length === 1, 'the connection card');
     await api.resolveConnectionTarget(opened[0]!.id, 'notion', 'skip');
     await pending;
     expect(changed.map((event) => event.connector)).toContain('notion');

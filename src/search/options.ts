@@ -9,7 +9,7 @@ export interface FieldWeights {
   description: number;
   /** Top-level parameter names. */
   parameters: number;
-  /** Descriptions of the top-level parameters (0 = not indexed). */
+  /** Descriptions of the top-level parameters, their first 40 words (0 = not indexed). */
   parameterDescriptions: number;
   /** The entry's own `keywords`. */
   keywords: number;
@@ -55,7 +55,7 @@ export interface ToolIndexOptions {
   lengthNormalization: 'document' | 'field';
   /**
    * Per-field weights: how much one occurrence counts in each part of a tool.
-   * @defaultValue `{ name: 1, server: 1, description: 1, parameters: 1, parameterDescriptions: 0, keywords: 1 }`
+   * @defaultValue `{ name: 1, server: 1, description: 1, parameters: 1, parameterDescriptions: 0.5, keywords: 1 }`
    */
   fieldWeights: Readonly<FieldWeights>;
   /**

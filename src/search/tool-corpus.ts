@@ -76,7 +76,11 @@ interface TermTable {
   readonly termCount: number;
   /** The term of a stem (stem-cache id), or -1 when no tool holds it. */
   termOfStemId(stemId: number): number;
-  /** Whether some tool holds this word (stem-cache id) as written. */
+  /**
+   * Whether some tool holds this word (stem-cache id) as written, outside its parameters'
+   * descriptions: those cite other services as examples (`e.g. "vercel/ai"`, `tenant.okta.com`),
+   * so a word only they hold is scored, but read like a word held only by its stem.
+   */
   holdsWordId(wordId: number): boolean;
   stemOf(termId: number): string;
   /** Calls `visit` with the id of every word the corpus holds (words of an extension repeat none of its base's). */
@@ -86,11 +90,13 @@ interface TermTable {
 /** Terms of a corpus built from scratch; a segment's local term ids are these ids. */
 class BuiltTerms implements TermTable {
   private wordTerms: Int32Array;
+  private heldWords: Uint8Array;
   private stemTerms: Int32Array;
   private readonly stems: string[] = [];
 
   constructor(private readonly cache: StemCache) {
     this.wordTerms = new Int32Array(cache.wordCount + 1024).fill(-1);
+    this.heldWords = new Uint8Array(this.wordTerms.length);
     this.stemTerms = new Int32Array(cache.stemCount + 1024).fill(-1);
   }
 
@@ -98,9 +104,15 @@ class BuiltTerms implements TermTable {
     return this.stems.length;
   }
 
-  /** The term of a word, numbered on first sight. */
-  termOfWord(wordId: number): number {
-    if (wordId >= this.wordTerms.length) this.wordTerms = growFilled(this.wordTerms, wordId + 1);
+  /** The term of a word, numbered on first sight; `held`: met outside parameter descriptions. */
+  termOfWord(wordId: number, held: boolean): number {
+    if (wordId >= this.wordTerms.length) {
+      this.wordTerms = growFilled(this.wordTerms, wordId + 1);
+      const grown = new Uint8Array(this.wordTerms.length);
+      grown.set(this.heldWords);
+      this.heldWords = grown;
+    }
+    if (held) this.heldWords[wordId] = 1;
     let term = this.wordTerms[wordId]!;
     if (term < 0) {
       const stemId = this.cache.stemIdOf(wordId);
@@ -121,12 +133,12 @@ class BuiltTerms implements TermTable {
   }
 
   holdsWordId(wordId: number): boolean {
-    return wordId >= 0 && wordId < this.wordTerms.length && this.wordTerms[wordId]! >= 0;
+    return wordId >= 0 && wordId < this.heldWords.length && this.heldWords[wordId] === 1;
   }
 
   forEachWord(visit: (wordId: number) => void): void {
-    for (let wordId = 0; wordId < this.wordTerms.length; wordId++)
-      if (this.wordTerms[wordId]! >= 0) visit(wordId);
+    for (let wordId = 0; wordId < this.heldWords.length; wordId++)
+      if (this.heldWords[wordId] === 1) visit(wordId);
   }
 
   stemOf(termId: number): string {
@@ -137,6 +149,8 @@ class BuiltTerms implements TermTable {
 /** Terms of an extension: its new words and stems, then the extended corpus's. */
 class ExtendedTerms implements TermTable {
   private readonly words = new Map<number, number>();
+  /** Its words met outside parameter descriptions (see `TermTable.holdsWordId`). */
+  private readonly heldWords = new Set<number>();
   private readonly stems = new Map<number, number>();
   private readonly newStems: string[] = [];
   /** Index-wide term id → the extension segment's local id, and back. */
@@ -152,8 +166,9 @@ class ExtendedTerms implements TermTable {
     return this.base.termCount + this.newStems.length;
   }
 
-  /** The segment-local term of a word. */
-  termOfWord(wordId: number): number {
+  /** The segment-local term of a word; `held`: met outside parameter descriptions. */
+  termOfWord(wordId: number, held: boolean): number {
+    if (held) this.heldWords.add(wordId);
     let term = this.words.get(wordId);
     if (term === undefined) {
       const stemId = this.cache.stemIdOf(wordId);
@@ -183,12 +198,12 @@ class ExtendedTerms implements TermTable {
   }
 
   holdsWordId(wordId: number): boolean {
-    return this.words.has(wordId) || this.base.holdsWordId(wordId);
+    return this.heldWords.has(wordId) || this.base.holdsWordId(wordId);
   }
 
   forEachWord(visit: (wordId: number) => void): void {
     this.base.forEachWord(visit);
-    for (const wordId of this.words.keys()) if (!this.base.holdsWordId(wordId)) visit(wordId);
+    for (const wordId of this.heldWords) if (!this.base.holdsWordId(wordId)) visit(wordId);
   }
 
   stemOf(termId: number): string {
@@ -276,7 +291,7 @@ function readEntries(
   entries: readonly IndexEntry[],
   settings: CorpusSettings,
   cache: StemCache,
-  termOfWord: (wordId: number) => number,
+  termOfWord: (wordId: number, held: boolean) => number,
   globalOf: (local: number) => number,
   where: string,
 ): Omit<CorpusPartData, 'firstDoc'> & { builder: SegmentBuilder } {
@@ -320,7 +335,7 @@ function readEntries(
       const field = words[i + 1]! & FIELD_OF;
       // A field of weight 0 has no say at all: its words are not even the index's words.
       if (weights[field] === 0) continue;
-      const local = termOfWord(words[i]!);
+      const local = termOfWord(words[i]!, field !== PARAMETER_DESCRIPTIONS);
       const whole = (words[i + 1]! & WHOLE_RUN) !== 0;
       builder.add(local, field, words[i + 2]!, whole ? WHOLE_RUN_LENGTH : 1);
       if (field === DESCRIPTION && !leadCounted) {
@@ -418,7 +433,7 @@ export class ToolCorpus implements QueryLexicon {
       entries,
       settings,
       cache,
-      (word) => terms.termOfWord(word),
+      (word, held) => terms.termOfWord(word, held),
       (local) => local,
       'createToolIndex: entries',
     );
@@ -434,7 +449,7 @@ export class ToolCorpus implements QueryLexicon {
       entries,
       this.settings,
       this.cache,
-      (word) => terms.termOfWord(word),
+      (word, held) => terms.termOfWord(word, held),
       (local) => terms.globalOf(local),
       'extend: extra',
     );

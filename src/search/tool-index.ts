@@ -29,6 +29,8 @@ import type {
  */
 export const DEFAULT_TOOL_INDEX_OPTIONS: Readonly<ToolIndexOptions> = Object.freeze({
   ...HERMES_OPTIONS,
+  // A parameter's description says in plain words what the tool works on, as a paraphrase does.
+  fieldWeights: Object.freeze({ ...HERMES_OPTIONS.fieldWeights, parameterDescriptions: 0.5 }),
   splitCamelCase: true,
   gate: 'unknown-name',
   serviceNames: Object.freeze([]),

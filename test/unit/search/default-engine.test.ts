@@ -1104,6 +1104,61 @@ describe('default engine', () => {
     });
   });
 
+  describe("issue #15: parameters' descriptions", () => {
+    const described = (
+      server: string,
+      name: string,
+      description: string,
+      parameters: Record<string, string>,
+    ): IndexEntry => ({
+      name: `mcp__${server}__${name}`,
+      server,
+      description,
+      inputSchema: {
+        type: 'object',
+        properties: Object.fromEntries(
+          Object.entries(parameters).map(([key, text]) => [key, { type: 'string', description: text }]),
+        ),
+      },
+    });
+    const REPOS: IndexEntry[] = [
+      described('github', 'create_pull_request', 'Create a new pull request', {
+        head: 'The branch where your changes are implemented',
+        base: 'The branch you want the changes pulled into',
+      }),
+      described('github', 'get_commit', 'Get a commit', { sha: 'Commit SHA' }),
+      described('docs', 'get_library_docs', 'Fetch documentation for a library', {
+        id: 'The library ID, e.g. "vercel/ai" or "mongodb/docs"',
+      }),
+      described('schema', 'update_widget', 'Update a widget', {
+        config: `${'Widget settings in full detail. '.repeat(10)}Uses the marmalade engine.`,
+      }),
+    ];
+    const repos = createToolIndex(REPOS);
+
+    it('scores the words of a parameter description, below the description', () => {
+      expect(repos.search('propose my branch changes', { limit: 1 }).matches).toEqual([
+        'mcp__github__create_pull_request',
+      ]);
+      expect(
+        createToolIndex(REPOS, { fieldWeights: { parameterDescriptions: 0 } }).search('branch').matches,
+      ).toEqual([]);
+    });
+
+    it('reads only their first 40 words', () => {
+      expect(repos.search('marmalade').matches).toEqual([]);
+      expect(repos.search('widget settings detail', { limit: 1 }).matches).toEqual([
+        'mcp__schema__update_widget',
+      ]);
+    });
+
+    it('does not count a service they cite as installed', () => {
+      const result = repos.search('vercel delete record');
+      expect(result.matches).toEqual([]);
+      expect(result.unknownWords).toEqual(['vercel']);
+    });
+  });
+
   describe("issue #15: bridges to the catalog's own names", () => {
     // Tools named `update_…` say "edit" in their text: in this catalog, editing is updating.
     const CHAT: IndexEntry[] = [

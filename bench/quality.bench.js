@@ -78,11 +78,23 @@ export function runQualityBench() {
     ],
     [
       'agent queries once-12',
-      'once (the headline)',
+      'once (measured, misses not read)',
       'shared',
       loadQueryFixture('agent-positives-once-12.jsonl'),
     ],
-    ['paraphrases once-12', 'once (the headline)', 'shared', loadQueryFixture('paraphrases-once-12.jsonl')],
+    [
+      'agent queries once-13',
+      'once (the headline)',
+      'shared',
+      loadQueryFixture('agent-positives-once-13.jsonl'),
+    ],
+    ['paraphrases once-13', 'once (the headline)', 'shared', loadQueryFixture('paraphrases-once-13.jsonl')],
+    [
+      'paraphrases tuned-12',
+      'tuned (measured once, misses read)',
+      'shared',
+      loadQueryFixture('paraphrases-tuned-12.jsonl'),
+    ],
     [
       'paraphrases tuned-11',
       'tuned (measured once, misses read)',
@@ -117,7 +129,8 @@ export function runQualityBench() {
     ['tuned', 'tuned'],
     ['once-10', 'once (measured, misses not read)'],
     ['once-11', 'once (measured, misses not read)'],
-    ['once-12', 'once (the headline)'],
+    ['once-12', 'once (measured, misses not read)'],
+    ['once-13', 'once (the headline)'],
   ].map(([name, status]) => {
     const typos = loadQueryFixture(`typo-queries-${name}.jsonl`);
     return [

@@ -534,45 +534,45 @@ class EnglishReader implements QueryReader {
   }
 
   /**
-   * Two words that name a known app no tool holds (`microsoft teams send message`, `… in Google
-   * Docs`), by run: an app of the maintained lists' two-word names, one word of it no English
-   * word, or a known app no dictionary knows and the catalog word after it (`Tableau Server`).
-   * The catalog may hold each word (`microsoft` in a model's name, `teams` in GitHub's tools), but
-   * it holds the app only if one tool holds both, or a server is named for either. A short query
-   * is about the app wherever it stands; a long one only after a channel or a tool verb (`framed`).
+   * Two runs that name a known app no tool holds (`Export the guide from Google Docs`, `booking.com
+   * hotel search`), by run: see `isAppPhrase` and `isDomainApp`. The catalog may hold each word
+   * (`google`, `docs`), but it holds the app only if some tool holds them side by side, or a
+   * server is named for both. A short query is about the app wherever it stands (a domain only
+   * where a service is named); a long one only after a channel or a tool verb (`framed`).
    */
   private absentAppPhrases(query: QueryWords): Map<number, AbsentPhraseWord> | undefined {
     const runs = query.runs;
     let found: Map<number, AbsentPhraseWord> | undefined;
+    const mark = (run: number, where: string, framed: boolean) => {
+      found ??= new Map();
+      found.set(run, { where, framed, second: false });
+      found.set(run + 1, { where, framed, second: true });
+    };
     for (let run = 0; run + 1 < runs.length; run++) {
       const first = runs[run]!;
       const second = runs[run + 1]!;
       if (this.isDomainApp(query, run)) {
-        // `booking.com hotel search`, `my Booking.com reservation`: an app named by its domain.
-        const i = query.runOf.indexOf(run);
         const framed = this.framesPhrase(query, run);
         const place = this.lexicon.holdsPhrase(first, second)
           ? undefined
-          : (this.servicePlace(query, i, false) ?? (framed ? 'after a channel or a tool verb' : undefined));
-        if (place !== undefined) {
-          const where = `"${first}.${second}", a known app no tool holds, named by its domain ${place}`;
-          found ??= new Map();
-          found.set(run, { where, framed, second: false });
-          found.set(run + 1, { where, framed, second: true });
-        }
+          : (this.servicePlace(query, query.runOf.indexOf(run), false) ??
+            (framed ? 'after a channel or a tool verb' : undefined));
+        if (place !== undefined)
+          mark(run, `"${first}.${second}", a known app no tool holds, named by its domain ${place}`, framed);
         run++;
         continue;
       }
       if (query.pausesAfter?.[run] === true) continue;
       if (!this.isAppPhrase(query, run) || this.lexicon.holdsPhrase(first, second)) continue;
-      const framed = this.framesPhrase(query, run);
       // A server named for both words holds the app (`google-docs`); one named for one does not.
       if (this.lexicon.isServerWord(first) && this.lexicon.isServerWord(second)) continue;
+      const framed = this.framesPhrase(query, run);
       if (!framed && this.looksLikeData(runs.length, 0)) continue;
-      const where = `"${first} ${second}", a known app no tool holds, ${framed ? 'after a channel or a tool verb' : 'in a short query'}`;
-      found ??= new Map();
-      found.set(run, { where, framed, second: false });
-      found.set(run + 1, { where, framed, second: true });
+      mark(
+        run,
+        `"${first} ${second}", a known app no tool holds, ${framed ? 'after a channel or a tool verb' : 'in a short query'}`,
+        framed,
+      );
       run++;
     }
     return found;
@@ -598,9 +598,10 @@ class EnglishReader implements QueryReader {
   }
 
   /**
-   * Whether runs `run` and `run + 1` name an app: a two-word name of the maintained lists with a
-   * word no dictionary knows (`google docs`), or a known app then a catalog word, written as a
-   * name (`Tableau Server`); never a place (`San Francisco`).
+   * Whether runs `run` and `run + 1` name an app: one app's name split in two (`Survey Monkey`), a
+   * two-word name of the maintained lists with a word rare in English (`google docs`), or a known
+   * app rare in English then a catalog word, both written as names (`Tableau Server`); never a
+   * place (`San Francisco`).
    */
   private isAppPhrase(query: QueryWords, run: number): boolean {
     const first = query.runs[run]!;
@@ -652,12 +653,14 @@ class EnglishReader implements QueryReader {
     return !listed || this.isRareInEnglish(first) || this.isRareInEnglish(second);
   }
 
-  /** Whether the two-word name at `run` comes after a channel or a tool verb (maybe with an owner between) and ends its phrase. */
+  /**
+   * Whether the two-word name at `run` comes after a channel or a tool verb, maybe with an owner
+   * between; its words are names, so whatever follows (as for a known app in `inChannelFrame`).
+   */
   private framesPhrase(query: QueryWords, run: number): boolean {
     const runs = query.runs;
     const owned = run >= 2 && OWNERS.has(runs[run - 1]!);
     const before = runs[owned ? run - 2 : run - 1];
-    // Its words are names, so whatever follows (as for a known app in `inChannelFrame`).
     return before !== undefined && opensChannel(before);
   }
 

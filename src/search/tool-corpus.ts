@@ -1,4 +1,5 @@
 import { ToolbridgeError } from '../base/errors.js';
+import { escapeRegExp } from '../base/escape-regexp.js';
 import { Bm25Index, type Bm25Parameters, SegmentBuilder } from './bm25-index.js';
 import type { NameAssociations, QueryLexicon, WordLookUp } from './reading.js';
 import { type StemCache, sharedStemCache } from './stem-cache.js';
@@ -378,10 +379,6 @@ function readEntries(
 const NAME_INSIDE_SENTENCE = /(?<=[\p{L}\p{N},;)'"] )(\p{Lu}[\p{L}\p{N}]*)/gu;
 
 const MAX_REMEMBERED_PHRASES = 10_000;
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 // Each server id's words, split once.
 const serverIdCache = new Map<string, string[]>();

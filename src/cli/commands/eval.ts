@@ -1,3 +1,4 @@
+import { escapeRegExp } from '../../base/escape-regexp.js';
 import { entriesFromServers } from '../../catalog/catalog.js';
 import { loadCatalogDir } from '../../catalog/catalog-dir.js';
 import { toIndexEntry } from '../../catalog/index-entry.js';
@@ -126,10 +127,6 @@ function scopeMatcher(scope: string): (serverId: string) => boolean {
   if (scope === ALL_SERVERS) return () => true;
   const pattern = new RegExp(`^${scope.split('*').map(escapeRegExp).join('.*')}$`);
   return (serverId) => pattern.test(serverId);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function evaluate(entries: CatalogEntry[], lines: QueryLine[], run: EvalRun, io: CliIo): CliEvalReport {

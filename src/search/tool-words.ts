@@ -1,3 +1,4 @@
+import { isPlainObject } from '../base/json.js';
 import type { StemCache } from './stem-cache.js';
 import type { TokenizerOptions } from './tokenizer.js';
 import {
@@ -40,9 +41,11 @@ export class ToolWordsMemo {
   private count = 0;
   // Whether the memo held any tool when this batch started (a first build has nothing to look up).
   private remembers = false;
-  // Per read tool: what it was read from (TEXTS strings each) and its parameter names.
+  // Per read tool: what it was read from (TEXTS strings each), its parameter names and, when
+  // they are read, each parameter's `description` as found (compared as is: no text is rebuilt).
   private texts: string[] = [];
   private parameters: (readonly string[])[] = [];
+  private parameterDescriptionValues: (readonly unknown[])[] = [];
   // Per read tool: its triples are words[starts[t] .. ends[t]); the name's come first, up to nameEnds[t].
   private starts = new Int32Array(1024);
   private ends = new Int32Array(1024);
@@ -64,6 +67,7 @@ export class ToolWordsMemo {
       this.count = 0;
       this.texts = [];
       this.parameters = [];
+      this.parameterDescriptionValues = [];
       this.length = 0;
     }
     this.remembers = this.count > 0;
@@ -111,10 +115,12 @@ export class ToolWordsMemo {
     if (keys.length !== known.length) return false;
     for (let i = 0; i < keys.length; i++) if (keys[i] !== known[i]) return false;
     if (texts[at + KEYWORDS_TEXT] !== (entry.keywords == null ? '' : keywordText(entry))) return false;
-    return (
-      !this.withParameterDescriptions ||
-      texts[at + PARAMETER_DESCRIPTIONS_TEXT] === parameterDescriptions(properties ?? {}, known)
-    );
+    if (!this.withParameterDescriptions || properties === undefined) return true;
+    const values = this.parameterDescriptionValues[tool]!;
+    for (let i = 0; i < known.length; i++) {
+      if (descriptionValue(properties[known[i]!]) !== values[i]) return false;
+    }
+    return true;
   }
 
   private read(entry: IndexEntry, properties: Record<string, unknown> | undefined): number {
@@ -131,8 +137,13 @@ export class ToolWordsMemo {
       this.withParameterDescriptions && properties !== undefined
         ? parameterDescriptions(properties, parameters)
         : '';
-    this.texts.push(description, textOf(entry.server), keywords, descriptions);
+    this.texts.push(description, textOf(entry.server), keywords);
     this.parameters.push(parameters);
+    if (this.withParameterDescriptions) {
+      this.parameterDescriptionValues.push(
+        properties === undefined ? NO_KEYS : parameters.map((key) => descriptionValue(properties[key])),
+      );
+    }
     this.starts[tool] = this.length;
     this.add(entry.name, nameWordsStart(entry.name), NAME);
     this.nameEnds[tool] = this.length;
@@ -159,11 +170,12 @@ export class ToolWordsMemo {
 const DESCRIPTION_TEXT = 0;
 const SERVER_TEXT = 1;
 const KEYWORDS_TEXT = 2;
-const PARAMETER_DESCRIPTIONS_TEXT = 3;
-const TEXTS = 4;
+const TEXTS = 3;
 
 const NO_KEYS: readonly string[] = [];
 const textOf = (value: unknown): string => (typeof value === 'string' ? value : '');
+const descriptionValue = (property: unknown): unknown =>
+  isPlainObject(property) ? property.description : undefined;
 
 const memos = new WeakMap<StemCache, Map<number, ToolWordsMemo>>();
 

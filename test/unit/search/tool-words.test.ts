@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StemCache } from '../../../src/search/stem-cache.js';
+import { PARAMETER_DESCRIPTION_WORDS, parameterDescriptions } from '../../../src/search/tool-document.js';
 import {
   DESCRIPTION,
   KEYWORDS,
@@ -73,21 +74,33 @@ describe('ToolWordsMemo', () => {
 
   it('reads a tool again when any of its texts changed', () => {
     const memo = new ToolWordsMemo(new StemCache(), SPLIT, true);
-    const first = memo.wordsOf(ENTRY);
+    memo.wordsOf(ENTRY);
     const changes: IndexEntry[] = [
       { ...ENTRY, description: 'Open an issue.' },
       { ...ENTRY, server: 'other' },
       { ...ENTRY, inputSchema: { properties: { repo: {} } } },
       { ...ENTRY, inputSchema: { properties: { issueTitle: {}, repo: { description: 'Repository name' } } } },
       { ...ENTRY, inputSchema: { properties: { repo: { description: 'Repo' }, issueTitle: {} } } },
+      {
+        ...ENTRY,
+        inputSchema: {
+          properties: { repo: { description: 'Repository name' }, issueTitle: { description: 'Title' } },
+        },
+      },
+      {
+        ...ENTRY,
+        inputSchema: { properties: { repo: { description: 'Repository  name' }, issueTitle: {} } },
+      },
       { ...ENTRY, keywords: ['bug'] },
       { ...ENTRY, keywords: undefined },
     ];
     for (const changed of changes) {
       memo.startReading();
-      expect(memo.wordsOf(changed)).not.toBe(first);
+      const remembered = memo.wordsOf(ENTRY);
       memo.startReading();
-      expect(memo.wordsOf(ENTRY)).not.toBe(first);
+      expect(memo.wordsOf(changed)).not.toBe(remembered);
+      memo.startReading();
+      expect(memo.wordsOf(ENTRY)).not.toBe(remembered);
     }
   });
 
@@ -101,5 +114,39 @@ describe('ToolWordsMemo', () => {
     expect(again).not.toBe(first);
     memo.startReading();
     expect(memo.wordsOf(ENTRY)).toBe(again);
+  });
+});
+
+describe('parameterDescriptions', () => {
+  const words = (count: number, from = 0) =>
+    Array.from({ length: count }, (_, i) => `w${from + i}`).join(' ');
+
+  it(`keeps the first ${PARAMETER_DESCRIPTION_WORDS} whitespace-separated words over all parameters`, () => {
+    const properties = {
+      a: { description: `  ${words(30)}  ` },
+      b: { description: 'not a parameter of the list' },
+      c: { description: `${words(5, 30)}\t\n${words(10, 35)}` },
+      d: { description: 'past the cut' },
+    };
+    const text = parameterDescriptions(properties, ['a', 'c', 'd']);
+    expect(text.split(/\s+/)).toEqual(words(PARAMETER_DESCRIPTION_WORDS).split(' '));
+    expect(text).not.toContain('past');
+  });
+
+  it('counts a run of any white space, wide ones too, as one break', () => {
+    const text = parameterDescriptions({ a: { description: `one\u00a0\u00a0two\u3000three ${words(50)}` } }, [
+      'a',
+    ]);
+    expect(text.startsWith('one\u00a0\u00a0two\u3000three w0')).toBe(true);
+    expect(text.split(/\s+/)).toHaveLength(PARAMETER_DESCRIPTION_WORDS);
+  });
+
+  it('skips parameters with no text description', () => {
+    expect(
+      parameterDescriptions(
+        { a: {}, b: { description: 7 }, c: { description: ' ' }, d: { description: 'ok' } },
+        ['a', 'b', 'c', 'd'],
+      ),
+    ).toBe('ok');
   });
 });

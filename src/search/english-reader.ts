@@ -91,6 +91,13 @@ const LABEL_TAIL_CHARS = 64;
 export const ENGLISH_FRAMES = Object.freeze({
   /** A name after one of these, where its phrase ends: `create an invoice in zoho`, `… via pitch`. */
   channels: ['in', 'on', 'with', 'via', 'using', 'through', 'from', 'into', 'inside', 'within'],
+  /**
+   * After one of these (maybe with an owner between), where its phrase ends, a word written as a
+   * name (a capital inside a sentence) that no tool holds names the app even in a long task (`…
+   * and check which referrers sent the most traffic in Plausible.`). Not `with`, `from`, `to`:
+   * people and places come after them (`a call with Priya`, `flights from Denver`).
+   */
+  nameChannels: ['in', 'on', 'via', 'using', 'through', 'into', 'inside', 'within'],
   /** A name right after one of these: `use zoho to …`, `open zoho and …`. */
   toolVerbs: ['use', 'using', 'via', 'through', 'open', 'have'],
   /** Two-word tool verbs: `go to zuora and …`. */
@@ -144,6 +151,7 @@ export const ENGLISH_FRAMES = Object.freeze({
 } as const);
 
 const CHANNELS: ReadonlySet<string> = new Set(ENGLISH_FRAMES.channels);
+const NAME_CHANNELS: ReadonlySet<string> = new Set(ENGLISH_FRAMES.nameChannels);
 const TOOL_VERBS: ReadonlySet<string> = new Set(ENGLISH_FRAMES.toolVerbs);
 const TOOL_PHRASES = ENGLISH_FRAMES.toolPhrases;
 const ADDRESSING_VERBS: ReadonlySet<string> = new Set(ENGLISH_FRAMES.addressingVerbs);
@@ -336,14 +344,18 @@ class EnglishReader implements QueryReader {
             this.isRareWordApp(word) ||
             (this.isKnownApp(word) && capitalizedInSentence(query, i) && !quoted(query, i));
           const framed = knownApp && this.inChannelFrame(query, query.runOf[i]!);
+          const namedInChannel = !knownApp && reading.kind !== 'filler' && this.namedInChannel(query, i);
           namesListedService ||= this.settings.serviceNames.has(word) || framed;
-          namesKnownApp ||= knownApp && this.servicePlace(query, i, false) !== undefined;
+          // A name written as one after a channel stops a long query as a known app does: unless
+          // the rest is answered without it (`the weather forecast in Zhongguancun`).
+          namesKnownApp ||= (knownApp && this.servicePlace(query, i, false) !== undefined) || namedInChannel;
           // A known app in a channel's frame stops the query (above), so it is named as the absent
           // service there even where no other name would be (`according to rollbar`).
           const where =
             !listed && (reading.kind === 'name' || reading.kind === 'english')
               ? (this.servicePlace(query, i, reading.kind === 'english' && !writtenAsName(query, i)) ??
-                (framed ? 'a known app after a channel, a tool verb, an action or "to"' : undefined))
+                (framed ? 'a known app after a channel, a tool verb, an action or "to"' : undefined) ??
+                (namedInChannel ? 'written as a name after a channel, where its phrase ends' : undefined))
               : undefined;
           if (listed) {
             plan.unknownWords.push(word);
@@ -435,7 +447,7 @@ class EnglishReader implements QueryReader {
             : installedApp !== undefined
               ? `no tool holds it: a name, but the query runs in "${installedApp}", an app the catalog holds`
               : answered
-                ? 'no tool holds it: a known app, but one tool holds most of the rest of this long query'
+                ? "no tool holds it: an app's name where a service is named, but one tool holds most of the rest of this long query"
                 : 'no tool holds it: a name, but in a long query or among many, so data';
         }
       }
@@ -649,8 +661,15 @@ class EnglishReader implements QueryReader {
     ) {
       return false;
     }
-    // Two common English words are too often a thing's name (`exchange rates`, `companies house`).
-    return !listed || this.isRareInEnglish(first) || this.isRareInEnglish(second);
+    // Two common English words are too often a thing's name (`exchange rates`, `companies house`),
+    // unless both are written as names (`in Apple Music`, `from New Relic`).
+    return (
+      !listed ||
+      this.isRareInEnglish(first) ||
+      this.isRareInEnglish(second) ||
+      (capitalizedInSentence(query, query.runOf.indexOf(run)) &&
+        capitalizedInSentence(query, query.runOf.indexOf(run + 1)))
+    );
   }
 
   /**
@@ -741,6 +760,8 @@ class EnglishReader implements QueryReader {
     const word = query.words[i]!;
     if (this.knows(word)) return false;
     if (this.isListed(word)) return true;
+    // However long the query, as where it is not held at all (`… time off in Rippling?`).
+    if (this.settings.gate === 'unknown-name' && this.namedInChannel(query, i)) return true;
     // In a long query a name where a service is named is data (`looksLikeData`): keep its stem.
     if (this.settings.gate !== 'unknown-name' || this.looksLikeData(query.runs.length, 0)) return false;
     const reading = this.readMissing(word);
@@ -967,6 +988,32 @@ class EnglishReader implements QueryReader {
     const asName = !this.data.isEnglishWord(word) || writtenAsName(query, query.runOf.indexOf(run));
     return (
       (afterChannel && asName) || this.endsPhrase(query, run, false) || this.endsNounPhrase(query, run + 1)
+    );
+  }
+
+  /**
+   * Whether word `i`, a whole run, is written as a name (not quoted: a quoted word is a value) and
+   * stands after one of {@link NAME_CHANNELS}, maybe with an owner between, where its phrase ends;
+   * a place of any size, a language or a day there is what the task is about (`in Darwin`, `in
+   * Sandusky, Ohio`), and so is a word inside a quoted title (`the painting "Corridor in the
+   * Asylum"`) or the first of a longer name (`in Hyde Park`).
+   */
+  private namedInChannel(query: QueryWords, i: number): boolean {
+    const run = query.runOf[i]!;
+    const runs = query.runs;
+    const word = query.words[i]!;
+    if (runs[run] !== word || !capitalizedInSentence(query, i) || insideQuotes(query, i)) return false;
+    if (this.data.isPlaceName(word) || startsLongerName(query, run)) return false;
+    if (query.pausesAfter?.[run] === true && this.data.isPlaceName(runs[run + 1] ?? '')) return false;
+    const owned = run >= 2 && OWNERS.has(runs[run - 1]!);
+    const before = runs[owned ? run - 2 : run - 1];
+    // A word no dictionary knows names the app whatever follows (`in Kimai under the … project`).
+    return (
+      before !== undefined &&
+      NAME_CHANNELS.has(before) &&
+      (!this.data.isEnglishWord(word) ||
+        this.endsPhrase(query, run, false) ||
+        this.endsNounPhrase(query, run + 1))
     );
   }
 
@@ -1319,6 +1366,26 @@ function quoted(query: QueryWords, i: number): boolean {
     OPENING_QUOTE.test(text.charAt(runStarts[run]! - 1)) && CLOSING_QUOTE.test(text.charAt(runEnds[run]!))
   );
 }
+
+/** Whether the run after `run` is a capitalized word (`Hyde Park`; not an acronym: `the Trello API`). */
+function startsLongerName(query: QueryWords, run: number): boolean {
+  const { text, runStarts, runEnds } = query;
+  if (text === undefined || runStarts === undefined || runEnds === undefined || run + 1 >= runStarts.length)
+    return false;
+  if (query.pausesAfter?.[run] === true) return false;
+  const next = text.slice(runStarts[run + 1]!, runEnds[run + 1]!);
+  return /^[A-Z][a-z]/.test(next);
+}
+
+/** Whether word `i` stands inside a double-quoted span (`"Corridor in the Asylum"`), or is quoted itself. */
+function insideQuotes(query: QueryWords, i: number): boolean {
+  const { text, runStarts } = query;
+  if (text === undefined || runStarts === undefined) return false;
+  const before = text.slice(0, runStarts[query.runOf[i]!]!);
+  return quoted(query, i) || (before.match(DOUBLE_QUOTES)?.length ?? 0) % 2 === 1;
+}
+
+const DOUBLE_QUOTES = /["\u201c\u201d]/g;
 
 /** Whether word `i` is capitalized inside a sentence, in a query not capitalized throughout (see `writtenAsName`). */
 function capitalizedInSentence(query: QueryWords, i: number): boolean {

@@ -175,6 +175,8 @@ export interface LanguageData {
   englishZipf(word: string): number;
   /** Whether a word, or two joined by one space (`san francisco`), names what a task is about (a place, a language, a day), never a service. */
   isSubjectName(word: string): boolean;
+  /** Whether a word, or two joined by one space, names a place of any size (`darwin`), a subject name or not. */
+  isPlaceName(word: string): boolean;
   /** Whether a word is a top-level domain (`com`, `io`): `name.tld` is then an address. */
   isTopLevelDomain(word: string): boolean;
   /** Whether a word, or two joined by one space (`google docs`), is the name of a known app or company. */
@@ -211,6 +213,7 @@ export const NO_LANGUAGE_DATA: LanguageData = Object.freeze({
   isEnglishWord: () => false,
   englishZipf: () => 0,
   isSubjectName: () => false,
+  isPlaceName: () => false,
   isTopLevelDomain: () => false,
   isKnownApp: () => false,
   startsTwoWordName: () => false,

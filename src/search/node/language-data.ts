@@ -1,7 +1,7 @@
 import type { LanguageData } from '../reading.js';
 import { englishZipf, isEnglishWord } from './common-words.js';
 import { isKnownApp, startsKnownAppPhrase } from './known-apps.js';
-import { isSubjectName, startsSubjectPhrase } from './subject-names.js';
+import { isPlaceName, isSubjectName, startsSubjectPhrase } from './subject-names.js';
 import { isTopLevelDomain } from './top-level-domains.js';
 import { mayBeVerb, namesAThing, nounForm, relatedWords } from './wordnet.js';
 
@@ -16,6 +16,7 @@ export const NODE_LANGUAGE_DATA: LanguageData = Object.freeze({
   isEnglishWord,
   englishZipf,
   isSubjectName,
+  isPlaceName,
   isTopLevelDomain,
   isKnownApp,
   startsTwoWordName: (word: string) => startsKnownAppPhrase(word) || startsSubjectPhrase(word),

@@ -74,10 +74,22 @@ const CALENDAR = [
 ];
 
 let names: Set<string> | undefined;
+// Every city, province and country of `city-timezones`, however small: see `isPlaceName`.
+let places: Set<string> | undefined;
 
 export function isSubjectName(word: string): boolean {
   names ??= loadNames();
   return names.has(word);
+}
+
+/**
+ * Whether a word, or two joined by one space, names a place of any size (`darwin`, `manhattan`).
+ * Too many apps share a small town's name for a subject name (see `MIN_CITY_POPULATION`), but a
+ * capital after `in` in a task is a place before it is an app.
+ */
+export function isPlaceName(word: string): boolean {
+  names ??= loadNames();
+  return places!.has(word) || names.has(word);
 }
 
 let phraseStarts: ReadonlySet<string> | undefined;
@@ -94,12 +106,16 @@ function loadNames(): Set<string> {
   const { cityMapping } = require('city-timezones') as typeof import('city-timezones');
   const { countries, languages } = require('countries-list') as typeof import('countries-list');
   const found = new Set<string>([...PROGRAMMING_LANGUAGES, ...CALENDAR]);
-  const add = (name: string | undefined) => {
+  places = new Set<string>();
+  const addTo = (set: Set<string>, name: string | undefined) => {
     const word = name?.toLowerCase();
     // Two-word names too (`san francisco`, `united states`), looked up joined by one space.
-    if (word !== undefined && /^[a-z]+(?: [a-z]+)?$/.test(word)) found.add(word);
+    if (word !== undefined && /^[a-z]+(?: [a-z]+)?$/.test(word)) set.add(word);
   };
+  const add = (name: string | undefined) => addTo(found, name);
   for (const city of cityMapping) {
+    addTo(places, city.city_ascii);
+    addTo(places, city.province);
     if (city.pop < MIN_CITY_POPULATION) continue;
     add(city.city_ascii);
     add(city.province);

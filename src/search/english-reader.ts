@@ -635,9 +635,10 @@ class EnglishReader implements QueryReader {
           capitalizedInSentence(query, query.runOf.indexOf(run + 1)))
       );
     }
-    // A word no tool holds is read on its own (`jira`, `leetcode`): only held words hide an app.
-    if (!this.knows(first) && !this.knows(second)) return false;
     const listed = this.data.startsTwoWordName(first) && this.isKnownApp(`${first} ${second}`);
+    // A word no tool holds is read on its own (`jira`, `leetcode`), unless the lists name an app
+    // with it and the next (`firefly iii`, `invoice ninja`: neither word alone says the app).
+    if (!listed && !this.knows(first) && !this.knows(second)) return false;
     // Else a known app rare in English, then a catalog word, both written as names.
     if (
       !listed &&

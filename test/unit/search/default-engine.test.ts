@@ -719,6 +719,19 @@ describe('default engine', () => {
         expect(docs.search('export google docs file').matches).toEqual(['mcp__gdrive__export_doc']);
       });
 
+      it('reads two words no tool holds as the app the lists name with both', () => {
+        // Alone, `firefly` is an English word and `iii` a numeral: neither says the app.
+        expect(whyUnknown('firefly iii create issue')).toEqual({
+          firefly: '"firefly iii", a known app no tool holds, in a short query',
+          iii: '"firefly iii", a known app no tool holds, in a short query',
+        });
+        expect(
+          held.search(
+            'Once the forecast is out, open an issue about the flaky login test in Invoice Ninja and draw a shape.',
+          ).unknownWords,
+        ).toEqual(['invoice', 'ninja']);
+      });
+
       it("reads one app's name split in two words as the app", () => {
         expect(held.search('How many answers came in on Survey Monkey today?').matches).toEqual([]);
         expect(held.search('list the droplets in my Digital Ocean account').matches).toEqual([]);

@@ -234,6 +234,7 @@ class EnglishReader implements QueryReader {
   private readonly readings = new Map<string, Missing>();
   private readonly relatedTerms = new Map<string, readonly RelatedTerm[]>();
   private readonly zipfs = new Map<string, number>();
+  private readonly englishWords = new Map<string, boolean>();
   // Held word → whether it is a known app the catalog holds only as a word (`heldOnlyAsWord`).
   private readonly absentAppWords = new Map<string, 'no' | 'english' | 'name'>();
   // Word → why it is weighed, or left out, as one of English's commonest words.
@@ -366,14 +367,14 @@ class EnglishReader implements QueryReader {
             const what =
               reading.kind === 'english'
                 ? 'an everyday English word'
-                : this.data.isEnglishWord(word)
+                : this.isEnglish(word)
                   ? 'a known app whose English word is rare'
                   : 'a name no dictionary knows';
             place(word, `${what}, where a service is named: ${where}`);
           } else {
             plan.ignoredWords.push(word);
             // An app named with a rare English word, where no service is named, is that word.
-            if (reading.kind === 'english' || this.data.isEnglishWord(word)) fate.why = NO_TOOL_HOLDS_ENGLISH;
+            if (reading.kind === 'english' || this.isEnglish(word)) fate.why = NO_TOOL_HOLDS_ENGLISH;
             else if (reading.kind === 'name') {
               fate.reason = 'name-as-data';
               fate.why = 'no tool holds it: a name, not where a service is named';
@@ -440,7 +441,7 @@ class EnglishReader implements QueryReader {
           // An English word read as data is bridged to related words like any other (`my savings`).
           const english =
             this.readMissing(fate.word).kind === 'english' ||
-            (this.isRareWordApp(fate.word) && this.data.isEnglishWord(fate.word));
+            (this.isRareWordApp(fate.word) && this.isEnglish(fate.word));
           fate.reason = english ? 'not-in-catalog' : 'name-as-data';
           fate.why = english
             ? NO_TOOL_HOLDS_ENGLISH
@@ -499,7 +500,7 @@ class EnglishReader implements QueryReader {
    * that word, which stops a query only where a service is named.
    */
   private isListed(word: string): boolean {
-    return this.settings.serviceNames.has(word) || (this.isKnownApp(word) && !this.data.isEnglishWord(word));
+    return this.settings.serviceNames.has(word) || (this.isKnownApp(word) && !this.isEnglish(word));
   }
 
   /**
@@ -540,7 +541,7 @@ class EnglishReader implements QueryReader {
       query.runs[query.runOf[i]!] === word &&
       this.knows(word) &&
       this.isKnownApp(word) &&
-      (!this.data.isEnglishWord(word) || (this.lexicon.isServerWord(word) && this.isRareWordApp(word))) &&
+      (!this.isEnglish(word) || (this.lexicon.isServerWord(word) && this.isRareWordApp(word))) &&
       this.servicePlace(query, i, false) !== undefined
     );
   }
@@ -731,7 +732,7 @@ class EnglishReader implements QueryReader {
     ) {
       return 'no';
     }
-    return this.data.isEnglishWord(word) ? 'english' : 'name';
+    return this.isEnglish(word) ? 'english' : 'name';
   }
 
   /**
@@ -749,7 +750,7 @@ class EnglishReader implements QueryReader {
 
   /** No English word, or a rare one (see {@link RARE_WORD_ZIPF}): `microsoft`, `google`. */
   private isRareInEnglish(word: string): boolean {
-    return !this.data.isEnglishWord(word) || this.zipf(word) <= RARE_WORD_ZIPF;
+    return !this.isEnglish(word) || this.zipf(word) <= RARE_WORD_ZIPF;
   }
 
   /**
@@ -834,8 +835,7 @@ class EnglishReader implements QueryReader {
     if (english && this.zipf(word) >= this.settings.commonWordZipf) return undefined;
     // Nor does a plural (`ask teammates to …`, `kindergartens close to …`): an app is named with a
     // noun's base form (`harvest`, `bellows`), one name for one thing.
-    if (english && this.data.isEnglishWord(word) && this.data.nounForm(word) === 'inflected')
-      return undefined;
+    if (english && this.isEnglish(word) && this.data.nounForm(word) === 'inflected') return undefined;
     const toolVerb = TOOL_VERBS.has(before) ? before : followedPhrase(runs, run, TOOL_PHRASES);
     if (toolVerb !== undefined && (!english || this.endsPhrase(query, run, english))) {
       return `after "${toolVerb}"`;
@@ -855,7 +855,7 @@ class EnglishReader implements QueryReader {
     // `in my lemur?`, `using the sellsy api, …`: a channel and an owner, then the name, where its
     // phrase ends (after one catalog word naming what of it: `api`, `board`). An English word
     // there, and after a channel opening the query, must name a thing (`in my area` is a setting).
-    const thing = !english || !this.data.isEnglishWord(word) || this.data.namesAThing(word);
+    const thing = !english || !this.isEnglish(word) || this.data.namesAThing(word);
     const owned = OWNERS.has(before) && run >= 2 ? runs[run - 2]! : undefined;
     if (
       thing &&
@@ -879,7 +879,7 @@ class EnglishReader implements QueryReader {
       !english &&
       modified !== undefined &&
       !this.looksLikeData(runs.length, 0) &&
-      (!this.data.isEnglishWord(word) || this.isKnownApp(word)) &&
+      (!this.isEnglish(word) || this.isKnownApp(word)) &&
       writtenAsName(query, i) &&
       this.modifiesHeldNoun(query, run)
     ) {
@@ -935,7 +935,7 @@ class EnglishReader implements QueryReader {
     return (
       !PHRASE_ENDS.has(next) &&
       this.zipf(next) < this.settings.commonWordZipf &&
-      (this.lookUp(next).termId >= 0 || this.data.isEnglishWord(next))
+      (this.lookUp(next).termId >= 0 || this.isEnglish(next))
     );
   }
 
@@ -977,7 +977,7 @@ class EnglishReader implements QueryReader {
     // After an owner an English word must name a thing, as in `servicePlace` (`to the automotive
     // industry` says what kind of industry).
     const word = runs[run]!;
-    if (owned && this.data.isEnglishWord(word) && !this.data.namesAThing(word)) return false;
+    if (owned && this.isEnglish(word) && !this.data.namesAThing(word)) return false;
     const before = runs[channel]!;
     // Right after one of the catalog's actions, too: `search aliexpress for …`, `check sentry for …`;
     // and after `to`, the destination (`upload it to soundcloud as …`).
@@ -986,7 +986,7 @@ class EnglishReader implements QueryReader {
     // After a channel, a known app written as a name, or no English word, names the app whatever
     // follows (`on Trainline leaving before nine`, `through the Vonage API instead`); else its
     // phrase must end, as a name's does (before an action or a common word too).
-    const asName = !this.data.isEnglishWord(word) || writtenAsName(query, query.runOf.indexOf(run));
+    const asName = !this.isEnglish(word) || writtenAsName(query, query.runOf.indexOf(run));
     return (
       (afterChannel && asName) || this.endsPhrase(query, run, false) || this.endsNounPhrase(query, run + 1)
     );
@@ -1012,9 +1012,7 @@ class EnglishReader implements QueryReader {
     return (
       before !== undefined &&
       NAME_CHANNELS.has(before) &&
-      (!this.data.isEnglishWord(word) ||
-        this.endsPhrase(query, run, false) ||
-        this.endsNounPhrase(query, run + 1))
+      (!this.isEnglish(word) || this.endsPhrase(query, run, false) || this.endsNounPhrase(query, run + 1))
     );
   }
 
@@ -1154,8 +1152,7 @@ class EnglishReader implements QueryReader {
     // A known app may hold digits (`1password`, `neo4j`); any other such word is a number or a code.
     if (this.isListed(word)) return { kind: 'name' };
     if (/[0-9]/.test(word)) return { kind: 'filler' };
-    if (this.data.isEnglishWord(word))
-      return this.isRareWordApp(word) ? { kind: 'name' } : { kind: 'english' };
+    if (this.isEnglish(word)) return this.isRareWordApp(word) ? { kind: 'name' } : { kind: 'english' };
     const { typoCorrection, typoMinLength } = this.settings;
     if (typoCorrection && word.length >= typoMinLength - 1 && word.length <= MAX_TYPO_LENGTH) {
       // A shorter word only by two neighbours swapped (`lsit` → `list`, `psot` → `post`): the
@@ -1224,6 +1221,11 @@ class EnglishReader implements QueryReader {
   /** How common a word is in English (`LanguageData.englishZipf`). */
   private zipf(word: string): number {
     return this.zipfs.get(word) ?? remember(this.zipfs, word, this.data.englishZipf(word));
+  }
+
+  /** `LanguageData.isEnglishWord`, remembered: a dictionary look-up is a binary search. */
+  private isEnglish(word: string): boolean {
+    return this.englishWords.get(word) ?? remember(this.englishWords, word, this.data.isEnglishWord(word));
   }
 
   /**

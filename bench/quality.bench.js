@@ -83,12 +83,24 @@ export function runQualityBench() {
       loadQueryFixture('agent-positives-once-12.jsonl'),
     ],
     [
-      'agent queries once-13',
+      'agent queries once-14',
       'once (the headline)',
+      'shared',
+      loadQueryFixture('agent-positives-once-14.jsonl'),
+    ],
+    ['paraphrases once-14', 'once (the headline)', 'shared', loadQueryFixture('paraphrases-once-14.jsonl')],
+    [
+      'agent queries once-13',
+      'once (measured, misses not read)',
       'shared',
       loadQueryFixture('agent-positives-once-13.jsonl'),
     ],
-    ['paraphrases once-13', 'once (the headline)', 'shared', loadQueryFixture('paraphrases-once-13.jsonl')],
+    [
+      'paraphrases once-13',
+      'once (measured, misses not read)',
+      'shared',
+      loadQueryFixture('paraphrases-once-13.jsonl'),
+    ],
     [
       'paraphrases tuned-12',
       'tuned (measured once, misses read)',
@@ -130,7 +142,8 @@ export function runQualityBench() {
     ['once-10', 'once (measured, misses not read)'],
     ['once-11', 'once (measured, misses not read)'],
     ['once-12', 'once (measured, misses not read)'],
-    ['once-13', 'once (the headline)'],
+    ['once-13', 'once (measured, misses not read)'],
+    ['once-14', 'once (the headline)'],
   ].map(([name, status]) => {
     const typos = loadQueryFixture(`typo-queries-${name}.jsonl`);
     return [

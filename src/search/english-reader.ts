@@ -622,13 +622,8 @@ class EnglishReader implements QueryReader {
     // One app's name split in two words (`Survey Monkey`, `digital ocean`; not `md format`), no
     // tool holding it whole: in lower case only with a word rare in English (`work day` is two
     // words, not Workday).
-    const joined = first.length >= 3 && second.length >= 3 ? first + second : '';
-    if (
-      joined !== '' &&
-      this.isKnownApp(joined) &&
-      !this.knows(joined) &&
-      !this.inPlaceName(query.runs, run)
-    ) {
+    const joined = first.length >= 3 && second.length >= 3 && this.isKnownAppJoined(first, second);
+    if (joined && !this.knows(first + second) && !this.inPlaceName(query.runs, run)) {
       return (
         this.isRareInEnglish(first) ||
         this.isRareInEnglish(second) ||
@@ -741,6 +736,15 @@ class EnglishReader implements QueryReader {
    */
   private isKnownApp(word: string): boolean {
     return this.settings.knownApps && this.data.isKnownApp(word) && !this.data.isSubjectName(word);
+  }
+
+  /** {@link isKnownApp} of two words written together, building the joined word only for a likely app. */
+  private isKnownAppJoined(first: string, second: string): boolean {
+    return (
+      this.settings.knownApps &&
+      this.data.isKnownAppJoined(first, second) &&
+      !this.data.isSubjectName(first + second)
+    );
   }
 
   /** A known app named with an English word that is rare in English (see {@link RARE_WORD_ZIPF}). */

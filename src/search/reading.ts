@@ -181,6 +181,8 @@ export interface LanguageData {
   isTopLevelDomain(word: string): boolean;
   /** Whether a word, or two joined by one space (`google docs`), is the name of a known app or company. */
   isKnownApp(word: string): boolean;
+  /** Whether two words written together are a known app's name (`survey` + `monkey`). */
+  isKnownAppJoined(first: string, second: string): boolean;
   /**
    * Whether some two-word known app or subject name starts with this word (`google`, `san`): the
    * pairs worth looking up whole.
@@ -216,6 +218,7 @@ export const NO_LANGUAGE_DATA: LanguageData = Object.freeze({
   isPlaceName: () => false,
   isTopLevelDomain: () => false,
   isKnownApp: () => false,
+  isKnownAppJoined: () => false,
   startsTwoWordName: () => false,
   relatedWords: () => [],
   namesAThing: () => false,

@@ -14,10 +14,45 @@ import { dirname, join } from 'node:path';
 
 let names: ReadonlySet<string> | undefined;
 let phraseStarts: ReadonlySet<string> | undefined;
+let joinedFilter: Uint8Array | undefined;
 
 export function isKnownApp(word: string): boolean {
   names ??= loadNames();
   return names.has(word);
+}
+
+/**
+ * Whether two words written together are a known app (`survey` + `monkey`). A query asks this of
+ * every pair of neighbours, so a bit table of the names' hashes answers most pairs without
+ * building the joined string.
+ */
+export function isKnownAppJoined(first: string, second: string): boolean {
+  names ??= loadNames();
+  joinedFilter ??= hashFilter(names);
+  const hash = hashText(second, hashText(first, FNV_OFFSET));
+  if ((joinedFilter[(hash >>> 3) & FILTER_MASK]! & (1 << (hash & 7))) === 0) return false;
+  return names.has(first + second);
+}
+
+// FNV-1a over UTF-16 code units; a 2^20-bit table keeps false positives near one in twenty.
+const FNV_OFFSET = 0x811c9dc5;
+const FILTER_BYTES = 1 << 17;
+const FILTER_MASK = FILTER_BYTES - 1;
+
+function hashText(text: string, seed: number): number {
+  let hash = seed;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+function hashFilter(of: ReadonlySet<string>): Uint8Array {
+  const filter = new Uint8Array(FILTER_BYTES);
+  for (const name of of) {
+    const hash = hashText(name, FNV_OFFSET);
+    const at = (hash >>> 3) & FILTER_MASK;
+    filter[at] = filter[at]! | (1 << (hash & 7));
+  }
+  return filter;
 }
 
 /** Whether some two-word known app starts with this word (`google` of `google docs`). */

@@ -1,6 +1,6 @@
 import type { LanguageData } from '../reading.js';
 import { englishZipf, isEnglishWord } from './common-words.js';
-import { isKnownApp, startsKnownAppPhrase } from './known-apps.js';
+import { isKnownApp, isKnownAppJoined, startsKnownAppPhrase } from './known-apps.js';
 import { isPlaceName, isSubjectName, startsSubjectPhrase } from './subject-names.js';
 import { isTopLevelDomain } from './top-level-domains.js';
 import { mayBeVerb, namesAThing, nounForm, relatedWords } from './wordnet.js';
@@ -19,6 +19,7 @@ export const NODE_LANGUAGE_DATA: LanguageData = Object.freeze({
   isPlaceName,
   isTopLevelDomain,
   isKnownApp,
+  isKnownAppJoined,
   startsTwoWordName: (word: string) => startsKnownAppPhrase(word) || startsSubjectPhrase(word),
   relatedWords,
   namesAThing,

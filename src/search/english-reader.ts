@@ -632,21 +632,21 @@ class EnglishReader implements QueryReader {
       );
     }
     const listed = this.data.startsTwoWordName(first) && this.isKnownApp(`${first} ${second}`);
-    // A word no tool holds is read on its own (`jira`, `leetcode`), unless the lists name an app
-    // with it and the next (`firefly iii`, `invoice ninja`: neither word alone says the app).
-    if (!listed && !this.knows(first) && !this.knows(second)) return false;
-    // Else a known app rare in English, then a catalog word, both written as names.
+    // Else a known app rare in English, then a catalog word, both written as names (looked at
+    // first: most pairs are not). A word no tool holds is read on its own (`jira`, `leetcode`),
+    // unless the lists name an app with it and the next (`firefly iii`, `invoice ninja`: neither
+    // word alone says the app).
     if (
       !listed &&
       !(
+        writtenAsName(query, query.runOf.indexOf(run)) &&
+        writtenAsName(query, query.runOf.indexOf(run + 1)) &&
         this.knows(first) &&
         this.knows(second) &&
         this.isKnownApp(first) &&
         this.isRareInEnglish(first) &&
         !PHRASE_ENDS.has(second) &&
-        this.zipf(second) < this.settings.commonWordZipf &&
-        writtenAsName(query, query.runOf.indexOf(run)) &&
-        writtenAsName(query, query.runOf.indexOf(run + 1))
+        this.zipf(second) < this.settings.commonWordZipf
       )
     ) {
       return false;
@@ -1353,7 +1353,7 @@ function remember<K, V>(memo: Map<K, V>, key: K, value: V): V {
 const NO_NAMES: NameAssociations = Object.freeze({ tools: 0, terms: [], counts: [] });
 
 /** Text before a capital that starts a sentence. */
-const SENTENCE_END = /[.!?:]\s*$/;
+const SENTENCE_ENDS = '.!?:';
 const OPENING_QUOTE = /^["'`\u2018\u201c]$/;
 const CLOSING_QUOTE = /^["'`\u2019\u201d]$/;
 
@@ -1400,18 +1400,36 @@ function capitalizedInSentence(query: QueryWords, i: number): boolean {
   if (text === undefined || runStarts === undefined || runEnds === undefined) return false;
   const run = query.runOf[i]!;
   const start = runStarts[run]!;
-  const end = runEnds[run]!;
-  const capitalized = (other: number) => /[A-Z]/.test(text.charAt(runStarts[other]!));
-  if (run === 0 || !capitalized(run) || !/[a-z]/.test(text.slice(start + 1, end))) return false;
-  if (SENTENCE_END.test(text.slice(0, start))) return false;
-  let others = 0;
-  let capitals = 0;
-  for (let other = 1; other < runStarts.length; other++) {
-    if (other === run) continue;
-    others++;
-    if (capitalized(other)) capitals++;
+  if (run === 0 || !isAsciiCapital(text.charCodeAt(start)) || !/[a-z]/.test(text.slice(start + 1, runEnds[run]!)))
+    return false;
+  if (endsSentence(text, start)) return false;
+  // The other runs after the first, and how many of them are capitalized: under half in a sentence.
+  const capitals = capitalizedRuns(query, text, runStarts) - 1;
+  return capitals * 2 < runStarts.length - 2;
+}
+
+// Per query: how many runs after the first start with a capital (every word is asked about).
+const capitalCounts = new WeakMap<QueryWords, number>();
+
+function capitalizedRuns(query: QueryWords, text: string, runStarts: readonly number[]): number {
+  let count = capitalCounts.get(query);
+  if (count === undefined) {
+    count = 0;
+    for (let run = 1; run < runStarts.length; run++) if (isAsciiCapital(text.charCodeAt(runStarts[run]!))) count++;
+    capitalCounts.set(query, count);
   }
-  return capitals * 2 < others;
+  return count;
+}
+
+function isAsciiCapital(code: number): boolean {
+  return code >= 65 && code <= 90;
+}
+
+/** Whether `text` before `at` ends a sentence: `.`, `!`, `?` or `:`, then only spaces. */
+function endsSentence(text: string, at: number): boolean {
+  let before = at - 1;
+  while (before >= 0 && /\s/.test(text.charAt(before))) before--;
+  return before >= 0 && SENTENCE_ENDS.includes(text.charAt(before));
 }
 
 /** The one of `phrases` that run `run` comes right after (`log into <run>`), as text. */

@@ -140,7 +140,7 @@ export interface ToolIndexOptions {
    * server's id has and that mostly its tools hold (`slack` of `slack-web-api`, corrected typos
    * too): near-variants of one API (per-account
    * and per-zone twins) then leave room for other servers' tools. Further matches from a capped
-   * server follow only when nothing else is left. 0 turns it off.
+   * server follow the other servers' tools that score at least 70% of theirs. 0 turns it off.
    * @defaultValue 3
    */
   maxPerServer: number;

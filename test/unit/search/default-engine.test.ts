@@ -979,20 +979,35 @@ describe('default engine', () => {
         tool('api', 'issue_two', 'issue issue'),
         tool('api', 'issue_three', 'issue issue'),
         tool('api', 'issue_four', 'issue issue'),
-        tool('other', 'tracker', 'Track an issue'),
+        tool('other', 'issue_tracker', 'issue issue'),
       ];
       const many = createToolIndex(entries);
       expect(many.search('issue', { limit: 5 }).matches).toEqual([
         'mcp__api__issue_one',
         'mcp__api__issue_two',
         'mcp__api__issue_three',
-        'mcp__other__tracker',
+        'mcp__other__issue_tracker',
         'mcp__api__issue_four',
       ]);
-      expect(many.search('api issue', { limit: 4 }).matches).not.toContain('mcp__other__tracker');
+      expect(many.search('api issue', { limit: 4 }).matches).not.toContain('mcp__other__issue_tracker');
       expect(createToolIndex(entries, { maxPerServer: 0 }).search('issue', { limit: 5 }).matches[3]).toBe(
         'mcp__api__issue_four',
       );
+    });
+
+    it("issue #15: puts a capped server's tool behind another server's only when that one scores near it", () => {
+      const entries = [
+        tool('api', 'issue_one', 'issue issue'),
+        tool('api', 'issue_two', 'issue issue'),
+        tool('api', 'issue_three', 'issue issue'),
+        tool('api', 'issue_four', 'issue issue'),
+        tool('other', 'tracker', 'Track an issue'),
+      ];
+      const result = createToolIndex(entries).search('issue', { limit: 5, explain: true });
+      const scores = result.explanation?.matches?.map((match) => match.score) ?? [];
+      // The tracker scores under half of issue_four: a far weaker answer does not jump the queue.
+      expect(scores[4]).toBeLessThan(0.7 * scores[3]!);
+      expect(result.matches.slice(3)).toEqual(['mcp__api__issue_four', 'mcp__other__tracker']);
     });
 
     it('issue #15: does not cap a server named by a word of its id that names it alone, typo corrected', () => {
@@ -1000,7 +1015,7 @@ describe('default engine', () => {
         ...['delete', 'complete', 'info', 'add'].map((action) =>
           tool('teamchat-web-api', `reminders_${action}`, `Teamchat: ${action} a reminder`),
         ),
-        tool('notes', 'NotesTool', 'Keep notes and set a reminder'),
+        tool('notes', 'NotesTool', 'Notes: set a reminder'),
         tool('cloud-api', 'remind_one', 'Cloud reminder'),
         tool('cloud-api', 'remind_two', 'Cloud reminder'),
         tool('cloud-api', 'remind_three', 'Cloud reminder'),

@@ -1400,7 +1400,11 @@ function capitalizedInSentence(query: QueryWords, i: number): boolean {
   if (text === undefined || runStarts === undefined || runEnds === undefined) return false;
   const run = query.runOf[i]!;
   const start = runStarts[run]!;
-  if (run === 0 || !isAsciiCapital(text.charCodeAt(start)) || !/[a-z]/.test(text.slice(start + 1, runEnds[run]!)))
+  if (
+    run === 0 ||
+    !isAsciiCapital(text.charCodeAt(start)) ||
+    !/[a-z]/.test(text.slice(start + 1, runEnds[run]!))
+  )
     return false;
   if (endsSentence(text, start)) return false;
   // The other runs after the first, and how many of them are capitalized: under half in a sentence.
@@ -1415,7 +1419,8 @@ function capitalizedRuns(query: QueryWords, text: string, runStarts: readonly nu
   let count = capitalCounts.get(query);
   if (count === undefined) {
     count = 0;
-    for (let run = 1; run < runStarts.length; run++) if (isAsciiCapital(text.charCodeAt(runStarts[run]!))) count++;
+    for (let run = 1; run < runStarts.length; run++)
+      if (isAsciiCapital(text.charCodeAt(runStarts[run]!))) count++;
     capitalCounts.set(query, count);
   }
   return count;

@@ -77,6 +77,12 @@ export class StemCache {
     return end;
   }
 
+  /** The lower-cased word `text[start, end)` as the cache holds it (`hash` from the tokenizer), or undefined. */
+  knownWord(text: string, start: number, end: number, hash: number): string | undefined {
+    const found = this.table.find(text, start, end, hash);
+    return found >= 0 ? this.table.words[found] : undefined;
+  }
+
   word(wordId: number): string {
     return this.table.words[wordId]!;
   }

@@ -373,7 +373,18 @@ function hasPause(text: string, from: number, to: number): boolean {
   return dash && space;
 }
 
-export function tokenizeRuns(text: string, options: Readonly<TokenizerOptions> = PLAIN_TOKENIZER): TextWords {
+/**
+ * The word `text[start, end)` folded, as a table of known words already holds it (`hash` as
+ * {@link hashRange} gives it), or undefined: a query's words are then the strings every memo
+ * already keys, not fresh copies each query.
+ */
+export type KnownWords = (text: string, start: number, end: number, hash: number) => string | undefined;
+
+export function tokenizeRuns(
+  text: string,
+  options: Readonly<TokenizerOptions> = PLAIN_TOKENIZER,
+  known?: KnownWords,
+): TextWords {
   scanWords(text, 0, options, querySpans);
   const count = querySpans.count;
   const words = new Array<string>(count);
@@ -382,7 +393,9 @@ export function tokenizeRuns(text: string, options: Readonly<TokenizerOptions> =
   const runStarts = new Array<number>(querySpans.runCount);
   const runEnds = new Array<number>(querySpans.runCount);
   for (let i = 0; i < count; i++) {
-    words[i] = foldWord(text, querySpans.starts[i]!, querySpans.ends[i]!);
+    const start = querySpans.starts[i]!;
+    const end = querySpans.ends[i]!;
+    words[i] = known?.(text, start, end, querySpans.hashes[i]!) ?? foldWord(text, start, end);
     runOf[i] = querySpans.runs[i]!;
     // A run's last word is the run itself: unsplit, or given whole after its parts.
     runs[runOf[i]!] = words[i]!;

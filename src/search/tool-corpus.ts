@@ -4,7 +4,7 @@ import { Bm25Index, type Bm25Parameters, SegmentBuilder } from './bm25-index.js'
 import type { NameAssociations, QueryLexicon, WordLookUp } from './reading.js';
 import { type StemCache, sharedStemCache } from './stem-cache.js';
 import { stem } from './stemmer.js';
-import { hashRange, type TokenizerOptions } from './tokenizer.js';
+import { hashRange, type KnownWords, type TokenizerOptions } from './tokenizer.js';
 import { DESCRIPTION, FIELD_OF, PARAMETER_DESCRIPTIONS, toolWordsMemo, WHOLE_RUN } from './tool-words.js';
 import type { IndexEntry } from './types.js';
 import { growInt32 } from './word-table.js';
@@ -438,6 +438,9 @@ export class ToolCorpus implements QueryLexicon {
     const part = new CorpusPart({ firstDoc: 0, ...read });
     return new ToolCorpus(cache, settings, terms, [part], new Bm25Index([segment], settings.bm25));
   }
+
+  /** A query word as the stem cache holds it (see `KnownWords`): every index's words are there. */
+  readonly knownWord: KnownWords = (text, start, end, hash) => this.cache.knownWord(text, start, end, hash);
 
   /** This corpus followed by `entries`, ranked as one (N, average length and df include them). */
   extend(entries: readonly IndexEntry[]): ToolCorpus {

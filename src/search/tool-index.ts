@@ -176,7 +176,7 @@ class Bm25ToolIndex implements ExtendableToolIndex {
   search(query: string, searchOptions: SearchOptions = {}): SearchResult {
     const limit = this.limitOf(searchOptions.limit);
     const text = typeof query === 'string' ? query : '';
-    const words = tokenizeRuns(text, this.context.tokenizer);
+    const words = tokenizeRuns(text, this.context.tokenizer, this.corpus.knownWord);
     if (words.words.length === 0 || this.size === 0 || limit <= 0) {
       return searchOptions.explain ? { matches: [], explanation: emptyExplanation(text) } : { matches: [] };
     }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { tokenize, tokenizeRuns } from '../../../src/search/tokenizer.js';
+import { hashRange, tokenize, tokenizeRuns } from '../../../src/search/tokenizer.js';
 
 const SPLIT = { splitCamelCase: true, splitLetterDigit: true };
 
@@ -229,5 +229,32 @@ describe('tokenize', () => {
 
   it.each(VARIANTS)('issue #15: tokenizer variant %j', (text, words) => {
     expect(tokenize(text, { splitCamelCase: true, splitLetterDigit: false })).toEqual(words);
+  });
+});
+
+describe('tokenizeRuns with known words', () => {
+  it('gives the known string for a word it knows and folds the others, hashed as hashRange does', () => {
+    const known = new Map([['issue', ['is', 'sue'].join('')]]);
+    const asked: [string, number][] = [];
+    const words = tokenizeRuns('Create an ISSUE', undefined, (text, start, end, hash) => {
+      const word = text.slice(start, end).toLowerCase();
+      asked.push([word, hash]);
+      return known.get(word);
+    });
+    expect(words.words).toEqual(['create', 'an', 'issue']);
+    expect(words.words[2]).toBe(known.get('issue'));
+    for (const [word, hash] of asked) expect(hash, word).toBe(hashRange(word, 0, word.length));
+  });
+
+  it('reads a query as without them, whatever the table knows', () => {
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        const plain = tokenizeRuns(text);
+        const withKnown = tokenizeRuns(text, undefined, (from, start, end) =>
+          from.slice(start, end).toLowerCase() === 'a' ? 'a' : undefined,
+        );
+        expect(withKnown).toEqual(plain);
+      }),
+    );
   });
 });

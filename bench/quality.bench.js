@@ -66,32 +66,44 @@ export function runQualityBench() {
     ],
     [
       'agent queries once-10',
-      'once (measured, misses not read)',
+      'once (round 12 read the emptied ones)',
       'shared',
       loadQueryFixture('agent-positives-once-10.jsonl'),
     ],
     [
       'agent queries once-11',
-      'once (measured, misses not read)',
+      'once (round 12 read the emptied ones)',
       'shared',
       loadQueryFixture('agent-positives-once-11.jsonl'),
     ],
     [
       'agent queries once-12',
-      'once (measured, misses not read)',
+      'once (round 12 read the emptied ones)',
       'shared',
       loadQueryFixture('agent-positives-once-12.jsonl'),
     ],
     [
-      'agent queries once-14',
+      'agent queries once-15',
       'once (the headline)',
       'shared',
-      loadQueryFixture('agent-positives-once-14.jsonl'),
+      loadQueryFixture('agent-positives-once-15.jsonl'),
     ],
-    ['paraphrases once-14', 'once (the headline)', 'shared', loadQueryFixture('paraphrases-once-14.jsonl')],
+    ['paraphrases once-15', 'once (the headline)', 'shared', loadQueryFixture('paraphrases-once-15.jsonl')],
+    [
+      'agent queries tuned-14',
+      'tuned (measured once, misses read)',
+      'shared',
+      loadQueryFixture('agent-positives-tuned-14.jsonl'),
+    ],
+    [
+      'paraphrases once-14',
+      'once (measured, misses not read)',
+      'shared',
+      loadQueryFixture('paraphrases-once-14.jsonl'),
+    ],
     [
       'agent queries once-13',
-      'once (measured, misses not read)',
+      'once (round 12 read the emptied ones)',
       'shared',
       loadQueryFixture('agent-positives-once-13.jsonl'),
     ],
@@ -143,7 +155,8 @@ export function runQualityBench() {
     ['once-11', 'once (measured, misses not read)'],
     ['once-12', 'once (measured, misses not read)'],
     ['once-13', 'once (measured, misses not read)'],
-    ['once-14', 'once (the headline)'],
+    ['once-14', 'once (measured, misses not read)'],
+    ['once-15', 'once (the headline)'],
   ].map(([name, status]) => {
     const typos = loadQueryFixture(`typo-queries-${name}.jsonl`);
     return [

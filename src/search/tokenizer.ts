@@ -318,9 +318,9 @@ function isElided(text: string, start: number, end: number): boolean {
   );
 }
 
-/** The hash `scanWords` gives the lower-cased `text[start, end)`. */
-export function hashRange(text: string, start: number, end: number): number {
-  let hash = FNV_OFFSET;
+/** The hash `scanWords` gives the lower-cased `text[start, end)`; from `seed`, it goes on another's. */
+export function hashRange(text: string, start: number, end: number, seed = FNV_OFFSET): number {
+  let hash = seed;
   for (let i = start; i < end; i++) {
     const code = text.charCodeAt(i);
     hash =

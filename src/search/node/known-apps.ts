@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { hashRange } from '../tokenizer.js';
 
 /**
  * Names of apps, services and companies from maintained lists, read on first use: the brands of
@@ -29,26 +30,19 @@ export function isKnownApp(word: string): boolean {
 export function isKnownAppJoined(first: string, second: string): boolean {
   names ??= loadNames();
   joinedFilter ??= hashFilter(names);
-  const hash = hashText(second, hashText(first, FNV_OFFSET));
+  const hash = hashRange(second, 0, second.length, hashRange(first, 0, first.length));
   if ((joinedFilter[(hash >>> 3) & FILTER_MASK]! & (1 << (hash & 7))) === 0) return false;
   return names.has(first + second);
 }
 
-// FNV-1a over UTF-16 code units; a 2^20-bit table keeps false positives near one in twenty.
-const FNV_OFFSET = 0x811c9dc5;
+// The tokenizer's word hash; a 2^20-bit table keeps false positives near one in twenty.
 const FILTER_BYTES = 1 << 17;
 const FILTER_MASK = FILTER_BYTES - 1;
-
-function hashText(text: string, seed: number): number {
-  let hash = seed;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
-}
 
 function hashFilter(of: ReadonlySet<string>): Uint8Array {
   const filter = new Uint8Array(FILTER_BYTES);
   for (const name of of) {
-    const hash = hashText(name, FNV_OFFSET);
+    const hash = hashRange(name, 0, name.length);
     const at = (hash >>> 3) & FILTER_MASK;
     filter[at] = filter[at]! | (1 << (hash & 7));
   }

@@ -973,14 +973,13 @@ describe('default engine', () => {
       expect(bm25.mcp__x__createIssue).toBeGreaterThan(bm25.mcp__x__create_issue_now!);
     });
 
+    // Four near-equal tools of one server: the fourth is past the cap.
+    const fourOfOneServer = ['one', 'two', 'three', 'four'].map((n) =>
+      tool('api', `issue_${n}`, 'issue issue'),
+    );
+
     it('keeps at most three tools of one server first, unless the query says the server', () => {
-      const entries = [
-        tool('api', 'issue_one', 'issue issue'),
-        tool('api', 'issue_two', 'issue issue'),
-        tool('api', 'issue_three', 'issue issue'),
-        tool('api', 'issue_four', 'issue issue'),
-        tool('other', 'issue_tracker', 'issue issue'),
-      ];
+      const entries = [...fourOfOneServer, tool('other', 'issue_tracker', 'issue issue')];
       const many = createToolIndex(entries);
       expect(many.search('issue', { limit: 5 }).matches).toEqual([
         'mcp__api__issue_one',
@@ -996,13 +995,7 @@ describe('default engine', () => {
     });
 
     it("issue #15: puts a capped server's tool behind another server's only when that one scores near it", () => {
-      const entries = [
-        tool('api', 'issue_one', 'issue issue'),
-        tool('api', 'issue_two', 'issue issue'),
-        tool('api', 'issue_three', 'issue issue'),
-        tool('api', 'issue_four', 'issue issue'),
-        tool('other', 'tracker', 'Track an issue'),
-      ];
+      const entries = [...fourOfOneServer, tool('other', 'tracker', 'Track an issue')];
       const result = createToolIndex(entries).search('issue', { limit: 5, explain: true });
       const scores = result.explanation?.matches?.map((match) => match.score) ?? [];
       // The tracker scores under half of issue_four: a far weaker answer does not jump the queue.

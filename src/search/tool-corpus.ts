@@ -12,10 +12,53 @@ import { growInt32 } from './word-table.js';
 /**
  * What a query says of tool names: each term's weight in the name match, and the stems of the
  * words counting fully, which also match a name's word by prefix (see {@link ToolCorpus.nameMatch}).
+ * One instance is reset for each query; how much each name term counts is worked out once per
+ * query, as the same terms recur in the names of the tools ranked.
  */
-export interface NameQuery {
-  weights: ReadonlyMap<number, number>;
-  stems: readonly string[];
+export class NameQuery {
+  private readonly stems: string[] = [];
+  // Per term id: its weight in names, valid while its stamp is the current epoch.
+  private weights = new Float64Array(0);
+  private stamps = new Uint32Array(0);
+  private epoch = 0;
+
+  /** Forgets the last query; term ids will be below `termCount`. */
+  reset(termCount: number): void {
+    if (termCount > this.stamps.length) {
+      const size = Math.max(termCount, this.stamps.length * 2);
+      this.weights = new Float64Array(size);
+      this.stamps = new Uint32Array(size);
+      this.epoch = 0;
+    }
+    this.stems.length = 0;
+    this.epoch += 1;
+    if (this.epoch === 0xffffffff) {
+      this.stamps.fill(0);
+      this.epoch = 1;
+    }
+  }
+
+  /** A query term counting `weight` in names (the highest of a term's weights wins). */
+  add(termId: number, stem: string, weight: number): void {
+    if (termId >= 0 && weight > this.queriedWeight(termId)) {
+      this.weights[termId] = weight;
+      this.stamps[termId] = this.epoch;
+    }
+    if (weight >= 1 && stem.length >= NAME_PREFIX_LENGTH) this.stems.push(stem);
+  }
+
+  /** How much a name's term counts: its query weight, else 1 when it shares a prefix with a query stem. */
+  weightOf(termId: number, terms: { stemOf(termId: number): string }): number {
+    if (this.stamps[termId] === this.epoch) return this.weights[termId]!;
+    const weight = this.stems.length > 0 && sharesPrefix(terms.stemOf(termId), this.stems) ? 1 : 0;
+    this.weights[termId] = weight;
+    this.stamps[termId] = this.epoch;
+    return weight;
+  }
+
+  private queriedWeight(termId: number): number {
+    return this.stamps[termId] === this.epoch ? this.weights[termId]! : 0;
+  }
 }
 
 /**
@@ -459,6 +502,11 @@ export class ToolCorpus implements QueryLexicon {
     return this.bm25.documentCount;
   }
 
+  /** How many distinct terms (stems) the tools hold: every term id is below it. */
+  get termCount(): number {
+    return this.terms.termCount;
+  }
+
   name(doc: number): string {
     const part = this.partOf(doc);
     return part.names[doc - part.firstDoc]!;
@@ -484,8 +532,8 @@ export class ToolCorpus implements QueryLexicon {
   }
 
   /**
-   * Share of the tool's distinct name terms that the query says: each in `queried.weights` at its
-   * weight there, and each other one that begins with a fully counted query stem or begins one, of
+   * Share of the tool's distinct name terms that the query says: each query term at its weight in
+   * names, and each other one that begins with a fully counted query stem or begins one, of
    * at least {@link NAME_PREFIX_LENGTH} letters both, as 1 (`timemachine` says `time`,
    * `FinanceTool`'s `financ` is said by `financial`'s `financi`).
    */
@@ -495,12 +543,7 @@ export class ToolCorpus implements QueryLexicon {
     const end = part.nameStarts[doc - part.firstDoc + 1]!;
     if (end === start) return 0;
     let found = 0;
-    for (let i = start; i < end; i++) {
-      const term = part.nameTerms[i]!;
-      const weight = queried.weights.get(term);
-      if (weight !== undefined) found += weight;
-      else if (queried.stems.length > 0 && sharesPrefix(this.terms.stemOf(term), queried.stems)) found += 1;
-    }
+    for (let i = start; i < end; i++) found += queried.weightOf(part.nameTerms[i]!, this.terms);
     return found / (end - start);
   }
 

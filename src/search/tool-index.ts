@@ -5,14 +5,7 @@ import { HERMES_OPTIONS } from './presets.js';
 import type { QueryPlan, QueryReader, QueryReaderSettings, QueryTerm } from './reading.js';
 import { stem } from './stemmer.js';
 import { type TokenizerOptions, tokenize, tokenizeRuns } from './tokenizer.js';
-import {
-  type CorpusSettings,
-  FIELDS,
-  NAME_PREFIX_LENGTH,
-  type NameQuery,
-  serverIdWords,
-  ToolCorpus,
-} from './tool-corpus.js';
+import { type CorpusSettings, FIELDS, NameQuery, serverIdWords, ToolCorpus } from './tool-corpus.js';
 import { type Ranked, sortRanked, TopK } from './top-k.js';
 import type {
   ExtendableToolIndex,
@@ -93,6 +86,7 @@ interface IndexContext {
   readonly reader: QueryReaderSettings;
   // Searches are synchronous, so one accumulator serves them all; it grows to the largest index.
   readonly accumulator: ScoreAccumulator;
+  readonly nameQuery: NameQuery;
 }
 
 function indexContext(options: Readonly<ToolIndexOptions>): IndexContext {
@@ -134,6 +128,7 @@ function indexContext(options: Readonly<ToolIndexOptions>): IndexContext {
       nameBridgeWeight: options.nameBridgeWeight,
     },
     accumulator: new ScoreAccumulator(0),
+    nameQuery: new NameQuery(),
   };
 }
 
@@ -249,7 +244,7 @@ class Bm25ToolIndex implements ExtendableToolIndex {
     let ranked = candidates.ranked();
     const words = coverageBoost > 0 ? this.weighedWords(terms) : [];
     if (boost > 0 || words.length >= 2) {
-      const queried = nameWeights(terms);
+      const queried = nameWeights(this.context.nameQuery, this.corpus.termCount, terms);
       for (let i = 0; i < ranked.docs.length; i++) {
         const doc = ranked.docs[i]!;
         let factor = boost > 0 ? 1 + boost * this.corpus.nameMatch(doc, queried) : 1;
@@ -407,7 +402,7 @@ class Bm25ToolIndex implements ExtendableToolIndex {
     exact: readonly number[],
   ): SearchExplanation {
     const bm25 = this.corpus.bm25;
-    const queried = nameWeights(plan.terms);
+    const queried = nameWeights(this.context.nameQuery, this.corpus.termCount, plan.terms);
     const matches = ranked.docs.map((doc, rank): MatchExplanation => {
       const terms: Record<string, number> = {};
       let coverage = 0;
@@ -454,18 +449,15 @@ interface QueryWord {
 }
 
 /**
- * Each term a tool's name may hold → how much it counts there (the query's own words 1), and the
- * stems of the words counting fully, against which a name's other words are matched by prefix.
+ * Fills `queried` with each term a tool's name may hold → how much it counts there (the query's
+ * own words 1), and the stems of the words counting fully, against which a name's other words are
+ * matched by prefix.
  */
-function nameWeights(terms: readonly QueryTerm[]): NameQuery {
-  const weights = new Map<number, number>();
-  const stems: string[] = [];
-  for (const term of terms) {
-    const weight = term.nameWeight ?? (term.boost === 1 ? 1 : 0);
-    if (weight > (weights.get(term.termId) ?? 0)) weights.set(term.termId, weight);
-    if (weight >= 1 && term.stem.length >= NAME_PREFIX_LENGTH) stems.push(term.stem);
-  }
-  return { weights, stems };
+function nameWeights(queried: NameQuery, termCount: number, terms: readonly QueryTerm[]): NameQuery {
+  queried.reset(termCount);
+  for (const term of terms)
+    queried.add(term.termId, term.stem, term.nameWeight ?? (term.boost === 1 ? 1 : 0));
+  return queried;
 }
 
 /** The query's words with each typo replaced by its correction (`slakc` → `slack`). */

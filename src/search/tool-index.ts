@@ -1,5 +1,5 @@
 import { ToolbridgeError } from '../base/errors.js';
-import { ScoreAccumulator } from './bm25-index.js';
+import { type AccumulateFlags, type Bm25Index, ScoreAccumulator } from './bm25-index.js';
 import type { ToolIndexOptions, ToolIndexOptionsInput } from './options.js';
 import { HERMES_OPTIONS } from './presets.js';
 import type { QueryPlan, QueryReader, QueryReaderSettings, QueryTerm } from './reading.js';
@@ -87,6 +87,9 @@ interface IndexContext {
   // Searches are synchronous, so one accumulator serves them all; it grows to the largest index.
   readonly accumulator: ScoreAccumulator;
   readonly nameQuery: NameQuery;
+  // The best candidates of a search, and of the MaxScore check before them.
+  readonly best: TopK;
+  readonly termOrder: TermOrder;
 }
 
 function indexContext(options: Readonly<ToolIndexOptions>): IndexContext {
@@ -129,6 +132,8 @@ function indexContext(options: Readonly<ToolIndexOptions>): IndexContext {
     },
     accumulator: new ScoreAccumulator(0),
     nameQuery: new NameQuery(),
+    best: new TopK(RERANK_POOL),
+    termOrder: new TermOrder(),
   };
 }
 
@@ -219,16 +224,11 @@ class Bm25ToolIndex implements ExtendableToolIndex {
     const coverageBoost = queryRuns.length <= WORD_COVERAGE_MAX_WORDS ? wordCoverageBoost : 0;
     // The name-match and coverage boosts and the server cap choose among the best `pool` by BM25.
     const pool = boost > 0 || coverageBoost > 0 || maxPerServer > 0 ? Math.max(limit, RERANK_POOL) : limit;
-    // A term of weight 0 (a name bridge) counts only in the name match below.
-    this.accumulate(
-      plan,
-      terms.filter((term) => term.boost > 0),
-      pool,
-      required,
-    );
+    this.accumulate(plan, terms, pool, required);
     const acc = this.context.accumulator;
     const gated = plan.gateToken !== undefined;
-    const candidates = new TopK(pool);
+    const candidates = this.context.best;
+    candidates.reset(pool);
     const { touched, scores, coverage } = acc;
     let threshold = candidates.threshold;
     for (let i = 0; i < acc.touchedCount; i++) {
@@ -344,32 +344,31 @@ class Bm25ToolIndex implements ExtendableToolIndex {
    * Otherwise with MaxScore pruning, which keeps the best `pool` exact: terms go from the highest
    * possible contribution down, and once all remaining terms together could not lift an unseen
    * tool past the current `pool`-th best score, they only re-score the tools already found, by
-   * lookup. On long queries this skips walking the postings of words like `the` and `a`.
+   * lookup. On long queries this skips walking the postings of words like `the` and `a`. A term of
+   * weight 0 (a name bridge) is not scored: it counts only in the name match.
    */
   private accumulate(plan: QueryPlan, terms: readonly QueryTerm[], pool: number, required: number): void {
     const acc = this.context.accumulator;
     const bm25 = this.corpus.bm25;
     acc.reset(this.size);
-    const flagsOf = (term: QueryTerm) => ({
-      countsForCoverage: term.countsForCoverage,
-      isGate: term.termId === plan.gateTermId,
-    });
     // The pool-th best score bounds unseen tools only if every scored tool can be admitted.
     if (plan.gateToken !== undefined || required > 1) {
-      for (const term of terms) bm25.accumulate(term.termId, term.boost, acc, flagsOf(term));
+      for (const term of terms) {
+        if (term.boost > 0) bm25.accumulate(term.termId, term.boost, acc, flagsOf(term, plan));
+      }
       return;
     }
-    const bound = terms.map((term) => bm25.maxContribution(term.termId) * term.boost);
-    // Highest possible contribution first; a stable sort keeps query order between equals.
-    const order = terms.map((_, i) => i).sort((a, b) => bound[b]! - bound[a]!);
+    const order = this.context.termOrder.sort(terms, bm25);
     let remaining = 0;
     let remainingPostings = 0;
-    for (const i of order) {
-      remaining += bound[i]!;
+    for (let at = 0; at < order.count; at++) {
+      const i = order.indexes[at]!;
+      remaining += order.bounds[i]!;
       remainingPostings += bm25.documentFrequency(terms[i]!.termId);
     }
     let lookupOnly = false;
-    for (const i of order) {
+    for (let at = 0; at < order.count; at++) {
+      const i = order.indexes[at]!;
       const term = terms[i]!;
       // Worth checking only when the postings left to walk outweigh looking up the tools found.
       if (
@@ -380,16 +379,17 @@ class Bm25ToolIndex implements ExtendableToolIndex {
       ) {
         lookupOnly = remaining < this.kthBestScore(pool);
       }
-      if (lookupOnly) bm25.accumulateTouched(term.termId, term.boost, acc, flagsOf(term));
-      else bm25.accumulate(term.termId, term.boost, acc, flagsOf(term));
-      remaining -= bound[i]!;
+      if (lookupOnly) bm25.accumulateTouched(term.termId, term.boost, acc, flagsOf(term, plan));
+      else bm25.accumulate(term.termId, term.boost, acc, flagsOf(term, plan));
+      remaining -= order.bounds[i]!;
       remainingPostings -= bm25.documentFrequency(term.termId);
     }
   }
 
   private kthBestScore(k: number): number {
     const acc = this.context.accumulator;
-    const best = new TopK(k);
+    const best = this.context.best;
+    best.reset(k);
     for (let i = 0; i < acc.touchedCount; i++) best.offer(acc.touched[i]!, acc.scores[acc.touched[i]!]!);
     return best.threshold;
   }
@@ -439,6 +439,59 @@ class Bm25ToolIndex implements ExtendableToolIndex {
     };
     if (plan.gateToken !== undefined) explanation.gateToken = plan.gateToken;
     return explanation;
+  }
+}
+
+/** The accumulator's flags for each kind of term, made once rather than for each term of each search. */
+const TERM_FLAGS: readonly (readonly AccumulateFlags[])[] = [
+  [
+    { countsForCoverage: false, isGate: false },
+    { countsForCoverage: false, isGate: true },
+  ],
+  [
+    { countsForCoverage: true, isGate: false },
+    { countsForCoverage: true, isGate: true },
+  ],
+];
+
+function flagsOf(term: QueryTerm, plan: QueryPlan): AccumulateFlags {
+  return TERM_FLAGS[term.countsForCoverage ? 1 : 0]![term.termId === plan.gateTermId ? 1 : 0]!;
+}
+
+/**
+ * The scored terms of a query (weight above 0) by the most each can add to a tool's score, highest
+ * first; a stable order keeps query order between equals. Arrays reused from search to search.
+ */
+class TermOrder {
+  /** Positions in the terms, in order; `count` of them. */
+  indexes = new Int32Array(64);
+  /** Per position in the terms, the most that term adds (its best contribution × its weight). */
+  bounds = new Float64Array(64);
+  count = 0;
+
+  sort(terms: readonly QueryTerm[], bm25: Bm25Index): this {
+    if (terms.length > this.bounds.length) {
+      this.indexes = new Int32Array(terms.length);
+      this.bounds = new Float64Array(terms.length);
+    }
+    const { indexes, bounds } = this;
+    let count = 0;
+    for (let i = 0; i < terms.length; i++) {
+      const term = terms[i]!;
+      if (!(term.boost > 0)) continue;
+      const bound = bm25.maxContribution(term.termId) * term.boost;
+      bounds[i] = bound;
+      // Insertion sort: a query has a few dozen terms at most.
+      let at = count;
+      while (at > 0 && bounds[indexes[at - 1]!]! < bound) {
+        indexes[at] = indexes[at - 1]!;
+        at -= 1;
+      }
+      indexes[at] = i;
+      count += 1;
+    }
+    this.count = count;
+    return this;
   }
 }
 

@@ -510,30 +510,49 @@ export class Bm25Index {
 
   /**
    * Adds the term's contribution, times `boost`, only to documents already reached by other
-   * terms, looking each up in the postings: cheaper than walking the postings of a term that most
-   * documents hold.
+   * terms: cheaper than {@link accumulate} for a term that most documents hold. The postings are
+   * walked, skipping the documents not reached, unless they are so many more than those that
+   * looking each of those up costs less.
    */
   accumulateTouched(termId: number, boost: number, into: ScoreAccumulator, flags: AccumulateFlags): void {
     const idf = this.idf(termId) * boost;
-    const { scores, coverage, touched } = into;
+    const { touched, stamps, epoch } = into;
     for (const segment of this.segments) {
       const local = segment.local(termId);
       if (local < 0) continue;
       const start = segment.starts[local]!;
       const end = segment.starts[local + 1]!;
-      const { docs, frequencies, documentLengths, firstDoc } = segment;
-      const last = firstDoc + documentLengths.length;
-      for (let i = 0; i < into.touchedCount; i++) {
-        const doc = touched[i]!;
-        if (doc < firstDoc || doc >= last) continue;
-        const at = findPosting(docs, start, end, doc);
-        if (at < 0) continue;
-        scores[doc]! += this.score(idf, frequencies[at]!, documentLengths[doc - firstDoc]!);
-        if (scores[doc]! > into.maxScore) into.maxScore = scores[doc]!;
-        if (flags.countsForCoverage) coverage[doc]! += 1;
-        if (flags.isGate) into.markGate(doc);
+      if (end - start <= WALK_POSTINGS_PER_LOOKUP * into.touchedCount) {
+        for (let at = start; at < end; at++) {
+          const doc = segment.docs[at]!;
+          if (stamps[doc] === epoch) this.addPosting(segment, at, doc, idf, into, flags);
+        }
+      } else {
+        for (let i = 0; i < into.touchedCount; i++) {
+          const doc = touched[i]!;
+          if (!segment.holds(doc)) continue;
+          const at = findPosting(segment.docs, start, end, doc);
+          if (at >= 0) this.addPosting(segment, at, doc, idf, into, flags);
+        }
       }
     }
+  }
+
+  /** Adds the contribution of posting `at` of `segment` to `doc`, a document already reached. */
+  private addPosting(
+    segment: PostingSegment,
+    at: number,
+    doc: number,
+    idf: number,
+    into: ScoreAccumulator,
+    flags: AccumulateFlags,
+  ): void {
+    const length = segment.documentLengths[doc - segment.firstDoc]!;
+    const score = into.scores[doc]! + this.score(idf, segment.frequencies[at]!, length);
+    into.scores[doc] = score;
+    if (score > into.maxScore) into.maxScore = score;
+    if (flags.countsForCoverage) into.coverage[doc]! += 1;
+    if (flags.isGate) into.markGate(doc);
   }
 
   private documentLength(doc: number): number {
@@ -547,6 +566,9 @@ export class Bm25Index {
     return (idf * tf * (this.parameters.k1 + 1)) / (tf + this.lengthBase + this.lengthScale * length);
   }
 }
+
+// A binary search in long postings costs about as much as walking this many of them (measured).
+const WALK_POSTINGS_PER_LOOKUP = 16;
 
 /** Where `doc` is in `docs[start, end)` (ascending), or -1. */
 function findPosting(docs: Uint32Array, start: number, end: number, doc: number): number {

@@ -281,13 +281,15 @@ export class SegmentBuilder {
 }
 
 /**
- * Scratch space for one search: per-document score, number of distinct query terms matched and
- * whether the document holds the gate term. Stamps make a reset O(1) instead of clearing N slots.
+ * Scratch space for one search: per-document score, number of distinct query terms matched, the
+ * bits of the terms held that asked for them, and whether the document holds the gate term. Stamps make a reset O(1) instead of clearing N slots.
  * One can serve an index and every index extended from it (searches are synchronous).
  */
 export class ScoreAccumulator {
   scores: Float64Array;
   coverage: Uint16Array;
+  /** Per document, the bits of the terms it holds that asked for them (see `AccumulateFlags.wordBits`). */
+  wordBits: Uint32Array;
   touched: Uint32Array;
   touchedCount = 0;
   /** The highest score so far. */
@@ -302,6 +304,7 @@ export class ScoreAccumulator {
   constructor(documentCount: number) {
     this.scores = new Float64Array(documentCount);
     this.coverage = new Uint16Array(documentCount);
+    this.wordBits = new Uint32Array(documentCount);
     this.touched = new Uint32Array(documentCount);
     this.stamps = new Uint32Array(documentCount);
     this.gateStamps = new Uint32Array(documentCount);
@@ -313,6 +316,7 @@ export class ScoreAccumulator {
       const size = Math.max(documentCount, this.scores.length * 2);
       this.scores = new Float64Array(size);
       this.coverage = new Uint16Array(size);
+      this.wordBits = new Uint32Array(size);
       this.touched = new Uint32Array(size);
       this.stamps = new Uint32Array(size);
       this.gateStamps = new Uint32Array(size);
@@ -342,6 +346,7 @@ export class ScoreAccumulator {
     this.stamps[doc] = this.epoch;
     this.scores[doc] = 0;
     this.coverage[doc] = 0;
+    this.wordBits[doc] = 0;
     this.touched[this.touchedCount] = doc;
     this.touchedCount += 1;
   }
@@ -357,6 +362,8 @@ export interface AccumulateFlags {
   countsForCoverage: boolean;
   /** Remember which documents hold this term (the gate term). */
   isGate: boolean;
+  /** Bits to set in {@link ScoreAccumulator.wordBits} of each document holding the term (none when unset). */
+  wordBits?: number;
 }
 
 export class Bm25Index {
@@ -473,12 +480,13 @@ export class Bm25Index {
   accumulate(termId: number, boost: number, into: ScoreAccumulator, flags: AccumulateFlags): void {
     const idf = this.idf(termId) * boost;
     // The accumulator and `score` written out, so the loop reads nothing but locals and arrays.
-    const { scores, coverage, touched, stamps, gateStamps, epoch } = into;
+    const { scores, coverage, wordBits, touched, stamps, gateStamps, epoch } = into;
     const k1Plus1 = this.parameters.k1 + 1;
     const lengthBase = this.lengthBase;
     const lengthScale = this.lengthScale;
     const covers = flags.countsForCoverage ? 1 : 0;
     const isGate = flags.isGate;
+    const bits = flags.wordBits ?? 0;
     let maxScore = into.maxScore;
     let touchedCount = into.touchedCount;
     for (const segment of this.segments) {
@@ -493,10 +501,12 @@ export class Bm25Index {
         if (stamps[doc] === epoch) {
           score = scores[doc]!;
           coverage[doc]! += covers;
+          wordBits[doc]! |= bits;
         } else {
           stamps[doc] = epoch;
           touched[touchedCount++] = doc;
           coverage[doc] = covers;
+          wordBits[doc] = bits;
         }
         score += (idf * tf * k1Plus1) / (tf + lengthBase + lengthScale * documentLengths[doc - firstDoc]!);
         scores[doc] = score;
@@ -552,6 +562,7 @@ export class Bm25Index {
     into.scores[doc] = score;
     if (score > into.maxScore) into.maxScore = score;
     if (flags.countsForCoverage) into.coverage[doc]! += 1;
+    into.wordBits[doc]! |= flags.wordBits ?? 0;
     if (flags.isGate) into.markGate(doc);
   }
 

@@ -90,6 +90,9 @@ interface IndexContext {
   // The best candidates of a search, and of the MaxScore check before them.
   readonly best: TopK;
   readonly termOrder: TermOrder;
+  readonly queryWords: QueryWords;
+  // Reused for every term scored: the accumulator reads it before it returns.
+  readonly termFlags: Required<AccumulateFlags>;
 }
 
 function indexContext(options: Readonly<ToolIndexOptions>): IndexContext {
@@ -134,6 +137,8 @@ function indexContext(options: Readonly<ToolIndexOptions>): IndexContext {
     nameQuery: new NameQuery(),
     best: new TopK(RERANK_POOL),
     termOrder: new TermOrder(),
+    queryWords: new QueryWords(),
+    termFlags: { countsForCoverage: false, isGate: false, wordBits: 0 },
   };
 }
 
@@ -224,6 +229,9 @@ class Bm25ToolIndex implements ExtendableToolIndex {
     const coverageBoost = queryRuns.length <= WORD_COVERAGE_MAX_WORDS ? wordCoverageBoost : 0;
     // The name-match and coverage boosts and the server cap choose among the best `pool` by BM25.
     const pool = boost > 0 || coverageBoost > 0 || maxPerServer > 0 ? Math.max(limit, RERANK_POOL) : limit;
+    const words = this.context.queryWords;
+    if (coverageBoost > 0) words.read(terms, this.corpus.bm25);
+    else words.clear();
     this.accumulate(plan, terms, pool, required);
     const acc = this.context.accumulator;
     const gated = plan.gateToken !== undefined;
@@ -242,13 +250,13 @@ class Bm25ToolIndex implements ExtendableToolIndex {
       threshold = candidates.threshold;
     }
     let ranked = candidates.ranked();
-    const words = coverageBoost > 0 ? this.weighedWords(terms) : [];
-    if (boost > 0 || words.length >= 2) {
+    if (boost > 0 || words.count >= 2) {
       const queried = nameWeights(this.context.nameQuery, this.corpus.termCount, terms);
       for (let i = 0; i < ranked.docs.length; i++) {
         const doc = ranked.docs[i]!;
         let factor = boost > 0 ? 1 + boost * this.corpus.nameMatch(doc, queried) : 1;
-        if (words.length >= 2) factor *= 1 + coverageBoost * this.wordShare(doc, words);
+        if (words.count >= 2)
+          factor *= 1 + coverageBoost * words.share(doc, acc.wordBits[doc]!, this.corpus.bm25);
         ranked.scores[i] = ranked.scores[i]! * factor;
       }
       ranked = sortRanked(ranked);
@@ -263,37 +271,6 @@ class Bm25ToolIndex implements ExtendableToolIndex {
       docs: [...exact, ...ranked.docs].slice(0, limit),
       scores: [...exact.map(() => Number.POSITIVE_INFINITY), ...ranked.scores].slice(0, limit),
     };
-  }
-
-  /**
-   * The query's words, each with the terms that stand for it (its own, or the related words
-   * scored in its place) and its weight: the IDF of its rarest term.
-   */
-  private weighedWords(terms: readonly QueryTerm[]): QueryWord[] {
-    const bm25 = this.corpus.bm25;
-    const words = new Map<string, QueryWord>();
-    for (const term of terms) {
-      // Repeats and the synonyms option's words add score, not another word of the query; the
-      // commonest English words, scored at part weight, are not what the query chose.
-      if (!term.countsForCoverage || (term.boost < 1 && term.via === undefined)) continue;
-      const word = words.get(term.source) ?? { termIds: [], weight: 0 };
-      word.termIds.push(term.termId);
-      word.weight = Math.max(word.weight, bm25.idf(term.termId));
-      words.set(term.source, word);
-    }
-    return [...words.values()];
-  }
-
-  /** Share of the words' weight that the tool holds (a word counts when it holds any of its terms). */
-  private wordShare(doc: number, words: readonly QueryWord[]): number {
-    const bm25 = this.corpus.bm25;
-    let held = 0;
-    let total = 0;
-    for (const word of words) {
-      total += word.weight;
-      if (word.termIds.some((termId) => bm25.termFrequency(termId, doc) > 0)) held += word.weight;
-    }
-    return total > 0 ? held / total : 0;
   }
 
   /**
@@ -353,8 +330,9 @@ class Bm25ToolIndex implements ExtendableToolIndex {
     acc.reset(this.size);
     // The pool-th best score bounds unseen tools only if every scored tool can be admitted.
     if (plan.gateToken !== undefined || required > 1) {
-      for (const term of terms) {
-        if (term.boost > 0) bm25.accumulate(term.termId, term.boost, acc, flagsOf(term, plan));
+      for (let i = 0; i < terms.length; i++) {
+        const term = terms[i]!;
+        if (term.boost > 0) bm25.accumulate(term.termId, term.boost, acc, this.flagsOf(plan, terms, i));
       }
       return;
     }
@@ -379,11 +357,21 @@ class Bm25ToolIndex implements ExtendableToolIndex {
       ) {
         lookupOnly = remaining < this.kthBestScore(pool);
       }
-      if (lookupOnly) bm25.accumulateTouched(term.termId, term.boost, acc, flagsOf(term, plan));
-      else bm25.accumulate(term.termId, term.boost, acc, flagsOf(term, plan));
+      const flags = this.flagsOf(plan, terms, i);
+      if (lookupOnly) bm25.accumulateTouched(term.termId, term.boost, acc, flags);
+      else bm25.accumulate(term.termId, term.boost, acc, flags);
       remaining -= order.bounds[i]!;
       remainingPostings -= bm25.documentFrequency(term.termId);
     }
+  }
+
+  /** How the accumulator is to score the query's term `i`: in one object reused for every term. */
+  private flagsOf(plan: QueryPlan, terms: readonly QueryTerm[], i: number): AccumulateFlags {
+    const flags = this.context.termFlags;
+    flags.countsForCoverage = terms[i]!.countsForCoverage;
+    flags.isGate = terms[i]!.termId === plan.gateTermId;
+    flags.wordBits = this.context.queryWords.bitsOf(i);
+    return flags;
   }
 
   private kthBestScore(k: number): number {
@@ -442,22 +430,6 @@ class Bm25ToolIndex implements ExtendableToolIndex {
   }
 }
 
-/** The accumulator's flags for each kind of term, made once rather than for each term of each search. */
-const TERM_FLAGS: readonly (readonly AccumulateFlags[])[] = [
-  [
-    { countsForCoverage: false, isGate: false },
-    { countsForCoverage: false, isGate: true },
-  ],
-  [
-    { countsForCoverage: true, isGate: false },
-    { countsForCoverage: true, isGate: true },
-  ],
-];
-
-function flagsOf(term: QueryTerm, plan: QueryPlan): AccumulateFlags {
-  return TERM_FLAGS[term.countsForCoverage ? 1 : 0]![term.termId === plan.gateTermId ? 1 : 0]!;
-}
-
 /**
  * The scored terms of a query (weight above 0) by the most each can add to a tool's score, highest
  * first; a stable order keeps query order between equals. Arrays reused from search to search.
@@ -495,10 +467,86 @@ class TermOrder {
   }
 }
 
-/** A query word for the coverage boost: the terms that stand for it and how much it weighs. */
-interface QueryWord {
-  termIds: number[];
-  weight: number;
+// How many of a query's words are marked by a bit in the accumulator; any further ones (only a
+// run of many camelCase parts makes them) are looked up instead.
+const WORD_BITS = 32;
+
+/**
+ * The query's words for the coverage boost, each with the terms that stand for it (its own, or
+ * the related words scored in its place) and its weight: the IDF of its rarest term. A scored
+ * term gives the tools holding it its word's bit as the accumulator scores it, so how many words
+ * a tool holds is read from its bits, not looked up term by term; a term not scored (weight 0)
+ * is looked up in the postings.
+ */
+class QueryWords {
+  private readonly sources: string[] = [];
+  private readonly weights: number[] = [];
+  private total = 0;
+  // Per position in the terms, the bit its word gets from the tools holding it (0: none).
+  private termBits = new Uint32Array(64);
+  // Terms whose words are found by lookup: their ids and the words they stand for.
+  private readonly lookedUpTerms: number[] = [];
+  private readonly lookedUpWords: number[] = [];
+
+  get count(): number {
+    return this.sources.length;
+  }
+
+  /** No words: the query gets no coverage boost. */
+  clear(): void {
+    this.sources.length = 0;
+  }
+
+  read(terms: readonly QueryTerm[], bm25: Bm25Index): void {
+    this.clear();
+    this.weights.length = 0;
+    this.lookedUpTerms.length = 0;
+    this.lookedUpWords.length = 0;
+    if (terms.length > this.termBits.length) this.termBits = new Uint32Array(terms.length);
+    for (let i = 0; i < terms.length; i++) {
+      const term = terms[i]!;
+      this.termBits[i] = 0;
+      // Repeats and the synonyms option's words add score, not another word of the query; the
+      // commonest English words, scored at part weight, are not what the query chose.
+      if (!term.countsForCoverage || (term.boost < 1 && term.via === undefined)) continue;
+      let word = this.sources.indexOf(term.source);
+      if (word < 0) {
+        word = this.sources.push(term.source) - 1;
+        this.weights.push(0);
+      }
+      this.weights[word] = Math.max(this.weights[word]!, bm25.idf(term.termId));
+      if (term.boost > 0 && word < WORD_BITS) {
+        this.termBits[i] = 1 << word;
+      } else {
+        this.lookedUpTerms.push(term.termId);
+        this.lookedUpWords.push(word);
+      }
+    }
+    this.total = 0;
+    for (const weight of this.weights) this.total += weight;
+  }
+
+  /** The bits the query's term `i` gives the tools holding it. */
+  bitsOf(i: number): number {
+    return this.count >= 2 ? this.termBits[i]! : 0;
+  }
+
+  /** Share of the words' weight a tool holds (a word counts when it holds any of its terms). */
+  share(doc: number, docBits: number, bm25: Bm25Index): number {
+    let held = 0;
+    for (let word = 0; word < this.count; word++) {
+      const marked = word < WORD_BITS && (docBits & (1 << word)) !== 0;
+      if (marked || this.holdsLookedUp(word, doc, bm25)) held += this.weights[word]!;
+    }
+    return this.total > 0 ? held / this.total : 0;
+  }
+
+  private holdsLookedUp(word: number, doc: number, bm25: Bm25Index): boolean {
+    for (let i = 0; i < this.lookedUpWords.length; i++) {
+      if (this.lookedUpWords[i] === word && bm25.termFrequency(this.lookedUpTerms[i]!, doc) > 0) return true;
+    }
+    return false;
+  }
 }
 
 /**

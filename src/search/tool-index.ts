@@ -180,7 +180,7 @@ class Bm25ToolIndex implements ExtendableToolIndex {
     if (words.words.length === 0 || this.size === 0 || limit <= 0) {
       return searchOptions.explain ? { matches: [], explanation: emptyExplanation(text) } : { matches: [] };
     }
-    const plan = this.reader.read({ ...words, text });
+    const plan = this.reader.read(words);
     const exact = this.corpus.exactMatches(text.trim().toLowerCase());
     const required = this.requiredCoverage(plan.answerable.length);
     const blocked = plan.unknownWords.length > 0 || (plan.gateToken !== undefined && plan.gateTermId < 0);

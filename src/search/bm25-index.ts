@@ -374,7 +374,8 @@ export class Bm25Index {
   // A document's length normalisation is lengthBase + lengthScale × its length (k1 under BM25F).
   private readonly lengthBase: number;
   private readonly lengthScale: number;
-  private readonly maxContributions = new Map<number, number>();
+  // Each term's best contribution, worked out on first ask (-1: not yet), by term id.
+  private maxContributions = new Float64Array(0);
 
   constructor(
     private readonly segments: readonly PostingSegment[],
@@ -440,8 +441,13 @@ export class Bm25Index {
   /** The most this term adds to any one document's score (before a query boost). */
   maxContribution(termId: number): number {
     if (termId < 0) return 0;
-    let best = this.maxContributions.get(termId);
-    if (best === undefined) {
+    if (termId >= this.maxContributions.length) {
+      const grown = new Float64Array(Math.max(termId + 1, this.maxContributions.length * 2)).fill(-1);
+      grown.set(this.maxContributions);
+      this.maxContributions = grown;
+    }
+    let best = this.maxContributions[termId]!;
+    if (best < 0) {
       best = 0;
       const idf = this.idf(termId);
       for (const segment of this.segments) {
@@ -453,7 +459,7 @@ export class Bm25Index {
           best = Math.max(best, this.score(idf, segment.frequencies[p]!, segment.documentLengths[doc]!));
         }
       }
-      this.maxContributions.set(termId, best);
+      this.maxContributions[termId] = best;
     }
     return best;
   }

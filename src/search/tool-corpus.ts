@@ -68,10 +68,15 @@ export class NameQuery {
  */
 export const NAME_PREFIX_LENGTH = 4;
 
-/** Whether `nameStem` begins one of `stems` or one of them begins it, both of {@link NAME_PREFIX_LENGTH} letters or more. */
+/**
+ * Whether `nameStem` begins one of `stems` or one of them begins it, both of
+ * {@link NAME_PREFIX_LENGTH} letters or more (the stems given are).
+ */
 function sharesPrefix(nameStem: string, stems: readonly string[]): boolean {
   if (nameStem.length < NAME_PREFIX_LENGTH) return false;
   for (const queryStem of stems) {
+    // Most stems differ in their first letter: a cheaper test than comparing the two.
+    if (queryStem.charCodeAt(0) !== nameStem.charCodeAt(0)) continue;
     if (queryStem.startsWith(nameStem) || nameStem.startsWith(queryStem)) return true;
   }
   return false;

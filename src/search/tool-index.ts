@@ -261,11 +261,14 @@ class Bm25ToolIndex implements ExtendableToolIndex {
       }
       ranked = sortRanked(ranked);
     }
-    if (maxPerServer > 0) ranked = this.capPerServer(ranked, maxPerServer, correctedRuns(queryRuns, plan));
+    if (maxPerServer > 0) this.capPerServer(ranked, maxPerServer, correctedRuns(queryRuns, plan), limit);
     // An exact full-name match comes first, whatever it scored.
     if (exact.length === 0) {
-      if (ranked.docs.length <= limit) return ranked;
-      return { docs: ranked.docs.slice(0, limit), scores: ranked.scores.slice(0, limit) };
+      if (ranked.docs.length > limit) {
+        ranked.docs.length = limit;
+        ranked.scores.length = limit;
+      }
+      return ranked;
     }
     return {
       docs: [...exact, ...ranked.docs].slice(0, limit),
@@ -286,16 +289,19 @@ class Bm25ToolIndex implements ExtendableToolIndex {
 
   /**
    * Keeps at most `cap` tools of one server among the first, in rank order; the rest of that
-   * server follows everything else. A server the query names is not capped.
+   * server follows everything else. A server the query names is not capped. Reorders `ranked` in
+   * place, and stops once `wanted` tools are sure of their places (the rest are dropped).
    */
-  private capPerServer(ranked: Ranked, cap: number, queryRuns: readonly string[]): Ranked {
+  private capPerServer(ranked: Ranked, cap: number, queryRuns: readonly string[], wanted: number): void {
+    const { docs, scores } = ranked;
     // A few dozen documents: parallel arrays beat a map here.
     const servers: string[] = [];
     const counts: number[] = [];
-    const first: Ranked = { docs: [], scores: [] };
-    const later: Ranked = { docs: [], scores: [] };
-    for (let i = 0; i < ranked.docs.length; i++) {
-      const doc = ranked.docs[i]!;
+    const laterDocs: number[] = [];
+    const laterScores: number[] = [];
+    let kept = 0;
+    for (let i = 0; i < docs.length && kept < wanted; i++) {
+      const doc = docs[i]!;
       const server = this.corpus.server(doc);
       let at = servers.indexOf(server);
       if (at < 0) at = servers.push(server) - 1;
@@ -307,12 +313,26 @@ class Bm25ToolIndex implements ExtendableToolIndex {
         capped = false;
         counts[at] = Number.NEGATIVE_INFINITY;
       }
-      const into = capped ? later : first;
-      into.docs.push(doc);
-      into.scores.push(ranked.scores[i]!);
+      if (capped) {
+        laterDocs.push(doc);
+        laterScores.push(scores[i]!);
+      } else {
+        // Never past `i`: the tools still to be read are untouched.
+        docs[kept] = doc;
+        scores[kept] = scores[i]!;
+        kept += 1;
+      }
     }
-    if (later.docs.length === 0) return first;
-    return { docs: [...first.docs, ...later.docs], scores: [...first.scores, ...later.scores] };
+    // With `wanted` kept, the capped ones and those not read come after them all.
+    if (kept === wanted) {
+      docs.length = kept;
+      scores.length = kept;
+      return;
+    }
+    for (let j = 0; j < laterDocs.length; j++) {
+      docs[kept + j] = laterDocs[j]!;
+      scores[kept + j] = laterScores[j]!;
+    }
   }
 
   /**

@@ -17,6 +17,8 @@ import { growInt32 } from './word-table.js';
  */
 export class NameQuery {
   private readonly stems: string[] = [];
+  // Each stem's {@link prefixKey}, to pass over most name terms without reading their stems.
+  private readonly stemKeys: number[] = [];
   // Per term id: its weight in names, valid while its stamp is the current epoch.
   private weights = new Float64Array(0);
   private stamps = new Uint32Array(0);
@@ -31,6 +33,7 @@ export class NameQuery {
       this.epoch = 0;
     }
     this.stems.length = 0;
+    this.stemKeys.length = 0;
     this.epoch += 1;
     if (this.epoch === 0xffffffff) {
       this.stamps.fill(0);
@@ -44,13 +47,29 @@ export class NameQuery {
       this.weights[termId] = weight;
       this.stamps[termId] = this.epoch;
     }
-    if (weight >= 1 && stem.length >= NAME_PREFIX_LENGTH) this.stems.push(stem);
+    if (weight >= 1 && stem.length >= NAME_PREFIX_LENGTH) {
+      this.stems.push(stem);
+      this.stemKeys.push(prefixKey(stem));
+    }
   }
 
-  /** How much a name's term counts: its query weight, else 1 when it shares a prefix with a query stem. */
-  weightOf(termId: number, terms: { stemOf(termId: number): string }): number {
+  /**
+   * How much a name's term counts: its query weight, else 1 when its stem begins one of the query's
+   * stems or one of them begins it, both of {@link NAME_PREFIX_LENGTH} letters or more.
+   */
+  weightOf(termId: number, corpus: ToolCorpus): number {
     if (this.stamps[termId] === this.epoch) return this.weights[termId]!;
-    const weight = this.stems.length > 0 && sharesPrefix(terms.stemOf(termId), this.stems) ? 1 : 0;
+    let weight = 0;
+    const key = this.stems.length > 0 ? corpus.prefixKey(termId) : SHORT_STEM;
+    if (key !== SHORT_STEM) {
+      for (let i = 0; i < this.stems.length && weight === 0; i++) {
+        // Stems of which one begins the other begin alike: most are told apart by their keys alone.
+        if (this.stemKeys[i] !== key) continue;
+        const queryStem = this.stems[i]!;
+        const nameStem = corpus.term(termId);
+        if (queryStem.startsWith(nameStem) || nameStem.startsWith(queryStem)) weight = 1;
+      }
+    }
     this.weights[termId] = weight;
     this.stamps[termId] = this.epoch;
     return weight;
@@ -68,18 +87,18 @@ export class NameQuery {
  */
 export const NAME_PREFIX_LENGTH = 4;
 
+// The prefix key of a stem shorter than NAME_PREFIX_LENGTH (a longer one's is at least 2²⁸).
+const SHORT_STEM = 1;
+
 /**
- * Whether `nameStem` begins one of `stems` or one of them begins it, both of
- * {@link NAME_PREFIX_LENGTH} letters or more (the stems given are).
+ * A stem's first {@link NAME_PREFIX_LENGTH} letters as one number (7 bits of each: stems that
+ * begin alike have the same key, though stems with the same key may not), or {@link SHORT_STEM}.
  */
-function sharesPrefix(nameStem: string, stems: readonly string[]): boolean {
-  if (nameStem.length < NAME_PREFIX_LENGTH) return false;
-  for (const queryStem of stems) {
-    // Most stems differ in their first letter: a cheaper test than comparing the two.
-    if (queryStem.charCodeAt(0) !== nameStem.charCodeAt(0)) continue;
-    if (queryStem.startsWith(nameStem) || nameStem.startsWith(queryStem)) return true;
-  }
-  return false;
+function prefixKey(stem: string): number {
+  if (stem.length < NAME_PREFIX_LENGTH) return SHORT_STEM;
+  let key = 1;
+  for (let i = 0; i < NAME_PREFIX_LENGTH; i++) key = (key << 7) | (stem.charCodeAt(i) & 0x7f);
+  return key;
 }
 
 /**
@@ -458,6 +477,8 @@ export class ToolCorpus implements QueryLexicon {
   private nameCounts: Map<number, number> | undefined;
   // Two words joined by a space → whether some tool holds them next to each other (on first ask).
   private readonly phrases = new Map<string, boolean>();
+  // Each term's `prefixKey` by term id, worked out on first ask (0: not yet).
+  private prefixKeys = new Int32Array(0);
   // Scratch space of `namesWith`: a count per term id, all 0 between calls.
   private nameTermCounts = new Int32Array(0);
   // The words that could be one edit from a word, by its first letter and length (on first use).
@@ -548,7 +569,7 @@ export class ToolCorpus implements QueryLexicon {
     const end = part.nameStarts[doc - part.firstDoc + 1]!;
     if (end === start) return 0;
     let found = 0;
-    for (let i = start; i < end; i++) found += queried.weightOf(part.nameTerms[i]!, this.terms);
+    for (let i = start; i < end; i++) found += queried.weightOf(part.nameTerms[i]!, this);
     return found / (end - start);
   }
 
@@ -673,6 +694,17 @@ export class ToolCorpus implements QueryLexicon {
   /** The stem of a term id. */
   term(termId: number): string {
     return this.terms.stemOf(termId);
+  }
+
+  /** The {@link prefixKey} of a term's stem: kept, so a name match rarely reads the stem itself. */
+  prefixKey(termId: number): number {
+    if (termId >= this.prefixKeys.length) this.prefixKeys = growInt32(this.prefixKeys, this.terms.termCount);
+    let key = this.prefixKeys[termId]!;
+    if (key === 0) {
+      key = prefixKey(this.terms.stemOf(termId));
+      this.prefixKeys[termId] = key;
+    }
+    return key;
   }
 
   /**

@@ -302,6 +302,8 @@ class CorpusPart implements CorpusPartData {
   private writtenNames: Set<string> | undefined;
   // The longest of those names: a longer query names none of them (most queries are longer).
   private longestName = 0;
+  // The first characters of those names: a query starting otherwise names none of them either.
+  private readonly firstCharacters = new Set<number>();
   readonly firstDoc: number;
   readonly names: readonly string[];
   readonly servers: readonly string[];
@@ -342,12 +344,13 @@ class CorpusPart implements CorpusPartData {
       this.names.forEach((name, i) => {
         const own = name.trim().toLowerCase();
         this.longestName = Math.max(this.longestName, own.length);
+        this.firstCharacters.add(own.charCodeAt(0));
         const same = this.exactNames!.get(own);
         if (same === undefined) this.exactNames!.set(own, [this.firstDoc + i]);
         else same.push(this.firstDoc + i);
       });
     }
-    if (key.length > this.longestName) return NO_DOCS;
+    if (key.length > this.longestName || !this.firstCharacters.has(key.charCodeAt(0))) return NO_DOCS;
     return this.exactNames.get(key) ?? NO_DOCS;
   }
 }

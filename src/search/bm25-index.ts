@@ -362,7 +362,10 @@ export interface AccumulateFlags {
   countsForCoverage: boolean;
   /** Remember which documents hold this term (the gate term). */
   isGate: boolean;
-  /** Bits to set in {@link ScoreAccumulator.wordBits} of each document holding the term (none when unset). */
+  /**
+   * Bits to set in {@link ScoreAccumulator.wordBits} of each document holding the term. Unset when
+   * no term of the search sets any: the bits are then left as they are, unread.
+   */
   wordBits?: number;
 }
 
@@ -492,6 +495,7 @@ export class Bm25Index {
     const lengthScale = this.lengthScale;
     const covers = flags.countsForCoverage ? 1 : 0;
     const isGate = flags.isGate;
+    const marksWords = flags.wordBits !== undefined;
     const bits = flags.wordBits ?? 0;
     let maxScore = into.maxScore;
     let touchedCount = into.touchedCount;
@@ -507,12 +511,13 @@ export class Bm25Index {
         if (stamps[doc] === epoch) {
           score = scores[doc]!;
           coverage[doc]! += covers;
-          wordBits[doc]! |= bits;
+          // Tested in the loop, but the same for every posting: cheaper than the stores it saves.
+          if (marksWords) wordBits[doc]! |= bits;
         } else {
           stamps[doc] = epoch;
           touched[touchedCount++] = doc;
           coverage[doc] = covers;
-          wordBits[doc] = bits;
+          if (marksWords) wordBits[doc] = bits;
         }
         score += (idf * tf * k1Plus1) / (tf + lengthBase + lengthScale * documentLengths[doc - firstDoc]!);
         scores[doc] = score;

@@ -92,7 +92,7 @@ interface IndexContext {
   readonly termOrder: TermOrder;
   readonly queryWords: QueryWords;
   // Reused for every term scored: the accumulator reads it before it returns.
-  readonly termFlags: Required<AccumulateFlags>;
+  readonly termFlags: AccumulateFlags;
 }
 
 function indexContext(options: Readonly<ToolIndexOptions>): IndexContext {
@@ -138,7 +138,7 @@ function indexContext(options: Readonly<ToolIndexOptions>): IndexContext {
     best: new TopK(RERANK_POOL),
     termOrder: new TermOrder(),
     queryWords: new QueryWords(),
-    termFlags: { countsForCoverage: false, isGate: false, wordBits: 0 },
+    termFlags: { countsForCoverage: false, isGate: false, wordBits: undefined },
   };
 }
 
@@ -546,9 +546,9 @@ class QueryWords {
     for (const weight of this.weights) this.total += weight;
   }
 
-  /** The bits the query's term `i` gives the tools holding it. */
-  bitsOf(i: number): number {
-    return this.count >= 2 ? this.termBits[i]! : 0;
+  /** The bits the query's term `i` gives the tools holding it; none when no word is counted. */
+  bitsOf(i: number): number | undefined {
+    return this.count >= 2 ? this.termBits[i]! : undefined;
   }
 
   /** Share of the words' weight a tool holds (a word counts when it holds any of its terms). */

@@ -281,13 +281,15 @@ export class SegmentBuilder {
 }
 
 /**
- * Scratch space for one search: per-document score, number of distinct query terms matched and
- * whether the document holds the gate term. Stamps make a reset O(1) instead of clearing N slots.
+ * Scratch space for one search: per-document score, number of distinct query terms matched, the
+ * bits of the terms held that asked for them, and whether the document holds the gate term. Stamps make a reset O(1) instead of clearing N slots.
  * One can serve an index and every index extended from it (searches are synchronous).
  */
 export class ScoreAccumulator {
   scores: Float64Array;
   coverage: Uint16Array;
+  /** Per document, the bits of the terms it holds that asked for them (see `AccumulateFlags.wordBits`). */
+  wordBits: Uint32Array;
   touched: Uint32Array;
   touchedCount = 0;
   /** The highest score so far. */
@@ -302,6 +304,7 @@ export class ScoreAccumulator {
   constructor(documentCount: number) {
     this.scores = new Float64Array(documentCount);
     this.coverage = new Uint16Array(documentCount);
+    this.wordBits = new Uint32Array(documentCount);
     this.touched = new Uint32Array(documentCount);
     this.stamps = new Uint32Array(documentCount);
     this.gateStamps = new Uint32Array(documentCount);
@@ -313,6 +316,7 @@ export class ScoreAccumulator {
       const size = Math.max(documentCount, this.scores.length * 2);
       this.scores = new Float64Array(size);
       this.coverage = new Uint16Array(size);
+      this.wordBits = new Uint32Array(size);
       this.touched = new Uint32Array(size);
       this.stamps = new Uint32Array(size);
       this.gateStamps = new Uint32Array(size);
@@ -342,6 +346,7 @@ export class ScoreAccumulator {
     this.stamps[doc] = this.epoch;
     this.scores[doc] = 0;
     this.coverage[doc] = 0;
+    this.wordBits[doc] = 0;
     this.touched[this.touchedCount] = doc;
     this.touchedCount += 1;
   }
@@ -357,6 +362,11 @@ export interface AccumulateFlags {
   countsForCoverage: boolean;
   /** Remember which documents hold this term (the gate term). */
   isGate: boolean;
+  /**
+   * Bits to set in {@link ScoreAccumulator.wordBits} of each document holding the term. Unset when
+   * no term of the search sets any: the bits are then left as they are, unread.
+   */
+  wordBits?: number;
 }
 
 export class Bm25Index {
@@ -367,7 +377,8 @@ export class Bm25Index {
   // A document's length normalisation is lengthBase + lengthScale × its length (k1 under BM25F).
   private readonly lengthBase: number;
   private readonly lengthScale: number;
-  private readonly maxContributions = new Map<number, number>();
+  // Each term's best contribution, worked out on first ask (-1: not yet), by term id.
+  private maxContributions = new Float64Array(0);
 
   constructor(
     private readonly segments: readonly PostingSegment[],
@@ -433,8 +444,13 @@ export class Bm25Index {
   /** The most this term adds to any one document's score (before a query boost). */
   maxContribution(termId: number): number {
     if (termId < 0) return 0;
-    let best = this.maxContributions.get(termId);
-    if (best === undefined) {
+    if (termId >= this.maxContributions.length) {
+      const grown = new Float64Array(Math.max(termId + 1, this.maxContributions.length * 2)).fill(-1);
+      grown.set(this.maxContributions);
+      this.maxContributions = grown;
+    }
+    let best = this.maxContributions[termId]!;
+    if (best < 0) {
       best = 0;
       const idf = this.idf(termId);
       for (const segment of this.segments) {
@@ -446,7 +462,7 @@ export class Bm25Index {
           best = Math.max(best, this.score(idf, segment.frequencies[p]!, segment.documentLengths[doc]!));
         }
       }
-      this.maxContributions.set(termId, best);
+      this.maxContributions[termId] = best;
     }
     return best;
   }
@@ -473,12 +489,14 @@ export class Bm25Index {
   accumulate(termId: number, boost: number, into: ScoreAccumulator, flags: AccumulateFlags): void {
     const idf = this.idf(termId) * boost;
     // The accumulator and `score` written out, so the loop reads nothing but locals and arrays.
-    const { scores, coverage, touched, stamps, gateStamps, epoch } = into;
+    const { scores, coverage, wordBits, touched, stamps, gateStamps, epoch } = into;
     const k1Plus1 = this.parameters.k1 + 1;
     const lengthBase = this.lengthBase;
     const lengthScale = this.lengthScale;
     const covers = flags.countsForCoverage ? 1 : 0;
     const isGate = flags.isGate;
+    const marksWords = flags.wordBits !== undefined;
+    const bits = flags.wordBits ?? 0;
     let maxScore = into.maxScore;
     let touchedCount = into.touchedCount;
     for (const segment of this.segments) {
@@ -493,10 +511,13 @@ export class Bm25Index {
         if (stamps[doc] === epoch) {
           score = scores[doc]!;
           coverage[doc]! += covers;
+          // Tested in the loop, but the same for every posting: cheaper than the stores it saves.
+          if (marksWords) wordBits[doc]! |= bits;
         } else {
           stamps[doc] = epoch;
           touched[touchedCount++] = doc;
           coverage[doc] = covers;
+          if (marksWords) wordBits[doc] = bits;
         }
         score += (idf * tf * k1Plus1) / (tf + lengthBase + lengthScale * documentLengths[doc - firstDoc]!);
         scores[doc] = score;
@@ -510,30 +531,50 @@ export class Bm25Index {
 
   /**
    * Adds the term's contribution, times `boost`, only to documents already reached by other
-   * terms, looking each up in the postings: cheaper than walking the postings of a term that most
-   * documents hold.
+   * terms: cheaper than {@link accumulate} for a term that most documents hold. The postings are
+   * walked, skipping the documents not reached, unless they are so many more than those that
+   * looking each of those up costs less.
    */
   accumulateTouched(termId: number, boost: number, into: ScoreAccumulator, flags: AccumulateFlags): void {
     const idf = this.idf(termId) * boost;
-    const { scores, coverage, touched } = into;
+    const { touched, stamps, epoch } = into;
     for (const segment of this.segments) {
       const local = segment.local(termId);
       if (local < 0) continue;
       const start = segment.starts[local]!;
       const end = segment.starts[local + 1]!;
-      const { docs, frequencies, documentLengths, firstDoc } = segment;
-      const last = firstDoc + documentLengths.length;
-      for (let i = 0; i < into.touchedCount; i++) {
-        const doc = touched[i]!;
-        if (doc < firstDoc || doc >= last) continue;
-        const at = findPosting(docs, start, end, doc);
-        if (at < 0) continue;
-        scores[doc]! += this.score(idf, frequencies[at]!, documentLengths[doc - firstDoc]!);
-        if (scores[doc]! > into.maxScore) into.maxScore = scores[doc]!;
-        if (flags.countsForCoverage) coverage[doc]! += 1;
-        if (flags.isGate) into.markGate(doc);
+      if (end - start <= WALK_POSTINGS_PER_LOOKUP * into.touchedCount) {
+        for (let at = start; at < end; at++) {
+          const doc = segment.docs[at]!;
+          if (stamps[doc] === epoch) this.addPosting(segment, at, doc, idf, into, flags);
+        }
+      } else {
+        for (let i = 0; i < into.touchedCount; i++) {
+          const doc = touched[i]!;
+          if (!segment.holds(doc)) continue;
+          const at = findPosting(segment.docs, start, end, doc);
+          if (at >= 0) this.addPosting(segment, at, doc, idf, into, flags);
+        }
       }
     }
+  }
+
+  /** Adds the contribution of posting `at` of `segment` to `doc`, a document already reached. */
+  private addPosting(
+    segment: PostingSegment,
+    at: number,
+    doc: number,
+    idf: number,
+    into: ScoreAccumulator,
+    flags: AccumulateFlags,
+  ): void {
+    const length = segment.documentLengths[doc - segment.firstDoc]!;
+    const score = into.scores[doc]! + this.score(idf, segment.frequencies[at]!, length);
+    into.scores[doc] = score;
+    if (score > into.maxScore) into.maxScore = score;
+    if (flags.countsForCoverage) into.coverage[doc]! += 1;
+    into.wordBits[doc]! |= flags.wordBits ?? 0;
+    if (flags.isGate) into.markGate(doc);
   }
 
   private documentLength(doc: number): number {
@@ -547,6 +588,9 @@ export class Bm25Index {
     return (idf * tf * (this.parameters.k1 + 1)) / (tf + this.lengthBase + this.lengthScale * length);
   }
 }
+
+// A binary search in long postings costs about as much as walking this many of them (measured).
+const WALK_POSTINGS_PER_LOOKUP = 16;
 
 /** Where `doc` is in `docs[start, end)` (ascending), or -1. */
 function findPosting(docs: Uint32Array, start: number, end: number, doc: number): number {

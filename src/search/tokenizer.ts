@@ -354,6 +354,8 @@ export interface TextWords {
   /** Where each run starts and ends in the text. */
   runStarts: number[];
   runEnds: number[];
+  /** The text itself. */
+  text: string;
 }
 
 /** `,;:.!?()` as char codes. */
@@ -386,22 +388,31 @@ export function tokenizeRuns(
   known?: KnownWords,
 ): TextWords {
   scanWords(text, 0, options, querySpans);
-  const count = querySpans.count;
-  const words = new Array<string>(count);
-  const runOf = new Array<number>(count);
-  const runs = new Array<string>(querySpans.runCount);
-  const runStarts = new Array<number>(querySpans.runCount);
-  const runEnds = new Array<number>(querySpans.runCount);
+  const { count, starts, ends } = querySpans;
+  const words: string[] = [];
+  const runOf: number[] = [];
+  const runs: string[] = [];
+  const runStarts: number[] = [];
+  const runEnds: number[] = [];
   for (let i = 0; i < count; i++) {
-    const start = querySpans.starts[i]!;
-    const end = querySpans.ends[i]!;
-    words[i] = known?.(text, start, end, querySpans.hashes[i]!) ?? foldWord(text, start, end);
-    runOf[i] = querySpans.runs[i]!;
-    // A run's last word is the run itself: unsplit, or given whole after its parts.
-    runs[runOf[i]!] = words[i]!;
-    runStarts[runOf[i]!] ??= querySpans.starts[i]!;
-    runEnds[runOf[i]!] = querySpans.ends[i]!;
+    const word =
+      known?.(text, starts[i]!, ends[i]!, querySpans.hashes[i]!) ?? foldWord(text, starts[i]!, ends[i]!);
+    // Runs are numbered in order from 0, and each has a word.
+    const run = querySpans.runs[i]!;
+    words.push(word);
+    runOf.push(run);
+    if (run === runs.length) {
+      runs.push(word);
+      runStarts.push(starts[i]!);
+      runEnds.push(ends[i]!);
+    } else {
+      // A run's last word is the run itself: unsplit, or given whole after its parts.
+      runs[run] = word;
+      runEnds[run] = ends[i]!;
+    }
   }
-  const pausesAfter = runs.map((_, run) => hasPause(text, runEnds[run]!, runStarts[run + 1] ?? text.length));
-  return { words, runOf, runs, pausesAfter, runStarts, runEnds };
+  const pausesAfter: boolean[] = [];
+  for (let run = 0; run < runs.length; run++)
+    pausesAfter.push(hasPause(text, runEnds[run]!, runStarts[run + 1] ?? text.length));
+  return { words, runOf, runs, pausesAfter, runStarts, runEnds, text };
 }

@@ -12,10 +12,72 @@ import { growInt32 } from './word-table.js';
 /**
  * What a query says of tool names: each term's weight in the name match, and the stems of the
  * words counting fully, which also match a name's word by prefix (see {@link ToolCorpus.nameMatch}).
+ * One instance is reset for each query; how much each name term counts is worked out once per
+ * query, as the same terms recur in the names of the tools ranked.
  */
-export interface NameQuery {
-  weights: ReadonlyMap<number, number>;
-  stems: readonly string[];
+export class NameQuery {
+  private readonly stems: string[] = [];
+  // Each stem's {@link prefixKey}, to pass over most name terms without reading their stems.
+  private readonly stemKeys: number[] = [];
+  // Per term id: its weight in names, valid while its stamp is the current epoch.
+  private weights = new Float64Array(0);
+  private stamps = new Uint32Array(0);
+  private epoch = 0;
+
+  /** Forgets the last query; term ids will be below `termCount`. */
+  reset(termCount: number): void {
+    if (termCount > this.stamps.length) {
+      const size = Math.max(termCount, this.stamps.length * 2);
+      this.weights = new Float64Array(size);
+      this.stamps = new Uint32Array(size);
+      this.epoch = 0;
+    }
+    this.stems.length = 0;
+    this.stemKeys.length = 0;
+    this.epoch += 1;
+    if (this.epoch === 0xffffffff) {
+      this.stamps.fill(0);
+      this.epoch = 1;
+    }
+  }
+
+  /** A query term counting `weight` in names (the highest of a term's weights wins). */
+  add(termId: number, stem: string, weight: number): void {
+    if (termId >= 0 && weight > this.queriedWeight(termId)) {
+      this.weights[termId] = weight;
+      this.stamps[termId] = this.epoch;
+    }
+    if (weight >= 1 && stem.length >= NAME_PREFIX_LENGTH) {
+      this.stems.push(stem);
+      this.stemKeys.push(prefixKey(stem));
+    }
+  }
+
+  /**
+   * How much a name's term counts: its query weight, else 1 when its stem begins one of the query's
+   * stems or one of them begins it, both of {@link NAME_PREFIX_LENGTH} letters or more.
+   */
+  weightOf(termId: number, corpus: ToolCorpus): number {
+    if (this.stamps[termId] === this.epoch) return this.weights[termId]!;
+    let weight = 0;
+    const key = this.stems.length > 0 ? corpus.prefixKey(termId) : SHORT_STEM;
+    if (key !== SHORT_STEM) {
+      for (let i = 0; i < this.stems.length && weight === 0; i++) {
+        // Stems of which one begins the other begin alike: most are told apart by their keys alone.
+        if (this.stemKeys[i] !== key) continue;
+        const queryStem = this.stems[i]!;
+        const nameStem = corpus.term(termId);
+        if (queryStem.startsWith(nameStem) || nameStem.startsWith(queryStem)) weight = 1;
+      }
+    }
+    this.weights[termId] = weight;
+    this.stamps[termId] = this.epoch;
+    return weight;
+  }
+
+  private queriedWeight(termId: number): number {
+    return this.stamps[termId] === this.epoch ? this.weights[termId]! : 0;
+  }
 }
 
 /**
@@ -25,13 +87,18 @@ export interface NameQuery {
  */
 export const NAME_PREFIX_LENGTH = 4;
 
-/** Whether `nameStem` begins one of `stems` or one of them begins it, both of {@link NAME_PREFIX_LENGTH} letters or more. */
-function sharesPrefix(nameStem: string, stems: readonly string[]): boolean {
-  if (nameStem.length < NAME_PREFIX_LENGTH) return false;
-  for (const queryStem of stems) {
-    if (queryStem.startsWith(nameStem) || nameStem.startsWith(queryStem)) return true;
-  }
-  return false;
+// The prefix key of a stem shorter than NAME_PREFIX_LENGTH (a longer one's is at least 2²⁸).
+const SHORT_STEM = 1;
+
+/**
+ * A stem's first {@link NAME_PREFIX_LENGTH} letters as one number (7 bits of each: stems that
+ * begin alike have the same key, though stems with the same key may not), or {@link SHORT_STEM}.
+ */
+function prefixKey(stem: string): number {
+  if (stem.length < NAME_PREFIX_LENGTH) return SHORT_STEM;
+  let key = 1;
+  for (let i = 0; i < NAME_PREFIX_LENGTH; i++) key = (key << 7) | (stem.charCodeAt(i) & 0x7f);
+  return key;
 }
 
 /**
@@ -235,6 +302,8 @@ class CorpusPart implements CorpusPartData {
   private writtenNames: Set<string> | undefined;
   // The longest of those names: a longer query names none of them (most queries are longer).
   private longestName = 0;
+  // The first characters of those names: a query starting otherwise names none of them either.
+  private readonly firstCharacters = new Set<number>();
   readonly firstDoc: number;
   readonly names: readonly string[];
   readonly servers: readonly string[];
@@ -275,12 +344,13 @@ class CorpusPart implements CorpusPartData {
       this.names.forEach((name, i) => {
         const own = name.trim().toLowerCase();
         this.longestName = Math.max(this.longestName, own.length);
+        this.firstCharacters.add(own.charCodeAt(0));
         const same = this.exactNames!.get(own);
         if (same === undefined) this.exactNames!.set(own, [this.firstDoc + i]);
         else same.push(this.firstDoc + i);
       });
     }
-    if (key.length > this.longestName) return NO_DOCS;
+    if (key.length > this.longestName || !this.firstCharacters.has(key.charCodeAt(0))) return NO_DOCS;
     return this.exactNames.get(key) ?? NO_DOCS;
   }
 }
@@ -410,6 +480,8 @@ export class ToolCorpus implements QueryLexicon {
   private nameCounts: Map<number, number> | undefined;
   // Two words joined by a space → whether some tool holds them next to each other (on first ask).
   private readonly phrases = new Map<string, boolean>();
+  // Each term's `prefixKey` by term id, worked out on first ask (0: not yet).
+  private prefixKeys = new Int32Array(0);
   // Scratch space of `namesWith`: a count per term id, all 0 between calls.
   private nameTermCounts = new Int32Array(0);
   // The words that could be one edit from a word, by its first letter and length (on first use).
@@ -462,6 +534,11 @@ export class ToolCorpus implements QueryLexicon {
     return this.bm25.documentCount;
   }
 
+  /** How many distinct terms (stems) the tools hold: every term id is below it. */
+  get termCount(): number {
+    return this.terms.termCount;
+  }
+
   name(doc: number): string {
     const part = this.partOf(doc);
     return part.names[doc - part.firstDoc]!;
@@ -487,8 +564,8 @@ export class ToolCorpus implements QueryLexicon {
   }
 
   /**
-   * Share of the tool's distinct name terms that the query says: each in `queried.weights` at its
-   * weight there, and each other one that begins with a fully counted query stem or begins one, of
+   * Share of the tool's distinct name terms that the query says: each query term at its weight in
+   * names, and each other one that begins with a fully counted query stem or begins one, of
    * at least {@link NAME_PREFIX_LENGTH} letters both, as 1 (`timemachine` says `time`,
    * `FinanceTool`'s `financ` is said by `financial`'s `financi`).
    */
@@ -498,12 +575,7 @@ export class ToolCorpus implements QueryLexicon {
     const end = part.nameStarts[doc - part.firstDoc + 1]!;
     if (end === start) return 0;
     let found = 0;
-    for (let i = start; i < end; i++) {
-      const term = part.nameTerms[i]!;
-      const weight = queried.weights.get(term);
-      if (weight !== undefined) found += weight;
-      else if (queried.stems.length > 0 && sharesPrefix(this.terms.stemOf(term), queried.stems)) found += 1;
-    }
+    for (let i = start; i < end; i++) found += queried.weightOf(part.nameTerms[i]!, this);
     return found / (end - start);
   }
 
@@ -628,6 +700,17 @@ export class ToolCorpus implements QueryLexicon {
   /** The stem of a term id. */
   term(termId: number): string {
     return this.terms.stemOf(termId);
+  }
+
+  /** The {@link prefixKey} of a term's stem: kept, so a name match rarely reads the stem itself. */
+  prefixKey(termId: number): number {
+    if (termId >= this.prefixKeys.length) this.prefixKeys = growInt32(this.prefixKeys, this.terms.termCount);
+    let key = this.prefixKeys[termId]!;
+    if (key === 0) {
+      key = prefixKey(this.terms.stemOf(termId));
+      this.prefixKeys[termId] = key;
+    }
+    return key;
   }
 
   /**

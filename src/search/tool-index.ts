@@ -1,18 +1,11 @@
 import { ToolbridgeError } from '../base/errors.js';
-import { ScoreAccumulator } from './bm25-index.js';
+import { type AccumulateFlags, type Bm25Index, ScoreAccumulator } from './bm25-index.js';
 import type { ToolIndexOptions, ToolIndexOptionsInput } from './options.js';
 import { HERMES_OPTIONS } from './presets.js';
 import type { QueryPlan, QueryReader, QueryReaderSettings, QueryTerm } from './reading.js';
 import { stem } from './stemmer.js';
 import { type TokenizerOptions, tokenize, tokenizeRuns } from './tokenizer.js';
-import {
-  type CorpusSettings,
-  FIELDS,
-  NAME_PREFIX_LENGTH,
-  type NameQuery,
-  serverIdWords,
-  ToolCorpus,
-} from './tool-corpus.js';
+import { type CorpusSettings, FIELDS, NameQuery, serverIdWords, ToolCorpus } from './tool-corpus.js';
 import { type Ranked, sortRanked, TopK } from './top-k.js';
 import type {
   ExtendableToolIndex,
@@ -98,6 +91,13 @@ interface IndexContext {
   readonly reader: QueryReaderSettings;
   // Searches are synchronous, so one accumulator serves them all; it grows to the largest index.
   readonly accumulator: ScoreAccumulator;
+  readonly nameQuery: NameQuery;
+  // The best candidates of a search, and of the MaxScore check before them.
+  readonly best: TopK;
+  readonly termOrder: TermOrder;
+  readonly queryWords: QueryWords;
+  // Reused for every term scored: the accumulator reads it before it returns.
+  readonly termFlags: AccumulateFlags;
 }
 
 function indexContext(options: Readonly<ToolIndexOptions>): IndexContext {
@@ -139,6 +139,11 @@ function indexContext(options: Readonly<ToolIndexOptions>): IndexContext {
       nameBridgeWeight: options.nameBridgeWeight,
     },
     accumulator: new ScoreAccumulator(0),
+    nameQuery: new NameQuery(),
+    best: new TopK(RERANK_POOL),
+    termOrder: new TermOrder(),
+    queryWords: new QueryWords(),
+    termFlags: { countsForCoverage: false, isGate: false, wordBits: undefined },
   };
 }
 
@@ -180,7 +185,7 @@ class Bm25ToolIndex implements ExtendableToolIndex {
     if (words.words.length === 0 || this.size === 0 || limit <= 0) {
       return searchOptions.explain ? { matches: [], explanation: emptyExplanation(text) } : { matches: [] };
     }
-    const plan = this.reader.read({ ...words, text });
+    const plan = this.reader.read(words);
     const exact = this.corpus.exactMatches(text.trim().toLowerCase());
     const required = this.requiredCoverage(plan.answerable.length);
     const blocked = plan.unknownWords.length > 0 || (plan.gateToken !== undefined && plan.gateTermId < 0);
@@ -229,16 +234,14 @@ class Bm25ToolIndex implements ExtendableToolIndex {
     const coverageBoost = queryRuns.length <= WORD_COVERAGE_MAX_WORDS ? wordCoverageBoost : 0;
     // The name-match and coverage boosts and the server cap choose among the best `pool` by BM25.
     const pool = boost > 0 || coverageBoost > 0 || maxPerServer > 0 ? Math.max(limit, RERANK_POOL) : limit;
-    // A term of weight 0 (a name bridge) counts only in the name match below.
-    this.accumulate(
-      plan,
-      terms.filter((term) => term.boost > 0),
-      pool,
-      required,
-    );
+    const words = this.context.queryWords;
+    if (coverageBoost > 0) words.read(terms, this.corpus.bm25);
+    else words.clear();
+    this.accumulate(plan, terms, pool, required);
     const acc = this.context.accumulator;
     const gated = plan.gateToken !== undefined;
-    const candidates = new TopK(pool);
+    const candidates = this.context.best;
+    candidates.reset(pool);
     const { touched, scores, coverage } = acc;
     let threshold = candidates.threshold;
     for (let i = 0; i < acc.touchedCount; i++) {
@@ -252,58 +255,30 @@ class Bm25ToolIndex implements ExtendableToolIndex {
       threshold = candidates.threshold;
     }
     let ranked = candidates.ranked();
-    const words = coverageBoost > 0 ? this.weighedWords(terms) : [];
-    if (boost > 0 || words.length >= 2) {
-      const queried = nameWeights(terms);
+    if (boost > 0 || words.count >= 2) {
+      const queried = nameWeights(this.context.nameQuery, this.corpus.termCount, terms);
       for (let i = 0; i < ranked.docs.length; i++) {
         const doc = ranked.docs[i]!;
         let factor = boost > 0 ? 1 + boost * this.corpus.nameMatch(doc, queried) : 1;
-        if (words.length >= 2) factor *= 1 + coverageBoost * this.wordShare(doc, words);
+        if (words.count >= 2)
+          factor *= 1 + coverageBoost * words.share(doc, acc.wordBits[doc]!, this.corpus.bm25);
         ranked.scores[i] = ranked.scores[i]! * factor;
       }
       ranked = sortRanked(ranked);
     }
-    if (maxPerServer > 0) ranked = this.capPerServer(ranked, maxPerServer, correctedRuns(queryRuns, plan));
+    if (maxPerServer > 0) this.capPerServer(ranked, maxPerServer, correctedRuns(queryRuns, plan), limit);
     // An exact full-name match comes first, whatever it scored.
     if (exact.length === 0) {
-      if (ranked.docs.length <= limit) return ranked;
-      return { docs: ranked.docs.slice(0, limit), scores: ranked.scores.slice(0, limit) };
+      if (ranked.docs.length > limit) {
+        ranked.docs.length = limit;
+        ranked.scores.length = limit;
+      }
+      return ranked;
     }
     return {
       docs: [...exact, ...ranked.docs].slice(0, limit),
       scores: [...exact.map(() => Number.POSITIVE_INFINITY), ...ranked.scores].slice(0, limit),
     };
-  }
-
-  /**
-   * The query's words, each with the terms that stand for it (its own, or the related words
-   * scored in its place) and its weight: the IDF of its rarest term.
-   */
-  private weighedWords(terms: readonly QueryTerm[]): QueryWord[] {
-    const bm25 = this.corpus.bm25;
-    const words = new Map<string, QueryWord>();
-    for (const term of terms) {
-      // Repeats and the synonyms option's words add score, not another word of the query; the
-      // commonest English words, scored at part weight, are not what the query chose.
-      if (!term.countsForCoverage || (term.boost < 1 && term.via === undefined)) continue;
-      const word = words.get(term.source) ?? { termIds: [], weight: 0 };
-      word.termIds.push(term.termId);
-      word.weight = Math.max(word.weight, bm25.idf(term.termId));
-      words.set(term.source, word);
-    }
-    return [...words.values()];
-  }
-
-  /** Share of the words' weight that the tool holds (a word counts when it holds any of its terms). */
-  private wordShare(doc: number, words: readonly QueryWord[]): number {
-    const bm25 = this.corpus.bm25;
-    let held = 0;
-    let total = 0;
-    for (const word of words) {
-      total += word.weight;
-      if (word.termIds.some((termId) => bm25.termFrequency(termId, doc) > 0)) held += word.weight;
-    }
-    return total > 0 ? held / total : 0;
   }
 
   /**
@@ -320,16 +295,20 @@ class Bm25ToolIndex implements ExtendableToolIndex {
   /**
    * Keeps at most `cap` tools of one server among the first, in rank order; the rest of that
    * server follows the other servers' tools that score near it (see {@link CAPPED_WAITS_BEHIND}).
-   * A server the query names is not capped.
+   * A server the query names is not capped. Reorders `ranked` in place, and stops reading once
+   * `wanted` tools are not capped: a tool not read scores no more than those, so it cannot come
+   * before them (the tools not read are dropped).
    */
-  private capPerServer(ranked: Ranked, cap: number, queryRuns: readonly string[]): Ranked {
+  private capPerServer(ranked: Ranked, cap: number, queryRuns: readonly string[], wanted: number): void {
+    const { docs, scores } = ranked;
     // A few dozen documents: parallel arrays beat a map here.
     const servers: string[] = [];
     const counts: number[] = [];
-    const first: Ranked = { docs: [], scores: [] };
-    const later: Ranked = { docs: [], scores: [] };
-    for (let i = 0; i < ranked.docs.length; i++) {
-      const doc = ranked.docs[i]!;
+    const laterDocs: number[] = [];
+    const laterScores: number[] = [];
+    let kept = 0;
+    for (let i = 0; i < docs.length && kept < wanted; i++) {
+      const doc = docs[i]!;
       const server = this.corpus.server(doc);
       let at = servers.indexOf(server);
       if (at < 0) at = servers.push(server) - 1;
@@ -341,25 +320,42 @@ class Bm25ToolIndex implements ExtendableToolIndex {
         capped = false;
         counts[at] = Number.NEGATIVE_INFINITY;
       }
-      const into = capped ? later : first;
-      into.docs.push(doc);
-      into.scores.push(ranked.scores[i]!);
+      if (capped) {
+        laterDocs.push(doc);
+        laterScores.push(scores[i]!);
+      } else {
+        // Never past `i`: the tools still to be read are untouched.
+        docs[kept] = doc;
+        scores[kept] = scores[i]!;
+        kept += 1;
+      }
     }
-    if (later.docs.length === 0) return first;
-    // Each capped tool waits behind the others that score at least CAPPED_WAITS_BEHIND of it.
-    const merged: Ranked = { docs: [], scores: [] };
-    const take = (from: Ranked, at: number) => {
-      merged.docs.push(from.docs[at]!);
-      merged.scores.push(from.scores[at]!);
-    };
+    if (laterDocs.length === 0) {
+      docs.length = kept;
+      scores.length = kept;
+      return;
+    }
+    // Each capped tool waits behind the kept ones that score at least CAPPED_WAITS_BEHIND of it.
+    const keptDocs = docs.slice(0, kept);
+    const keptScores = scores.slice(0, kept);
+    let placed = 0;
     let next = 0;
-    for (let capped = 0; capped < later.docs.length; capped++) {
-      const bar = CAPPED_WAITS_BEHIND * later.scores[capped]!;
-      while (next < first.docs.length && first.scores[next]! >= bar) take(first, next++);
-      take(later, capped);
+    for (let capped = 0; capped < laterDocs.length; capped++) {
+      const bar = CAPPED_WAITS_BEHIND * laterScores[capped]!;
+      for (; next < kept && keptScores[next]! >= bar; next++, placed++) {
+        docs[placed] = keptDocs[next]!;
+        scores[placed] = keptScores[next]!;
+      }
+      docs[placed] = laterDocs[capped]!;
+      scores[placed] = laterScores[capped]!;
+      placed++;
     }
-    while (next < first.docs.length) take(first, next++);
-    return merged;
+    for (; next < kept; next++, placed++) {
+      docs[placed] = keptDocs[next]!;
+      scores[placed] = keptScores[next]!;
+    }
+    docs.length = placed;
+    scores.length = placed;
   }
 
   /**
@@ -368,32 +364,32 @@ class Bm25ToolIndex implements ExtendableToolIndex {
    * Otherwise with MaxScore pruning, which keeps the best `pool` exact: terms go from the highest
    * possible contribution down, and once all remaining terms together could not lift an unseen
    * tool past the current `pool`-th best score, they only re-score the tools already found, by
-   * lookup. On long queries this skips walking the postings of words like `the` and `a`.
+   * lookup. On long queries this skips walking the postings of words like `the` and `a`. A term of
+   * weight 0 (a name bridge) is not scored: it counts only in the name match.
    */
   private accumulate(plan: QueryPlan, terms: readonly QueryTerm[], pool: number, required: number): void {
     const acc = this.context.accumulator;
     const bm25 = this.corpus.bm25;
     acc.reset(this.size);
-    const flagsOf = (term: QueryTerm) => ({
-      countsForCoverage: term.countsForCoverage,
-      isGate: term.termId === plan.gateTermId,
-    });
     // The pool-th best score bounds unseen tools only if every scored tool can be admitted.
     if (plan.gateToken !== undefined || required > 1) {
-      for (const term of terms) bm25.accumulate(term.termId, term.boost, acc, flagsOf(term));
+      for (let i = 0; i < terms.length; i++) {
+        const term = terms[i]!;
+        if (term.boost > 0) bm25.accumulate(term.termId, term.boost, acc, this.flagsOf(plan, terms, i));
+      }
       return;
     }
-    const bound = terms.map((term) => bm25.maxContribution(term.termId) * term.boost);
-    // Highest possible contribution first; a stable sort keeps query order between equals.
-    const order = terms.map((_, i) => i).sort((a, b) => bound[b]! - bound[a]!);
+    const order = this.context.termOrder.sort(terms, bm25);
     let remaining = 0;
     let remainingPostings = 0;
-    for (const i of order) {
-      remaining += bound[i]!;
+    for (let at = 0; at < order.count; at++) {
+      const i = order.indexes[at]!;
+      remaining += order.bounds[i]!;
       remainingPostings += bm25.documentFrequency(terms[i]!.termId);
     }
     let lookupOnly = false;
-    for (const i of order) {
+    for (let at = 0; at < order.count; at++) {
+      const i = order.indexes[at]!;
       const term = terms[i]!;
       // Worth checking only when the postings left to walk outweigh looking up the tools found.
       if (
@@ -404,16 +400,27 @@ class Bm25ToolIndex implements ExtendableToolIndex {
       ) {
         lookupOnly = remaining < this.kthBestScore(pool);
       }
-      if (lookupOnly) bm25.accumulateTouched(term.termId, term.boost, acc, flagsOf(term));
-      else bm25.accumulate(term.termId, term.boost, acc, flagsOf(term));
-      remaining -= bound[i]!;
+      const flags = this.flagsOf(plan, terms, i);
+      if (lookupOnly) bm25.accumulateTouched(term.termId, term.boost, acc, flags);
+      else bm25.accumulate(term.termId, term.boost, acc, flags);
+      remaining -= order.bounds[i]!;
       remainingPostings -= bm25.documentFrequency(term.termId);
     }
   }
 
+  /** How the accumulator is to score the query's term `i`: in one object reused for every term. */
+  private flagsOf(plan: QueryPlan, terms: readonly QueryTerm[], i: number): AccumulateFlags {
+    const flags = this.context.termFlags;
+    flags.countsForCoverage = terms[i]!.countsForCoverage;
+    flags.isGate = terms[i]!.termId === plan.gateTermId;
+    flags.wordBits = this.context.queryWords.bitsOf(i);
+    return flags;
+  }
+
   private kthBestScore(k: number): number {
     const acc = this.context.accumulator;
-    const best = new TopK(k);
+    const best = this.context.best;
+    best.reset(k);
     for (let i = 0; i < acc.touchedCount; i++) best.offer(acc.touched[i]!, acc.scores[acc.touched[i]!]!);
     return best.threshold;
   }
@@ -426,7 +433,7 @@ class Bm25ToolIndex implements ExtendableToolIndex {
     exact: readonly number[],
   ): SearchExplanation {
     const bm25 = this.corpus.bm25;
-    const queried = nameWeights(plan.terms);
+    const queried = nameWeights(this.context.nameQuery, this.corpus.termCount, plan.terms);
     const matches = ranked.docs.map((doc, rank): MatchExplanation => {
       const terms: Record<string, number> = {};
       let coverage = 0;
@@ -466,25 +473,135 @@ class Bm25ToolIndex implements ExtendableToolIndex {
   }
 }
 
-/** A query word for the coverage boost: the terms that stand for it and how much it weighs. */
-interface QueryWord {
-  termIds: number[];
-  weight: number;
+/**
+ * The scored terms of a query (weight above 0) by the most each can add to a tool's score, highest
+ * first; a stable order keeps query order between equals. Arrays reused from search to search.
+ */
+class TermOrder {
+  /** Positions in the terms, in order; `count` of them. */
+  indexes = new Int32Array(64);
+  /** Per position in the terms, the most that term adds (its best contribution × its weight). */
+  bounds = new Float64Array(64);
+  count = 0;
+
+  sort(terms: readonly QueryTerm[], bm25: Bm25Index): this {
+    if (terms.length > this.bounds.length) {
+      this.indexes = new Int32Array(terms.length);
+      this.bounds = new Float64Array(terms.length);
+    }
+    const { indexes, bounds } = this;
+    let count = 0;
+    for (let i = 0; i < terms.length; i++) {
+      const term = terms[i]!;
+      if (!(term.boost > 0)) continue;
+      const bound = bm25.maxContribution(term.termId) * term.boost;
+      bounds[i] = bound;
+      // Insertion sort: a query has a few dozen terms at most.
+      let at = count;
+      while (at > 0 && bounds[indexes[at - 1]!]! < bound) {
+        indexes[at] = indexes[at - 1]!;
+        at -= 1;
+      }
+      indexes[at] = i;
+      count += 1;
+    }
+    this.count = count;
+    return this;
+  }
+}
+
+// How many of a query's words are marked by a bit in the accumulator; any further ones (only a
+// run of many camelCase parts makes them) are looked up instead.
+const WORD_BITS = 32;
+
+/**
+ * The query's words for the coverage boost, each with the terms that stand for it (its own, or
+ * the related words scored in its place) and its weight: the IDF of its rarest term. A scored
+ * term gives the tools holding it its word's bit as the accumulator scores it, so how many words
+ * a tool holds is read from its bits, not looked up term by term; a term not scored (weight 0)
+ * is looked up in the postings.
+ */
+class QueryWords {
+  private readonly sources: string[] = [];
+  private readonly weights: number[] = [];
+  private total = 0;
+  // Per position in the terms, the bit its word gets from the tools holding it (0: none).
+  private termBits = new Uint32Array(64);
+  // Terms whose words are found by lookup: their ids and the words they stand for.
+  private readonly lookedUpTerms: number[] = [];
+  private readonly lookedUpWords: number[] = [];
+
+  get count(): number {
+    return this.sources.length;
+  }
+
+  /** No words: the query gets no coverage boost. */
+  clear(): void {
+    this.sources.length = 0;
+  }
+
+  read(terms: readonly QueryTerm[], bm25: Bm25Index): void {
+    this.clear();
+    this.weights.length = 0;
+    this.lookedUpTerms.length = 0;
+    this.lookedUpWords.length = 0;
+    if (terms.length > this.termBits.length) this.termBits = new Uint32Array(terms.length);
+    for (let i = 0; i < terms.length; i++) {
+      const term = terms[i]!;
+      this.termBits[i] = 0;
+      // Repeats and the synonyms option's words add score, not another word of the query; the
+      // commonest English words, scored at part weight, are not what the query chose.
+      if (!term.countsForCoverage || (term.boost < 1 && term.via === undefined)) continue;
+      let word = this.sources.indexOf(term.source);
+      if (word < 0) {
+        word = this.sources.push(term.source) - 1;
+        this.weights.push(0);
+      }
+      this.weights[word] = Math.max(this.weights[word]!, bm25.idf(term.termId));
+      if (term.boost > 0 && word < WORD_BITS) {
+        this.termBits[i] = 1 << word;
+      } else {
+        this.lookedUpTerms.push(term.termId);
+        this.lookedUpWords.push(word);
+      }
+    }
+    this.total = 0;
+    for (const weight of this.weights) this.total += weight;
+  }
+
+  /** The bits the query's term `i` gives the tools holding it; none when no word is counted. */
+  bitsOf(i: number): number | undefined {
+    return this.count >= 2 ? this.termBits[i]! : undefined;
+  }
+
+  /** Share of the words' weight a tool holds (a word counts when it holds any of its terms). */
+  share(doc: number, docBits: number, bm25: Bm25Index): number {
+    let held = 0;
+    for (let word = 0; word < this.count; word++) {
+      const marked = word < WORD_BITS && (docBits & (1 << word)) !== 0;
+      if (marked || this.holdsLookedUp(word, doc, bm25)) held += this.weights[word]!;
+    }
+    return this.total > 0 ? held / this.total : 0;
+  }
+
+  private holdsLookedUp(word: number, doc: number, bm25: Bm25Index): boolean {
+    for (let i = 0; i < this.lookedUpWords.length; i++) {
+      if (this.lookedUpWords[i] === word && bm25.termFrequency(this.lookedUpTerms[i]!, doc) > 0) return true;
+    }
+    return false;
+  }
 }
 
 /**
- * Each term a tool's name may hold → how much it counts there (the query's own words 1), and the
- * stems of the words counting fully, against which a name's other words are matched by prefix.
+ * Fills `queried` with each term a tool's name may hold → how much it counts there (the query's
+ * own words 1), and the stems of the words counting fully, against which a name's other words are
+ * matched by prefix.
  */
-function nameWeights(terms: readonly QueryTerm[]): NameQuery {
-  const weights = new Map<number, number>();
-  const stems: string[] = [];
-  for (const term of terms) {
-    const weight = term.nameWeight ?? (term.boost === 1 ? 1 : 0);
-    if (weight > (weights.get(term.termId) ?? 0)) weights.set(term.termId, weight);
-    if (weight >= 1 && term.stem.length >= NAME_PREFIX_LENGTH) stems.push(term.stem);
-  }
-  return { weights, stems };
+function nameWeights(queried: NameQuery, termCount: number, terms: readonly QueryTerm[]): NameQuery {
+  queried.reset(termCount);
+  for (const term of terms)
+    queried.add(term.termId, term.stem, term.nameWeight ?? (term.boost === 1 ? 1 : 0));
+  return queried;
 }
 
 /** The query's words with each typo replaced by its correction (`slakc` → `slack`). */

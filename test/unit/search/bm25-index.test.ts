@@ -87,6 +87,34 @@ describe('Bm25Index', () => {
     expect([0, 1, 2].some((doc) => acc.isTouched(doc) || acc.holdsGate(doc))).toBe(false);
   });
 
+  it('adds a term only to the documents already reached, by walking or by looking them up', () => {
+    // 40 documents hold `common`; `rare` reaches a few: few enough to look up, or enough to walk.
+    const documents: Doc[] = Array.from({ length: 40 }, (_, doc) => [
+      ['common', ...(doc % 3 === 0 ? ['rare'] : []), ...(doc === 7 ? ['one'] : [])],
+    ]);
+    const built = build(documents);
+    for (const first of ['one', 'rare']) {
+      const acc = new ScoreAccumulator(40);
+      acc.reset();
+      built.index.accumulate(built.termId(first), 1, acc, { countsForCoverage: true, isGate: false });
+      built.index.accumulateTouched(built.termId('common'), 0.5, acc, {
+        countsForCoverage: true,
+        isGate: true,
+      });
+      const reached = [...acc.touched.subarray(0, acc.touchedCount)];
+      expect(reached.length).toBe(first === 'one' ? 1 : 14);
+      for (const doc of reached) {
+        const expected =
+          built.index.contribution(built.termId(first), doc) +
+          built.index.contribution(built.termId('common'), doc, 0.5);
+        expect(acc.scores[doc]).toBe(expected);
+        expect(acc.coverage[doc]).toBe(2);
+        expect(acc.holdsGate(doc)).toBe(true);
+      }
+      expect(acc.maxScore).toBe(Math.max(...reached.map((doc) => acc.scores[doc]!)));
+    }
+  });
+
   it('counts a field weight as that many occurrences, in tf and in document length', () => {
     const weighted = build(
       [

@@ -282,8 +282,9 @@ export class SegmentBuilder {
 
 /**
  * Scratch space for one search: per-document score, number of distinct query terms matched, the
- * bits of the terms held that asked for them, and whether the document holds the gate term. Stamps make a reset O(1) instead of clearing N slots.
- * One can serve an index and every index extended from it (searches are synchronous).
+ * bits of the terms held that asked for them, and whether the document holds the gate term.
+ * Stamps make a reset O(1) instead of clearing N slots. One can serve an index and every index
+ * extended from it (searches are synchronous).
  */
 export class ScoreAccumulator {
   scores: Float64Array;

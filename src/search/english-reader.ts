@@ -622,8 +622,8 @@ class EnglishReader implements QueryReader {
     // One app's name split in two words (`Survey Monkey`, `digital ocean`; not `md format`), no
     // tool holding it whole: in lower case only with a word rare in English (`work day` is two
     // words, not Workday).
-    const joined = first.length >= 3 && second.length >= 3 && this.isKnownAppJoined(first, second);
-    if (joined && !this.knows(first + second) && !this.inPlaceName(query.runs, run)) {
+    const joined = first.length >= 3 && second.length >= 3 ? this.knownAppJoined(first, second) : undefined;
+    if (joined !== undefined && !this.knows(joined) && !this.inPlaceName(query.runs, run)) {
       return (
         this.isRareInEnglish(first) ||
         this.isRareInEnglish(second) ||
@@ -738,13 +738,14 @@ class EnglishReader implements QueryReader {
     return this.settings.knownApps && this.data.isKnownApp(word) && !this.data.isSubjectName(word);
   }
 
-  /** {@link isKnownApp} of two words written together, building the joined word only for a likely app. */
-  private isKnownAppJoined(first: string, second: string): boolean {
-    return (
-      this.settings.knownApps &&
-      this.data.isKnownAppJoined(first, second) &&
-      !this.data.isSubjectName(first + second)
-    );
+  /**
+   * The two words written together when that is a known app (see {@link isKnownApp}), else
+   * undefined; the joined word is built only for a likely app.
+   */
+  private knownAppJoined(first: string, second: string): string | undefined {
+    if (!this.settings.knownApps || !this.data.isKnownAppJoined(first, second)) return undefined;
+    const joined = first + second;
+    return this.data.isSubjectName(joined) ? undefined : joined;
   }
 
   /** A known app named with an English word that is rare in English (see {@link RARE_WORD_ZIPF}). */

@@ -652,16 +652,22 @@ class EnglishReader implements QueryReader {
       return false;
     }
     if (
-      this.data.isSubjectName(first) ||
-      this.data.isSubjectName(second) ||
+      (!listed && (this.data.isSubjectName(first) || this.data.isSubjectName(second))) ||
       this.inPlaceName(query.runs, run)
     ) {
       return false;
     }
     // Two common English words are too often a thing's name (`exchange rates`, `companies house`),
     // unless both are written as names (`in Apple Music`, `from New Relic`).
+    // So is a listed name opening a short query before an action (`home assistant toggle the
+    // light`), as a one-word app's English name is (see `servicePlace`).
+    const opensShortQuery =
+      run === 0 &&
+      query.runs.length - 1 <= MAX_KEYWORDS_FOR_ENGLISH_FIRST &&
+      this.isAction(query.runs[2] ?? '');
     return (
       !listed ||
+      opensShortQuery ||
       this.isRareInEnglish(first) ||
       this.isRareInEnglish(second) ||
       (capitalizedInSentence(query, query.runOf.indexOf(run)) &&
@@ -1009,15 +1015,28 @@ class EnglishReader implements QueryReader {
     const runs = query.runs;
     const word = query.words[i]!;
     if (runs[run] !== word || !capitalizedInSentence(query, i) || insideQuotes(query, i)) return false;
-    if (this.data.isPlaceName(word) || startsLongerName(query, run)) return false;
-    if (query.pausesAfter?.[run] === true && this.data.isPlaceName(runs[run + 1] ?? '')) return false;
-    const owned = run >= 2 && OWNERS.has(runs[run - 1]!);
-    const before = runs[owned ? run - 2 : run - 1];
+    if (this.data.isPlaceName(word)) return false;
+    // A name of several capitalized words is read whole (`in Paramount Plus`, `through Credit
+    // Karma?`): from its first word, after the channel, to its last, where the phrase ends.
+    const [start, end] = capitalizedSpan(query, run);
+    // Among many names (`… in Hyde Park or the London Zoo, …`) a name of several words is data.
+    if (start < end && namesOutside(query, start, end) > this.settings.unknownNameMaxWords) return false;
+    for (let at = start; at < end; at++) {
+      if (this.data.isPlaceName(runs[at]!) || this.data.isSubjectName(`${runs[at]} ${runs[at + 1]}`))
+        return false;
+    }
+    // Nor is a longer name ending in a place's noun (`in Zorblat Park`): it is a place.
+    if (this.data.isPlaceName(runs[end]!) || (end > start && this.data.namesAPlace(runs[end]!))) return false;
+    if (query.pausesAfter?.[end] === true && this.data.isPlaceName(runs[end + 1] ?? '')) return false;
+    const owned = start >= 2 && OWNERS.has(runs[start - 1]!);
+    const before = runs[owned ? start - 2 : start - 1];
     // A word no dictionary knows names the app whatever follows (`in Kimai under the … project`).
     return (
       before !== undefined &&
       NAME_CHANNELS.has(before) &&
-      (!this.isEnglish(word) || this.endsPhrase(query, run, false) || this.endsNounPhrase(query, run + 1))
+      ((start === end && !this.isEnglish(word)) ||
+        this.endsPhrase(query, end, false) ||
+        this.endsNounPhrase(query, end + 1))
     );
   }
 
@@ -1375,14 +1394,37 @@ function quoted(query: QueryWords, i: number): boolean {
   );
 }
 
-/** Whether the run after `run` is a capitalized word (`Hyde Park`; not an acronym: `the Trello API`). */
-function startsLongerName(query: QueryWords, run: number): boolean {
-  const { text, runStarts, runEnds } = query;
-  if (text === undefined || runStarts === undefined || runEnds === undefined || run + 1 >= runStarts.length)
-    return false;
-  if (query.pausesAfter?.[run] === true) return false;
-  const next = text.slice(runStarts[run + 1]!, runEnds[run + 1]!);
-  return /^[A-Z][a-z]/.test(next);
+/**
+ * The runs of the name that run `run` stands in: it and its capitalized neighbours (`Tiny Tiny
+ * RSS`), as first and last run; a pause ends a name.
+ */
+function capitalizedSpan(query: QueryWords, run: number): [number, number] {
+  let start = run;
+  while (start > 1 && query.pausesAfter?.[start - 1] !== true && writtenCapitalized(query, start - 1))
+    start--;
+  let end = run;
+  while (
+    end + 1 < query.runs.length &&
+    query.pausesAfter?.[end] !== true &&
+    writtenCapitalized(query, end + 1)
+  )
+    end++;
+  return [start, end];
+}
+
+/** How many runs outside `start`…`end` are capitalized inside a sentence. */
+function namesOutside(query: QueryWords, start: number, end: number): number {
+  let names = 0;
+  for (let run = 1; run < query.runs.length; run++) {
+    if ((run < start || run > end) && capitalizedInSentence(query, query.runOf.indexOf(run))) names++;
+  }
+  return names;
+}
+
+/** Whether run `run` starts with a capital: a name's word or an acronym (`Plus`, `RSS`). */
+function writtenCapitalized(query: QueryWords, run: number): boolean {
+  const { text, runStarts } = query;
+  return text !== undefined && runStarts !== undefined && isAsciiCapital(text.charCodeAt(runStarts[run]!));
 }
 
 /** Whether word `i` stands inside a double-quoted span (`"Corridor in the Asylum"`), or is quoted itself. */

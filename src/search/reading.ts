@@ -195,6 +195,8 @@ export interface LanguageData {
    * never a place or a time: where a service is named, `in my lemur` is an app, `in my area` not.
    */
   namesAThing(word: string): boolean;
+  /** Whether an English word's commonest sense is a place (`park`, `harbor`): `Zorblat Park` is one. */
+  namesAPlace(word: string): boolean;
   /**
    * Whether a word can be a verb: a catalog's actions are words many tool descriptions start
    * with (`Create …`, `List …`), but so are `This …` and `To …`. Without data, any word may be.
@@ -222,6 +224,7 @@ export const NO_LANGUAGE_DATA: LanguageData = Object.freeze({
   startsTwoWordName: () => false,
   relatedWords: () => [],
   namesAThing: () => false,
+  namesAPlace: () => false,
   mayBeVerb: () => true,
   nounForm: () => 'base',
 });

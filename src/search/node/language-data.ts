@@ -3,7 +3,7 @@ import { englishZipf, isEnglishWord } from './common-words.js';
 import { isKnownApp, isKnownAppJoined, startsKnownAppPhrase } from './known-apps.js';
 import { isPlaceName, isSubjectName, startsSubjectPhrase } from './subject-names.js';
 import { isTopLevelDomain } from './top-level-domains.js';
-import { mayBeVerb, namesAThing, nounForm, relatedWords } from './wordnet.js';
+import { mayBeVerb, namesAPlace, namesAThing, nounForm, relatedWords } from './wordnet.js';
 
 /**
  * English as Node reads it from npm packages, each file on first use: SUBTLEX-US and `word-list`
@@ -23,6 +23,7 @@ export const NODE_LANGUAGE_DATA: LanguageData = Object.freeze({
   startsTwoWordName: (word: string) => startsKnownAppPhrase(word) || startsSubjectPhrase(word),
   relatedWords,
   namesAThing,
+  namesAPlace,
   mayBeVerb,
   nounForm,
 });

@@ -93,7 +93,17 @@ function lookUpRelated(word: string): readonly RelatedWord[] {
  */
 const THING_FILES = new Set([5, 6, 13, 17, 20, 27]); // animal, artifact, food, object, plant, substance
 const SETTING_FILES = new Set([15, 28]); // location, time
+const LOCATION_FILE = 15;
 const thingMemo = new Map<string, boolean>();
+const placeMemo = new Map<string, boolean>();
+
+/** Whether the first (commonest) noun sense of `word` (lower-case, as written) is a place: `park`, `hill`. */
+export function namesAPlace(word: string): boolean {
+  return remembered(placeMemo, word, (noun) => {
+    const first = senseOffsets(noun.index, word)[0];
+    return first !== undefined && lexicographerFile(noun.data, first) === LOCATION_FILE;
+  });
+}
 
 /** Whether some noun sense of `word` (lower-case, as written) is a thing and none a place or a time. */
 export function namesAThing(word: string): boolean {

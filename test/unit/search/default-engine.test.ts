@@ -117,6 +117,9 @@ describe('default engine', () => {
         expect(index.search(task('in Zorblat under the old board')).unknownWords).toEqual(['zorblat']);
         expect(index.search(task('in Tundra under the old board')).matches).not.toEqual([]);
         expect(index.search(task('in Zorblat')).matches).toEqual([]);
+        // A name of several capitalized words is read whole, from the channel to its phrase's end.
+        expect(index.search(task('in Zorblat Weather')).unknownWords).toEqual(['zorblat']);
+        expect(index.search(task('through Weather Zorblat')).unknownWords).toEqual(['zorblat']);
         // `rippling` is not `ripple`: a stem some tool holds names no app written like this.
         expect(ripples.search(task('in Rippling')).unknownWords).toEqual(['rippling']);
         expect(index.search(task('in Zorblat'), { explain: true }).explanation?.whyUnknown?.zorblat).toBe(
@@ -132,7 +135,9 @@ describe('default engine', () => {
           // A town of any size, or a name followed by its state, is a place.
           'in Darwin',
           'in Zorblat, Ohio,',
+          // A longer name ending in a place's noun is a place; among many names, data.
           'in Zorblat Park',
+          'in Zorblat Plus, or at Quimby Hall, Fenwick Lane or Dorset Market',
           'for the painting "Dawn in Zorblat"',
         ]) {
           expect(index.search(task(where)).matches, where).not.toEqual([]);
@@ -730,6 +735,22 @@ describe('default engine', () => {
             'Once the forecast is out, open an issue about the flaky login test in Invoice Ninja and draw a shape.',
           ).unknownWords,
         ).toEqual(['invoice', 'ninja']);
+      });
+
+      it('reads a listed two-word app as the app though one of its words is a place (`Wells Fargo`)', () => {
+        // `fargo` alone is a city; the lists name the bank with both words.
+        expect(held.search('wells fargo send message').matches).toEqual([]);
+        expect(held.search('send a message with wells fargo').matches).toEqual([]);
+        expect(held.search('weather forecast for fargo').matches).not.toEqual([]);
+      });
+
+      it('reads a listed two-word app of everyday words as the app opening a short query before an action', () => {
+        expect(whyUnknown('actual budget list issues')).toEqual({
+          actual: '"actual budget", a known app no tool holds, in a short query',
+          budget: '"actual budget", a known app no tool holds, in a short query',
+        });
+        // Not before words that are no action: two common words may be a thing's name.
+        expect(held.search('actual budget issues').matches).not.toEqual([]);
       });
 
       it("reads one app's name split in two words as the app", () => {

@@ -8,9 +8,9 @@ import { hashRange } from '../tokenizer.js';
  * `simple-icons` (titles and their also-known-as names), the company names of
  * `@cspell/dict-companies` and the software tools of `@cspell/dict-software-terms`. One-word
  * names of at least three letters (digits may stand among them: `1Password`, `Neo4j`), not all
- * capitals (`AAPL`, `ABB` are tickers and acronyms, not how people name an app); and names of two
- * words, looked up joined by one space (`google docs`, `semantic scholar`), and apps named by their
- * domain (`booking.com`, `last.fm`).
+ * capitals (`AAPL`, `ABB` are tickers and acronyms, not how people name an app), or a brand's two
+ * letters around a digit (`n8n`, `k3s`); names of two words, looked up joined by one space
+ * (`google docs`, `semantic scholar`); and apps named by their domain (`booking.com`, `last.fm`).
  */
 
 let names: ReadonlySet<string> | undefined;
@@ -68,19 +68,24 @@ export function firstWordsOfPhrases(names: ReadonlySet<string>): ReadonlySet<str
 
 // Letters and digits, at least three letters: `1Password`, `Neo4j`, `Auth0`, not `S3` or `3M`.
 const ONE_WORD = /^(?=(?:[0-9]*[A-Za-z]){3})[A-Za-z0-9]+$/;
+// A brand's title of two letters around a digit: `n8n`, `k3s`.
+const LETTERS_AND_DIGITS = /^[A-Za-z][0-9][A-Za-z]$/;
 const TWO_WORDS = /^[A-Za-z0-9]+ [A-Za-z0-9]+$/;
 const DOMAIN_NAME = /^[A-Za-z0-9-]+\.[A-Za-z]{2,}$/;
 
 function loadNames(): ReadonlySet<string> {
   const require = createRequire(import.meta.url);
   const found = new Set<string>();
-  const add = (name: string) => {
-    const named = (ONE_WORD.test(name) && name !== name.toUpperCase()) || TWO_WORDS.test(name);
+  const add = (name: string, brand = false) => {
+    const named =
+      (ONE_WORD.test(name) && name !== name.toUpperCase()) ||
+      (brand && LETTERS_AND_DIGITS.test(name)) ||
+      TWO_WORDS.test(name);
     if (named || DOMAIN_NAME.test(name)) found.add(name.toLowerCase());
   };
   const icons = require('simple-icons/icons.json') as { title: string; aliases?: { aka?: string[] } }[];
   for (const icon of icons) {
-    add(icon.title);
+    add(icon.title, true);
     for (const alias of icon.aliases?.aka ?? []) add(alias);
   }
   for (const [pkg, file] of [

@@ -41,3 +41,13 @@ describe('isKnownAppJoined', () => {
     }
   });
 });
+
+describe('isKnownApp', () => {
+  it('knows a brand named with two letters around a digit, but no such code elsewhere', () => {
+    expect(isKnownApp('n8n')).toBe(true);
+    expect(isKnownApp('k3s')).toBe(true);
+    // Tickers and acronyms in capitals stay out (`AAPL`), and so do two-character codes (`S3`).
+    expect(isKnownApp('aapl')).toBe(false);
+    expect(isKnownApp('s3')).toBe(false);
+  });
+});

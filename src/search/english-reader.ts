@@ -658,16 +658,22 @@ class EnglishReader implements QueryReader {
       return false;
     }
     // Two common English words are too often a thing's name (`exchange rates`, `companies house`),
-    // unless both are written as names (`in Apple Music`, `from New Relic`).
-    // So is a listed name opening a short query before an action (`home assistant toggle the
-    // light`), as a one-word app's English name is (see `servicePlace`).
+    // unless both are written as names (`in Apple Music`, `from New Relic`), or the listed name
+    // opens a short query before an action (`actual budget add transaction`), as a one-word app's
+    // English name does (see `servicePlace`).
     const opensShortQuery =
       run === 0 &&
       query.runs.length - 1 <= MAX_KEYWORDS_FOR_ENGLISH_FIRST &&
       this.isAction(query.runs[2] ?? '');
+    // Or it stands after a channel where its phrase ends (`in actual budget`), or as an account's
+    // name (`my american express account`).
+    const framedWhole =
+      (this.framesPhrase(query, run) && this.endsPhrase(query, run + 1, false)) ||
+      (run > 0 && OWNERS.has(query.runs[run - 1]!) && ACCOUNT_NOUNS.has(query.runs[run + 2] ?? ''));
     return (
       !listed ||
       opensShortQuery ||
+      framedWhole ||
       this.isRareInEnglish(first) ||
       this.isRareInEnglish(second) ||
       (capitalizedInSentence(query, query.runOf.indexOf(run)) &&

@@ -709,7 +709,9 @@ describe('default engine', () => {
         const update = (app: string) =>
           `Once the forecast is out, draw a shape and play the new track in ${app} for the team`;
         expect(words.search(update('Apple Music')).matches).toEqual([]);
-        expect(words.search(update('apple music')).matches).not.toEqual([]);
+        // In lower case only where a channel frames it: elsewhere two common words are two words.
+        expect(words.search(update('apple music')).matches).toEqual([]);
+        expect(words.search('play the apple music track from the playlist').matches).not.toEqual([]);
         for (const query of [
           // A known app the catalog holds as a word, where no service is named, is that word.
           'run the microsoft phi model',
@@ -751,6 +753,12 @@ describe('default engine', () => {
         });
         // Not before words that are no action: two common words may be a thing's name.
         expect(held.search('actual budget issues').matches).not.toEqual([]);
+      });
+
+      it('reads a listed two-word app of everyday words as the app after a channel where its phrase ends, or as an account', () => {
+        expect(held.search('list the open issues in actual budget').matches).toEqual([]);
+        expect(held.search('add a team to my american express account').matches).toEqual([]);
+        expect(held.search('list the open issues in actual budget terms').matches).not.toEqual([]);
       });
 
       it("reads one app's name split in two words as the app", () => {

@@ -195,6 +195,8 @@ const MIN_BRIDGE_TOOLS = 2;
 const MIN_BRIDGE_SHARE = 0.2;
 const MIN_BRIDGE_LIFT = 3;
 
+const EDITION_NUMBER = /^[0-9]{1,4}$/;
+
 const NO_TOOL_HOLDS_ENGLISH = 'no tool holds it: an everyday English word';
 
 /** Why a scored word is left out, or scored below a query word (`weight` set). */
@@ -861,6 +863,18 @@ class EnglishReader implements QueryReader {
     const signIn = followedPhrase(runs, run, SIGN_IN_PHRASES);
     if (signIn !== undefined) return `after "${signIn}"`;
     if (isAccountName(runs, run)) return `between "${before}" and "${runs[run + 1]}"`;
+    // `my southwest reservation`: a known app between an owner and a thing some tool holds, in a
+    // short query, is whose the thing is.
+    if (
+      english &&
+      OWNERS.has(before) &&
+      NAME_MARKERS.has(before) &&
+      this.isKnownApp(word) &&
+      !this.looksLikeData(runs.length, 0) &&
+      this.knows(runs[run + 1] ?? '')
+    ) {
+      return `between "${before}" and "${runs[run + 1]}", a thing of it`;
+    }
     // `ask zoho to …`, `tell zoho to …`: the one asked is the app.
     if (ADDRESSING_VERBS.has(before) && runs[run + 1] === 'to') return `in "${before} … to"`;
     // `at` names a place for a name (`at zuora`), for an English word only as `over at` (not `at noon`).
@@ -963,6 +977,9 @@ class EnglishReader implements QueryReader {
   private endsPhrase(query: QueryWords, run: number, english: boolean): boolean {
     const next = query.runs[run + 1];
     if (next === undefined || query.pausesAfter?.[run] === true || PHRASE_ENDS.has(next)) return true;
+    // A number of up to four digits closing the phrase is the name's edition (`in sage 50`, `on
+    // office 365`), not an id (`artwork 436535`).
+    if (EDITION_NUMBER.test(next) && this.endsPhrase(query, run + 1, false)) return true;
     // A name's phrase also ends before one of English's commonest words (`in zorblat when …`,
     // `on zorblat at noon`): they join phrases, they do not name things.
     if (!english && this.zipf(next) >= this.settings.commonWordZipf) return true;

@@ -194,6 +194,26 @@ describe('default engine', () => {
       }
     });
 
+    it('issue #15: reads a known app named with an English word between my/our/your and a thing some tool holds as whose it is', () => {
+      expect(index.search('list my copper issues').unknownWords).toEqual(['copper']);
+      expect(index.search('list our copper repository issues').unknownWords).toEqual(['copper']);
+      // Not after `the`, nor before a word no tool holds, nor in a long task.
+      for (const query of [
+        'list the copper issues',
+        'list issues for my harvest folder',
+        'once the forecast is out, please list every one of my copper issues and draw a shape',
+      ]) {
+        expect(index.search(query).matches, query).not.toEqual([]);
+      }
+    });
+
+    it('issue #15: a number of up to four digits after a name ends its phrase as its edition', () => {
+      expect(index.search('create an issue in copper 50').unknownWords).toEqual(['copper']);
+      expect(index.search('create an issue in copper 2024 today').unknownWords).toEqual(['copper']);
+      // A longer number is an id, which the name is about.
+      expect(index.search('create an issue in copper 436535').matches).not.toEqual([]);
+    });
+
     it('reads a name as a service after a channel where its phrase ends, after ask/tell/need … to, an opener, in the … app, and as a label', () => {
       for (const query of [
         'in zorblat, create an issue',

@@ -863,13 +863,14 @@ class EnglishReader implements QueryReader {
     const signIn = followedPhrase(runs, run, SIGN_IN_PHRASES);
     if (signIn !== undefined) return `after "${signIn}"`;
     if (isAccountName(runs, run)) return `between "${before}" and "${runs[run + 1]}"`;
-    // `my southwest reservation`: a known app between an owner and a thing some tool holds, in a
-    // short query, is whose the thing is.
+    // `my southwest reservation`: a known app named with a noun, between an owner and a thing some
+    // tool holds, in a short query, is whose the thing is (not `my big goal`: `big` is no noun).
     if (
       english &&
       OWNERS.has(before) &&
       NAME_MARKERS.has(before) &&
       this.isKnownApp(word) &&
+      this.data.nounForm(word) === 'base' &&
       !this.looksLikeData(runs.length, 0) &&
       this.knows(runs[run + 1] ?? '')
     ) {
@@ -1048,8 +1049,17 @@ class EnglishReader implements QueryReader {
       if (this.data.isPlaceName(runs[at]!) || this.data.isSubjectName(`${runs[at]} ${runs[at + 1]}`))
         return false;
     }
-    // Nor is a longer name ending in a place's noun (`in Zorblat Park`): it is a place.
-    if (this.data.isPlaceName(runs[end]!) || (end > start && this.data.namesAPlace(runs[end]!))) return false;
+    // Nor is a longer name ending in a place's noun (`in Zorblat Park`), or one the dictionary
+    // names as a place or a thing of the world (`in the Rocky Mountains`, `the Swiss Alps`).
+    if (this.data.isPlaceName(runs[end]!)) return false;
+    if (
+      end > start &&
+      (this.data.namesAPlace(runs[end]!) ||
+        this.data.namesAPlace(runs.slice(start, end + 1).join(' ')) ||
+        this.holdsAbbreviated(runs.slice(start, end + 1)))
+    ) {
+      return false;
+    }
     if (query.pausesAfter?.[end] === true && this.data.isPlaceName(runs[end + 1] ?? '')) return false;
     const owned = start >= 2 && OWNERS.has(runs[start - 1]!);
     const before = runs[owned ? start - 2 : start - 1];
@@ -1060,6 +1070,21 @@ class EnglishReader implements QueryReader {
       ((start === end && !this.isEnglish(word)) ||
         this.endsPhrase(query, end, false) ||
         this.endsNounPhrase(query, end + 1))
+    );
+  }
+
+  /**
+   * Whether the catalog holds a name of several words abbreviated: by its initials when they are
+   * three or more (`NRQ`; two letters say too little: `ts`, `cc`), or by each word's first two
+   * letters (`wuwa` of `Wuthering Waves`).
+   */
+  private holdsAbbreviated(words: readonly string[]): boolean {
+    const initials = words.map((word) => word.charAt(0)).join('');
+    const syllables = words.map((word) => word.slice(0, 2)).join('');
+    return (
+      (initials.length >= 3 && (this.knows(initials) || this.lexicon.isServerWord(initials))) ||
+      this.knows(syllables) ||
+      this.lexicon.isServerWord(syllables)
     );
   }
 

@@ -195,8 +195,11 @@ export interface LanguageData {
    * never a place or a time: where a service is named, `in my lemur` is an app, `in my area` not.
    */
   namesAThing(word: string): boolean;
-  /** Whether an English word's commonest sense is a place (`park`, `harbor`): `Zorblat Park` is one. */
-  namesAPlace(word: string): boolean;
+  /**
+   * Whether a name's commonest sense (lower-case, words spaced) is a place (`park`: `Zorblat Park`
+   * is one) or one particular thing of the world (`alps`, `rocky mountains`), never an app.
+   */
+  namesAPlace(name: string): boolean;
   /**
    * Whether a word can be a verb: a catalog's actions are words many tool descriptions start
    * with (`Create …`, `List …`), but so are `This …` and `To …`. Without data, any word may be.

@@ -97,12 +97,27 @@ const LOCATION_FILE = 15;
 const thingMemo = new Map<string, boolean>();
 const placeMemo = new Map<string, boolean>();
 
-/** Whether the first (commonest) noun sense of `word` (lower-case, as written) is a place: `park`, `hill`. */
-export function namesAPlace(word: string): boolean {
-  return remembered(placeMemo, word, (noun) => {
-    const first = senseOffsets(noun.index, word)[0];
-    return first !== undefined && lexicographerFile(noun.data, first) === LOCATION_FILE;
+/**
+ * Whether the first (commonest) noun sense of `name` (lower-case, words spaced) is a place
+ * (`park`, `hill`) or one particular thing of the world, a WordNet instance (`alps`, `rocky
+ * mountains`).
+ */
+export function namesAPlace(name: string): boolean {
+  return remembered(placeMemo, name, (noun) => {
+    const first = senseOffsets(noun.index, name.replaceAll(' ', '_'))[0];
+    return (
+      first !== undefined &&
+      (lexicographerFile(noun.data, first) === LOCATION_FILE || isInstance(noun.data, first))
+    );
   });
+}
+
+const INSTANCE_OF = Buffer.from(' @i ', 'latin1');
+
+/** Whether the synset at `offset` is an instance of another (`Alps` of `mountain range`). */
+function isInstance(data: Buffer, offset: number): boolean {
+  const at = data.indexOf(INSTANCE_OF, offset);
+  return at >= 0 && at < lineEnd(data, offset) && at < data.indexOf(GLOSS, offset);
 }
 
 /** Whether some noun sense of `word` (lower-case, as written) is a thing and none a place or a time. */

@@ -135,14 +135,26 @@ describe('default engine', () => {
           // A town of any size, or a name followed by its state, is a place.
           'in Darwin',
           'in Zorblat, Ohio,',
-          // A longer name ending in a place's noun is a place; among many names, data.
+          // A longer name ending in a place's noun, or one the dictionary names as a place or a
+          // thing of the world, is a place; among many names, data.
           'in Zorblat Park',
+          'in the Rocky Mountains',
+          'in the Swiss Alps',
           'in Zorblat Plus, or at Quimby Hall, Fenwick Lane or Dorset Market',
           'for the painting "Dawn in Zorblat"',
         ]) {
           expect(index.search(task(where)).matches, where).not.toEqual([]);
         }
         expect(ripples.search(task('in rippling water')).matches).not.toEqual([]);
+        // A name the catalog holds abbreviated: by its first two letters a word, or its initials.
+        const abbreviated = createToolIndex([
+          ...CATALOG,
+          tool('zowa', 'get_character', 'Look up a character of the game', 'name'),
+          tool('guides', 'zqx_guide', 'Open a guide for a level', 'level'),
+        ]);
+        expect(abbreviated.search(task('in Zorblat Waves')).matches).not.toEqual([]);
+        expect(abbreviated.search(task('in Zorblat Quimby Xanadu')).matches).not.toEqual([]);
+        expect(abbreviated.search(task('in Zorblat Quimby')).matches).toEqual([]);
       });
 
       it('reads it as data when one tool holds most of the rest of the task', () => {

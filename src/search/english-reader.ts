@@ -1197,7 +1197,7 @@ class EnglishReader implements QueryReader {
    */
   private answeredWithout(plan: QueryPlan): boolean {
     const scored = plan.terms.filter((term) => term.countsForCoverage).map((term) => term.termId);
-    return scored.length > 0 && 2 * this.lexicon.mostHeldByOneTool(scored) > scored.length;
+    return scored.length > 0 && this.lexicon.someToolHolds(scored, Math.floor(scored.length / 2) + 1);
   }
 
   /**
@@ -1463,8 +1463,11 @@ function capitalizedSpan(query: QueryWords, run: number): [number, number] {
 /** How many runs outside `start`…`end` are capitalized inside a sentence. */
 function namesOutside(query: QueryWords, start: number, end: number): number {
   let names = 0;
-  for (let run = 1; run < query.runs.length; run++) {
-    if ((run < start || run > end) && capitalizedInSentence(query, query.runOf.indexOf(run))) names++;
+  const { runOf } = query;
+  for (let i = 1; i < runOf.length; i++) {
+    const run = runOf[i]!;
+    // A run's first word stands for it.
+    if (run !== runOf[i - 1] && (run < start || run > end) && capitalizedInSentence(query, i)) names++;
   }
   return names;
 }

@@ -104,8 +104,8 @@ export interface QueryLexicon {
   writesAsName(word: string): boolean;
   /** Whether some tool's name or description holds two lower-case words next to each other. */
   holdsPhrase(first: string, second: string): boolean;
-  /** The most of these terms that one tool holds: how much of a query the catalog can answer. */
-  mostHeldByOneTool(termIds: readonly number[]): number;
+  /** Whether one tool holds at least `atLeast` of these terms: how much of a query the catalog can answer. */
+  someToolHolds(termIds: readonly number[], atLeast: number): boolean;
 }
 
 /** The tools holding a term other than in their names, and how many of them have each name term. */

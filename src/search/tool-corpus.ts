@@ -484,6 +484,8 @@ export class ToolCorpus implements QueryLexicon {
   private prefixKeys = new Int32Array(0);
   // Scratch space of `namesWith`: a count per term id, all 0 between calls.
   private nameTermCounts = new Int32Array(0);
+  // Scratch space of `someToolHolds`: a count per tool, all 0 between calls.
+  private heldCounts = new Uint16Array(0);
   // The words that could be one edit from a word, by its first letter and length (on first use).
   private nearWords = new Map<string, readonly string[]>();
 
@@ -609,18 +611,34 @@ export class ToolCorpus implements QueryLexicon {
     return { tools, terms, counts };
   }
 
-  /** The most of these terms that one tool holds. */
-  mostHeldByOneTool(termIds: readonly number[]): number {
-    const held = new Map<number, number>();
-    let most = 0;
-    for (const termId of new Set(termIds)) {
-      this.bm25.forEachDocument(termId, (doc) => {
-        const count = (held.get(doc) ?? 0) + 1;
-        held.set(doc, count);
-        if (count > most) most = count;
+  /** Whether one tool holds at least `atLeast` of these terms. */
+  someToolHolds(termIds: readonly number[], atLeast: number): boolean {
+    const df = (termId: number) => this.bm25.documentFrequency(termId);
+    const terms = [...new Set(termIds)].sort((a, b) => df(a) - df(b));
+    if (atLeast <= 0) return true;
+    if (atLeast > terms.length) return false;
+    // Such a tool holds one of the rarest `terms.length − atLeast + 1`: only their postings are
+    // walked (a long task's common terms reach most tools), the rest looked up per candidate.
+    const walked = terms.length - atLeast + 1;
+    if (this.heldCounts.length < this.size) this.heldCounts = new Uint16Array(this.size);
+    const held = this.heldCounts;
+    const candidates: number[] = [];
+    for (let k = 0; k < walked; k++) {
+      this.bm25.forEachDocument(terms[k]!, (doc) => {
+        if (held[doc] === 0) candidates.push(doc);
+        held[doc] = held[doc]! + 1;
       });
     }
-    return most;
+    let found = false;
+    for (const doc of candidates) {
+      let count = held[doc]!;
+      for (let k = walked; k < terms.length && !found && count + terms.length - k >= atLeast; k++) {
+        if (this.bm25.termFrequency(terms[k]!, doc) > 0) count++;
+      }
+      if (count >= atLeast) found = true;
+      held[doc] = 0;
+    }
+    return found;
   }
 
   /**

@@ -260,7 +260,7 @@ export type SettingsPatch = Partial<Omit<SettingsView, 'dataDir' | 'secretStoreK
 export interface QueryWordView {
   word: string;
   fate: 'kept' | 'dropped' | 'unknown';
-  /** A code: `scored`, `corrected`, `related-words`, `common-english`, `over-term-budget`, `not-in-catalog`, `filler`, `name-as-data`, `address`, `repeated`, `absent-service`. */
+  /** A code: `scored`, `corrected`, `related-words`, `common-english`, `cited-by-answers`, `over-term-budget`, `not-in-catalog`, `filler`, `name-as-data`, `address`, `repeated`, `absent-service`. */
   reason: string;
   /** In plain words. */
   why: string;

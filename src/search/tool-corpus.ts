@@ -150,6 +150,8 @@ interface TermTable {
    * so a word only they hold is scored, but read like a word held only by its stem.
    */
   holdsWordId(wordId: number): boolean;
+  /** Whether some tool holds this word as written anywhere, parameter descriptions included. */
+  meetsWordId(wordId: number): boolean;
   stemOf(termId: number): string;
   /** Calls `visit` with the id of every word the corpus holds (words of an extension repeat none of its base's). */
   forEachWord(visit: (wordId: number) => void): void;
@@ -202,6 +204,10 @@ class BuiltTerms implements TermTable {
 
   holdsWordId(wordId: number): boolean {
     return wordId >= 0 && wordId < this.heldWords.length && this.heldWords[wordId] === 1;
+  }
+
+  meetsWordId(wordId: number): boolean {
+    return wordId >= 0 && wordId < this.wordTerms.length && this.wordTerms[wordId]! >= 0;
   }
 
   forEachWord(visit: (wordId: number) => void): void {
@@ -267,6 +273,10 @@ class ExtendedTerms implements TermTable {
 
   holdsWordId(wordId: number): boolean {
     return this.heldWords.has(wordId) || this.base.holdsWordId(wordId);
+  }
+
+  meetsWordId(wordId: number): boolean {
+    return this.words.has(wordId) || this.base.meetsWordId(wordId);
   }
 
   forEachWord(visit: (wordId: number) => void): void {
@@ -760,6 +770,12 @@ export class ToolCorpus implements QueryLexicon {
   }
 
   /** Whether some tool holds this lower-case word exactly as written (not just its stem). */
+  /** Whether only parameter descriptions hold the word as written (`LeetCode username`). */
+  citesOnlyInParameters(word: string): boolean {
+    const wordId = this.cache.findWord(word, hashRange(word, 0, word.length));
+    return this.terms.meetsWordId(wordId) && !this.terms.holdsWordId(wordId);
+  }
+
   holdsWord(word: string): boolean {
     return this.terms.holdsWordId(this.cache.findWord(word, hashRange(word, 0, word.length)));
   }

@@ -72,6 +72,10 @@ export function createToolIndex(
   );
 }
 
+/** How many of the best answers to the rest of a query are asked whether they cite its unknown name. */
+const CITING_ANSWERS = 3;
+/** …or whether at least this share of their server's tools do. */
+const MIN_CITING_SHARE = 0.2;
 // How many of the best BM25 candidates the name-match boost and the server cap re-rank.
 const RERANK_POOL = 20;
 // A server's tools past `maxPerServer` wait behind other servers' tools scoring at least this
@@ -149,6 +153,8 @@ function indexContext(options: Readonly<ToolIndexOptions>): IndexContext {
 
 class Bm25ToolIndex implements ExtendableToolIndex {
   private readonly reader: QueryReader;
+  // Server id → how many tools it has (see `serverSize`).
+  private serverSizes: Map<string, number> | undefined;
 
   constructor(
     private readonly corpus: ToolCorpus,
@@ -185,7 +191,8 @@ class Bm25ToolIndex implements ExtendableToolIndex {
     if (words.words.length === 0 || this.size === 0 || limit <= 0) {
       return searchOptions.explain ? { matches: [], explanation: emptyExplanation(text) } : { matches: [] };
     }
-    const plan = this.reader.read(words);
+    let plan = this.reader.read(words);
+    if (plan.unknownWords.length > 0) plan = this.citedByAnswers(plan, words.runs) ?? plan;
     const exact = this.corpus.exactMatches(text.trim().toLowerCase());
     const required = this.requiredCoverage(plan.answerable.length);
     const blocked = plan.unknownWords.length > 0 || (plan.gateToken !== undefined && plan.gateTermId < 0);
@@ -202,6 +209,81 @@ class Bm25ToolIndex implements ExtendableToolIndex {
     }
     if (searchOptions.explain) result.explanation = this.explain(text, plan, required, ranked, exact);
     return result;
+  }
+
+  /**
+   * The plan with its unknown words scored, when each is a word only parameter descriptions hold
+   * and one of the tools that best answer the rest holds it (`leetcode contest details`: the
+   * LeetCode server's tools say `LeetCode username`): the name is those tools' data, not an absent
+   * service. Elsewhere parameters cite other services as examples (`your Okta identity provider`),
+   * so a word they hold stops a query that other tools answer.
+   */
+  private citedByAnswers(plan: QueryPlan, queryRuns: readonly string[]): QueryPlan | undefined {
+    const cited: QueryTerm[] = [];
+    let answers: readonly number[] | undefined;
+    for (const word of plan.unknownWords) {
+      if (!this.corpus.citesOnlyInParameters(word)) return undefined;
+      const { stem: wordStem, termId } = this.corpus.lookUp(word);
+      // Answers to the query's own words: a tool found only through a related word answers nothing.
+      answers ??= this.rank(
+        plan,
+        this.requiredCoverage(plan.answerable.length),
+        plan.terms.filter((term) => term.via === undefined),
+        [],
+        CITING_ANSWERS,
+        queryRuns,
+      ).docs;
+      // Or many of its server's tools do: the LeetCode server's `get-daily-challenge` takes no
+      // parameters; Cloudflare's thousands of tools cite Okta in a few.
+      const citing = new Map<string, number>();
+      this.corpus.bm25.forEachDocument(termId, (doc) => {
+        const server = this.corpus.server(doc);
+        citing.set(server, (citing.get(server) ?? 0) + 1);
+      });
+      const cites = (doc: number) =>
+        this.corpus.bm25.termFrequency(termId, doc) > 0 ||
+        (citing.get(this.corpus.server(doc)) ?? 0) >=
+          MIN_CITING_SHARE * this.serverSize(this.corpus.server(doc));
+      if (!answers.some(cites)) return undefined;
+      cited.push({
+        stem: wordStem,
+        termId,
+        boost: 1,
+        countsForCoverage: true,
+        nameWeight: 1,
+        source: wordStem,
+      });
+    }
+    const unknown = new Set(plan.unknownWords);
+    return {
+      ...plan,
+      unknownWords: [],
+      whyUnknown: {},
+      terms: [...plan.terms, ...cited],
+      answerable: [...plan.answerable, ...cited.map((term) => term.stem)],
+      words: plan.words.map((fate) =>
+        unknown.has(fate.word)
+          ? {
+              ...fate,
+              fate: 'kept',
+              reason: 'cited-by-answers',
+              why: 'where a service is named, but the tools answering the rest of the query cite it in their parameters: their data',
+            }
+          : fate,
+      ),
+    };
+  }
+
+  /** How many tools a server has (counted for every server on first ask). */
+  private serverSize(server: string): number {
+    if (this.serverSizes === undefined) {
+      this.serverSizes = new Map();
+      for (let doc = 0; doc < this.size; doc++) {
+        const of = this.corpus.server(doc);
+        this.serverSizes.set(of, (this.serverSizes.get(of) ?? 0) + 1);
+      }
+    }
+    return this.serverSizes.get(server) ?? 0;
   }
 
   private limitOf(limit: number | undefined): number {

@@ -25,7 +25,9 @@ export interface Correction {
  * Why a query word met its fate, as a code a program can branch on (`WordFate.why` says it in
  * words). Kept: `scored` as written, `corrected` (a typo fixed first), `related-words` (no tool
  * holds it, its related words are scored instead), `common-english` (one of English's commonest
- * words in a query of five to seven words, scored at half weight). Dropped: `common-english` (one
+ * words in a query of five to seven words, scored at half weight), `cited-by-answers` (a name only
+ * parameter descriptions hold, where a service is named, but the tools answering the rest of the
+ * query cite it: their data, scored). Dropped: `common-english` (one
  * of English's commonest words in a longer query: the engine's stop words, taken from word
  * frequency, not a list), `over-term-budget` (beyond `maxQueryTerms`), `not-in-catalog` (no tool holds it and no
  * related word helps), `filler` (a number, or a word of one or two letters, no tool holds),
@@ -43,7 +45,8 @@ export type WordFateReason =
   | 'name-as-data'
   | 'address'
   | 'repeated'
-  | 'absent-service';
+  | 'absent-service'
+  | 'cited-by-answers';
 
 /**
  * Where a related word came from: WordNet 3.1 (a word of the same sense, or of a broader one), the

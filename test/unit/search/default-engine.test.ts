@@ -1294,6 +1294,43 @@ describe('default engine', () => {
       expect(result.matches).toEqual([]);
       expect(result.unknownWords).toEqual(['vercel']);
     });
+
+    describe('but a name the tools answering the rest cite, themselves or as many of their server, is their data', () => {
+      const CODE: IndexEntry[] = [
+        ...REPOS,
+        described('quiz', 'get_daily_challenge', 'Get the daily challenge', {}),
+        described('quiz', 'get_contest_details', 'Get the details of a contest', {
+          slug: 'The contest slug',
+        }),
+        described('quiz', 'get_user_profile', 'Get a user profile', { username: 'Quizcode username' }),
+        described('quiz', 'get_user_submissions', 'List the recent submissions of a user', {
+          username: 'Quizcode username',
+        }),
+        // One tool of many cites it: the server is about something else.
+        ...Array.from({ length: 12 }, (_, i) =>
+          described('cloud', `zone_setting_${i}`, `Change zone setting ${i}`, {}),
+        ),
+        described('cloud', 'delete_dns_record', 'Delete a DNS record', {}),
+        described('cloud', 'create_identity_provider', 'Create an identity provider', {
+          type: 'The kind of provider, e.g. quizmo or github',
+        }),
+      ];
+      const code = createToolIndex(CODE);
+
+      it('runs with the name scored when an answer or a fifth of its server cites it', () => {
+        expect(code.search('quizcode user submissions').matches[0]).toBe('mcp__quiz__get_user_submissions');
+        expect(code.search('quizcode daily challenge').matches[0]).toBe('mcp__quiz__get_daily_challenge');
+        const fate = code
+          .search('quizcode contest details', { explain: true })
+          .explanation?.words.find((word) => word.word === 'quizcode');
+        expect(fate).toMatchObject({ fate: 'kept', reason: 'cited-by-answers' });
+      });
+
+      it('still stops when other tools answer, or one tool of a large server cites it', () => {
+        expect(code.search('quizcode delete dns record').unknownWords).toEqual(['quizcode']);
+        expect(code.search('quizmo delete dns record').unknownWords).toEqual(['quizmo']);
+      });
+    });
   });
 
   describe("issue #15: bridges to the catalog's own names", () => {

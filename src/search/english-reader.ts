@@ -917,15 +917,18 @@ class EnglishReader implements QueryReader {
     ) {
       return `written as a name before "${modified}", the thing of it asked for`;
     }
-    // The first word, after an opener (`can zoho list leads`, `hey zoho, …`).
+    // The first word, after an opener (`can zoho list leads`, `hey zoho, …`); a hyphenated name's
+    // words stand where it does (`paperless-ngx search documents`, `calibre-web add a book`).
     const first = OPENERS.has(runs[0]!) ? 1 : 0;
-    if (run !== first || runs.length < first + 2) return undefined;
+    const [start, end] = hyphenatedSpan(query, run);
+    if (start !== first || runs.length < end + 2) return undefined;
     const firstWord = first === 0 ? 'as the first word' : `as the first word after "${runs[0]}"`;
     if (!english) return firstWord;
     // `amazon order status`, `postman collection export`: a known app named with an English word
     // opens a short query; not one that can be a verb, which opens a request (`ring a phone`).
+    const named = end - start;
     if (
-      runs.length <= MAX_KEYWORDS_FOR_ENGLISH_FIRST &&
+      runs.length - named <= MAX_KEYWORDS_FOR_ENGLISH_FIRST &&
       this.isKnownApp(word) &&
       !this.data.mayBeVerb(word)
     ) {
@@ -933,11 +936,11 @@ class EnglishReader implements QueryReader {
     }
     // `summit please create …`, `does summit let me create …`: these change nothing.
     const next =
-      run + 1 + (runs[run + 1] === 'please' ? 1 : runs[run + 1] === 'let' && runs[run + 2] === 'me' ? 2 : 0);
+      end + 1 + (runs[end + 1] === 'please' ? 1 : runs[end + 1] === 'let' && runs[end + 2] === 'me' ? 2 : 0);
     if (next >= runs.length || !this.isAction(runs[next]!)) return undefined;
     // A short query's every word was chosen (`harvest archive project`); a longer one must read
     // as a sentence, not keywords.
-    const words = runs.length - (next - run - 1) - first;
+    const words = runs.length - (next - start - 1) - first;
     const short = words <= MAX_KEYWORDS_FOR_ENGLISH_FIRST;
     if (!short && !this.isProse(runs, next + 1)) return undefined;
     return `${firstWord} of a ${short ? 'short query' : 'sentence'}, before the action "${runs[next]}"`;
@@ -1457,6 +1460,18 @@ function capitalizedSpan(query: QueryWords, run: number): [number, number] {
     writtenCapitalized(query, end + 1)
   )
     end++;
+  return [start, end];
+}
+
+/** The runs of the hyphenated word that run `run` is part of (`paperless-ngx`), as first and last run. */
+function hyphenatedSpan(query: QueryWords, run: number): [number, number] {
+  const { text, runStarts, runEnds } = query;
+  if (text === undefined || runStarts === undefined || runEnds === undefined) return [run, run];
+  const joined = (at: number) => text.charAt(runEnds[at]!) === '-' && runStarts[at + 1] === runEnds[at]! + 1;
+  let start = run;
+  while (start > 0 && joined(start - 1)) start--;
+  let end = run;
+  while (end + 1 < runStarts.length && joined(end)) end++;
   return [start, end];
 }
 

@@ -219,6 +219,13 @@ describe('default engine', () => {
       }
     });
 
+    it("issue #15: a hyphenated name's words stand where it does", () => {
+      expect(index.search('paperless-zorb list issues').unknownWords).toEqual(['paperless', 'zorb']);
+      expect(index.search('calibre-net create issue').unknownWords).toEqual(['calibre', 'net']);
+      // Not before words that are no action.
+      expect(index.search('real-time weather forecast for a city').matches).not.toEqual([]);
+    });
+
     it('issue #15: a number of up to four digits after a name ends its phrase as its edition', () => {
       expect(index.search('create an issue in copper 50').unknownWords).toEqual(['copper']);
       expect(index.search('create an issue in copper 2024 today').unknownWords).toEqual(['copper']);

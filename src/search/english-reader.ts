@@ -860,6 +860,10 @@ class EnglishReader implements QueryReader {
       return `after "${toolVerb}"`;
     }
     if (!english && NAME_MARKERS.has(before)) return `after "${before}"`;
+    // `search craigslist for used desks`: what an opening action searches, before what it is for.
+    if (!english && run === 1 && runs[2] === 'for' && this.isAction(before)) {
+      return `after the action "${before}", before "for"`;
+    }
     const signIn = followedPhrase(runs, run, SIGN_IN_PHRASES);
     if (signIn !== undefined) return `after "${signIn}"`;
     if (isAccountName(runs, run)) return `between "${before}" and "${runs[run + 1]}"`;

@@ -1249,9 +1249,10 @@ class EnglishReader implements QueryReader {
   /**
    * Bridges the query's vocabulary to the catalog's: an everyday English word no tool holds also
    * finds tools that say a word WordNet relates to it (`ring` → `call`, `phone`; `erase` →
-   * `delete`), at a weight below the query's own words. A word some tool holds is not expanded:
-   * measured, expanding those too cost as much as it gained (the commonest senses of `open`,
-   * `number`, `pull` are not the catalog's). A term already in the query is not added again.
+   * `delete`), at a weight below the query's own words. A word some tool holds is not expanded
+   * (measured, expanding those too cost as much as it gained: the commonest senses of `open`,
+   * `number`, `pull` are not the catalog's), but for the verb a request opens with, to its
+   * synonyms that are catalog actions. A term already in the query is not added again.
    */
   private addRelatedWords(plan: QueryPlan): void {
     const { relatedWords, relatedWordWeights } = this.settings;
@@ -1278,6 +1279,25 @@ class EnglishReader implements QueryReader {
           via: { word, source: relation === 'synonym' ? 'wordnet-synonym' : 'wordnet-broader' },
         });
       }
+    }
+    // The verb a request opens with, though some tool holds it, also finds tools named and
+    // described with its synonyms that are the catalog's actions (`make a channel` → `create`,
+    // `substitute text` → `replace`), in the name match too; they cover no word of the query.
+    const opening = plan.words[0];
+    const synonym = relatedWordWeights.synonym;
+    if (opening?.fate !== 'kept' || synonym <= 0 || !this.data.mayBeVerb(opening.word)) return;
+    for (const { word, relation, stem: related, termId } of this.relatedTermsOf(opening.word)) {
+      if (relation !== 'synonym' || inQuery.has(related) || !this.isActionTerm(termId)) continue;
+      inQuery.add(related);
+      plan.terms.push({
+        stem: related,
+        termId,
+        boost: synonym,
+        countsForCoverage: false,
+        nameWeight: synonym,
+        source: opening.stem,
+        via: { word, source: 'wordnet-synonym' },
+      });
     }
   }
 

@@ -1414,6 +1414,26 @@ describe('default engine', () => {
       expect(calls.search('erase a file').matches[0]).toBe('mcp__files__delete_file');
     });
 
+    it("bridges the verb a request opens with, though held, to its synonyms that are the catalog's actions", () => {
+      const CHAT: IndexEntry[] = [
+        tool('chat', 'create_channel', 'Create a channel for a team', 'name'),
+        tool('chat', 'create_message', 'Create a message in a channel', 'text'),
+        tool('chat', 'archive_channel', 'Archive a channel for a team', 'channel'),
+        tool('kitchen', 'make_coffee', 'Make a cup of coffee', 'size'),
+      ];
+      const { matches, explanation } = createToolIndex(CHAT).search('make a channel', { explain: true });
+      expect(explanation?.words[0]?.expandedTo).toEqual([
+        { word: 'create', stem: 'creat', weight: 0.4, source: 'wordnet-synonym' },
+      ]);
+      expect(matches.indexOf('mcp__chat__create_channel')).toBeLessThan(
+        matches.indexOf('mcp__chat__archive_channel'),
+      );
+      const plain = createToolIndex(CHAT, { relatedWords: false }).search('make a channel').matches;
+      expect(plain.indexOf('mcp__chat__create_channel')).toBeGreaterThan(
+        plain.indexOf('mcp__chat__archive_channel'),
+      );
+    });
+
     it('leaves words some tool holds as they are, and bridges nothing when turned off', () => {
       const { explanation } = calls.search('read a file', { explain: true });
       expect(explanation?.words.every((word) => word.expandedTo === undefined)).toBe(true);

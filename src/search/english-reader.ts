@@ -1280,9 +1280,10 @@ class EnglishReader implements QueryReader {
         });
       }
     }
-    // The verb a request opens with, though some tool holds it, also finds tools named and
+    // The verb a request opens with, though some tool holds it, also scores tools named and
     // described with its synonyms that are the catalog's actions (`make a channel` → `create`,
-    // `substitute text` → `replace`), in the name match too; they cover no word of the query.
+    // `substitute text` → `replace`), in the name match too; they cover no word of the query, so
+    // they re-order the tools its words find and find none.
     const opening = plan.words[0];
     const synonym = relatedWordWeights.synonym;
     if (opening?.fate !== 'kept' || synonym <= 0 || !this.data.mayBeVerb(opening.word)) return;
@@ -1297,6 +1298,7 @@ class EnglishReader implements QueryReader {
         nameWeight: synonym,
         source: opening.stem,
         via: { word, source: 'wordnet-synonym' },
+        rescoresOnly: true,
       });
     }
   }

@@ -23,6 +23,8 @@ export interface QueryTerm {
   source: string;
   /** For a related word: the word as its source spells it, and the source. */
   via?: { word: string; source: RelatedWordSource };
+  /** Scores only tools the query's other terms found: it re-orders them and finds none. */
+  rescoresOnly?: boolean;
 }
 
 /** How the engine read a query. */

@@ -457,8 +457,10 @@ class Bm25ToolIndex implements ExtendableToolIndex {
     if (plan.gateToken !== undefined || required > 1) {
       for (let i = 0; i < terms.length; i++) {
         const term = terms[i]!;
-        if (term.boost > 0) bm25.accumulate(term.termId, term.boost, acc, this.flagsOf(plan, terms, i));
+        if (term.boost > 0 && term.rescoresOnly !== true)
+          bm25.accumulate(term.termId, term.boost, acc, this.flagsOf(plan, terms, i));
       }
+      this.rescore(plan, terms);
       return;
     }
     const order = this.context.termOrder.sort(terms, bm25);
@@ -466,6 +468,8 @@ class Bm25ToolIndex implements ExtendableToolIndex {
     let remainingPostings = 0;
     for (let at = 0; at < order.count; at++) {
       const i = order.indexes[at]!;
+      // A term that only re-scores can lift no tool the others have not found.
+      if (terms[i]!.rescoresOnly === true) continue;
       remaining += order.bounds[i]!;
       remainingPostings += bm25.documentFrequency(terms[i]!.termId);
     }
@@ -482,11 +486,28 @@ class Bm25ToolIndex implements ExtendableToolIndex {
       ) {
         lookupOnly = remaining < this.kthBestScore(pool);
       }
+      if (term.rescoresOnly === true) continue;
+      remaining -= order.bounds[i]!;
+      remainingPostings -= bm25.documentFrequency(term.termId);
       const flags = this.flagsOf(plan, terms, i);
       if (lookupOnly) bm25.accumulateTouched(term.termId, term.boost, acc, flags);
       else bm25.accumulate(term.termId, term.boost, acc, flags);
-      remaining -= order.bounds[i]!;
-      remainingPostings -= bm25.documentFrequency(term.termId);
+    }
+    this.rescore(plan, terms);
+  }
+
+  /** Adds the terms that only re-score (`QueryTerm.rescoresOnly`) to the tools already found. */
+  private rescore(plan: QueryPlan, terms: readonly QueryTerm[]): void {
+    for (let i = 0; i < terms.length; i++) {
+      const term = terms[i]!;
+      if (term.rescoresOnly === true && term.boost > 0) {
+        this.corpus.bm25.accumulateTouched(
+          term.termId,
+          term.boost,
+          this.context.accumulator,
+          this.flagsOf(plan, terms, i),
+        );
+      }
     }
   }
 

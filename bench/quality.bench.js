@@ -66,29 +66,41 @@ export function runQualityBench() {
     ],
     [
       'agent queries once-10',
-      'once (round 12 read the emptied ones)',
+      'once (rounds 12, 13 read the emptied ones)',
       'shared',
       loadQueryFixture('agent-positives-once-10.jsonl'),
     ],
     [
       'agent queries once-11',
-      'once (round 12 read the emptied ones)',
+      'once (rounds 12, 13 read the emptied ones)',
       'shared',
       loadQueryFixture('agent-positives-once-11.jsonl'),
     ],
     [
       'agent queries once-12',
-      'once (round 12 read the emptied ones)',
+      'once (rounds 12, 13 read the emptied ones)',
       'shared',
       loadQueryFixture('agent-positives-once-12.jsonl'),
     ],
     [
-      'agent queries once-15',
+      'agent queries once-16',
       'once (the headline)',
       'shared',
-      loadQueryFixture('agent-positives-once-15.jsonl'),
+      loadQueryFixture('agent-positives-once-16.jsonl'),
     ],
-    ['paraphrases once-15', 'once (the headline)', 'shared', loadQueryFixture('paraphrases-once-15.jsonl')],
+    ['paraphrases once-16', 'once (the headline)', 'shared', loadQueryFixture('paraphrases-once-16.jsonl')],
+    [
+      'agent queries tuned-15',
+      'tuned (measured once, misses read)',
+      'shared',
+      loadQueryFixture('agent-positives-tuned-15.jsonl'),
+    ],
+    [
+      'paraphrases tuned-15',
+      'tuned (measured once, misses read)',
+      'shared',
+      loadQueryFixture('paraphrases-tuned-15.jsonl'),
+    ],
     [
       'agent queries tuned-14',
       'tuned (measured once, misses read)',
@@ -103,7 +115,7 @@ export function runQualityBench() {
     ],
     [
       'agent queries once-13',
-      'once (round 12 read the emptied ones)',
+      'once (rounds 12, 13 read the emptied ones)',
       'shared',
       loadQueryFixture('agent-positives-once-13.jsonl'),
     ],
@@ -156,7 +168,8 @@ export function runQualityBench() {
     ['once-12', 'once (measured, misses not read)'],
     ['once-13', 'once (measured, misses not read)'],
     ['once-14', 'once (measured, misses not read)'],
-    ['once-15', 'once (the headline)'],
+    ['once-15', 'once (measured, misses not read)'],
+    ['once-16', 'once (the headline)'],
   ].map(([name, status]) => {
     const typos = loadQueryFixture(`typo-queries-${name}.jsonl`);
     return [

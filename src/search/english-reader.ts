@@ -533,16 +533,17 @@ class EnglishReader implements QueryReader {
 
   /**
    * Whether word `i`, written as a whole word, names an app the catalog holds where a service is
-   * named (`… in docker`, `pubmed literature on …`): a known app no dictionary knows (`github`,
-   * `pubmed`), or a server's own name rare in English (`docker`); not an English word a brand
-   * shares (`post`, `homepage`), nor a part of a camelCase name (`git` of `GitLab`).
+   * named (`… in docker`, `pubmed literature on …`): a known app or a word of a server's id that no
+   * dictionary knows (`github`, `pubmed`, `kospi`), or a server's own name rare in English
+   * (`docker`); not an English word a brand shares (`post`, `homepage`), nor a part of a camelCase
+   * name (`git` of `GitLab`).
    */
   private namesInstalledApp(query: QueryWords, i: number): boolean {
     const word = query.words[i]!;
     return (
       query.runs[query.runOf[i]!] === word &&
       this.knows(word) &&
-      this.isKnownApp(word) &&
+      (this.isKnownApp(word) || this.lexicon.isServerWord(word)) &&
       (!this.isEnglish(word) || (this.lexicon.isServerWord(word) && this.isRareWordApp(word))) &&
       this.servicePlace(query, i, false) !== undefined
     );

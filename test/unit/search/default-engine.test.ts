@@ -502,6 +502,13 @@ describe('default engine', () => {
       ).toEqual([]);
       // A part of a camelCase name is no app named (`git` of `GitLab`).
       expect(docker.search('open a merge request on GitLab').unknownWords).toEqual(['gitlab']);
+      // So does a server's own name that no dictionary knows, though no list names the app.
+      const market = createToolIndex([
+        ...CATALOG,
+        tool('kospi-mcp', 'get_market_cap', 'Get the KOSPI market cap of a stock', 'ticker'),
+      ]);
+      expect(market.search('kospi samsung market cap').matches[0]).toBe('mcp__kospi-mcp__get_market_cap');
+      expect(market.search('samsung market cap').matches).toEqual([]);
     });
 
     it('issue #15: in a long task, a known app after `to`, or before a common word or an action, is where it runs', () => {

@@ -293,6 +293,15 @@ class EnglishReader implements QueryReader {
       const found = this.lookUp(word);
       let term = found.stem;
       let termId = found.termId;
+      if (readsNames && !found.held && inPath(query, query.runOf[i]!)) {
+        // `star vercel/next.js`, `src/zorblat.ts`: a word no tool writes, inside a path, is data.
+        fate.reason = 'name-as-data';
+        fate.why = 'no tool holds it: inside a path or an owner/name pair, data';
+        fate.stem = term;
+        plan.stems.push(term);
+        plan.ignoredWords.push(word);
+        continue;
+      }
       if (termId >= 0 && this.isNameHeldOnlyByStem(query, i)) termId = -1;
       // A word of a two-word app no tool holds (`my Microsoft Teams`) names no installed app.
       const phrase = absentPhrases?.get(query.runOf[i]!);
@@ -1488,6 +1497,18 @@ function capitalizedSpan(query: QueryWords, run: number): [number, number] {
   )
     end++;
   return [start, end];
+}
+
+/** Whether run `run` stands in a word of slash-joined parts (`vercel/next.js`, `src/app.ts`). */
+function inPath(query: QueryWords, run: number): boolean {
+  const { text, runStarts, runEnds } = query;
+  if (text === undefined || runStarts === undefined || runEnds === undefined) return false;
+  let start = runStarts[run]!;
+  let end = runEnds[run]!;
+  while (start > 0 && !/\s/.test(text.charAt(start - 1))) start--;
+  while (end < text.length && !/\s/.test(text.charAt(end))) end++;
+  const slash = text.indexOf('/', start);
+  return slash > start && slash < end - 1;
 }
 
 /** The runs of the hyphenated word that run `run` is part of (`paperless-ngx`), as first and last run. */

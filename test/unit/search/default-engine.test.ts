@@ -1206,6 +1206,15 @@ describe('default engine', () => {
       ).not.toMatch(/address/);
     });
 
+    it('reads a name no tool writes inside a path or an owner/name pair as data', () => {
+      const result = index.search('list issues in hubspot/widgets', { explain: true });
+      expect(result.unknownWords).toBeUndefined();
+      expect(result.matches[0]).toBe('mcp__github__list_issues');
+      expect(result.explanation?.words.find((w) => w.word === 'hubspot')?.why).toMatch(/inside a path/);
+      // Alone, the same name stops the query.
+      expect(index.search('list issues in hubspot').unknownWords).toEqual(['hubspot']);
+    });
+
     it('explains every word: kept, dropped and why, corrected to what, unknown', () => {
       const { explanation } = index.search('please create a new isue in jira for the team', {
         explain: true,

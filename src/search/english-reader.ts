@@ -346,7 +346,8 @@ class EnglishReader implements QueryReader {
           term = stem(reading.correction);
           termId = this.lexicon.termId(term);
         } else if (readsNames) {
-          const listed = this.isListed(word) && !this.closesKeywords(query, i);
+          const listed =
+            this.isListed(word) && !this.closesKeywords(query, i) && !followsOf(query.runs, query.runOf[i]!);
           // A known app, like any name, is data in a long sentence, unless it stands where a
           // service is named (`… on snapchat`, `via the trello api`); one of the user's never is.
           // A known app named with an English word is one when rare in English, or capitalized as a
@@ -1497,6 +1498,11 @@ function capitalizedSpan(query: QueryWords, run: number): [number, number] {
   )
     end++;
   return [start, end];
+}
+
+/** Whether run `run` comes right after `of`, maybe with `the` between: what a noun is of (`the size of dayjs`). */
+function followsOf(runs: readonly string[], run: number): boolean {
+  return runs[run - 1] === 'of' || (runs[run - 1] === 'the' && runs[run - 2] === 'of');
 }
 
 /** Whether run `run` stands in a word of slash-joined parts (`vercel/next.js`, `src/app.ts`). */

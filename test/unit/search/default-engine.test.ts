@@ -1206,6 +1206,14 @@ describe('default engine', () => {
       ).not.toMatch(/address/);
     });
 
+    it('reads a known app right after `of` as what a noun is of, not as where it runs', () => {
+      expect(index.search('list the issue types of hubspot').matches[0]).toBe(
+        'mcp__github__list_issue_types',
+      );
+      expect(index.search('list the issue types of the hubspot').unknownWords).toBeUndefined();
+      expect(index.search('hubspot issue types').unknownWords).toEqual(['hubspot']);
+    });
+
     it('reads a name no tool writes inside a path or an owner/name pair as data', () => {
       const result = index.search('list issues in hubspot/widgets', { explain: true });
       expect(result.unknownWords).toBeUndefined();

@@ -84,7 +84,7 @@ export function runQualityBench() {
     ],
     [
       'agent queries once-16',
-      'once (the headline)',
+      'once (headline; round 13 read the emptied ones)',
       'shared',
       loadQueryFixture('agent-positives-once-16.jsonl'),
     ],

@@ -1093,8 +1093,8 @@ class EnglishReader implements QueryReader {
 
   /**
    * Whether the catalog holds a name of several words abbreviated: by its initials when they are
-   * three or more (`NRQ`; two letters say too little: `ts`, `cc`), or by each word's first two
-   * letters (`wuwa` of `Wuthering Waves`).
+   * three or more (`tft` of `Team Fight Tactics`; two letters say too little: `ts`, `cc`), or by
+   * each word's first two letters (`wuwa` of `Wuthering Waves`).
    */
   private holdsAbbreviated(words: readonly string[]): boolean {
     const initials = words.map((word) => word.charAt(0)).join('');
@@ -1297,8 +1297,9 @@ class EnglishReader implements QueryReader {
     // they re-order the tools its words find and find none.
     const opening = plan.words[0];
     const synonym = relatedWordWeights.synonym;
-    if (opening?.fate !== 'kept' || synonym <= 0 || !this.data.mayBeVerb(opening.word)) return;
-    for (const { word, relation, stem: related, termId } of this.relatedTermsOf(opening.word)) {
+    const verb = opening?.correctedTo ?? opening?.word;
+    if (opening?.fate !== 'kept' || verb === undefined || synonym <= 0 || !this.data.mayBeVerb(verb)) return;
+    for (const { word, relation, stem: related, termId } of this.relatedTermsOf(verb)) {
       if (relation !== 'synonym' || inQuery.has(related) || !this.isActionTerm(termId)) continue;
       inQuery.add(related);
       plan.terms.push({

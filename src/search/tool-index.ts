@@ -213,10 +213,10 @@ class Bm25ToolIndex implements ExtendableToolIndex {
 
   /**
    * The plan with its unknown words scored, when each is a word only parameter descriptions hold
-   * and one of the tools that best answer the rest holds it (`leetcode contest details`: the
-   * LeetCode server's tools say `LeetCode username`): the name is those tools' data, not an absent
-   * service. Elsewhere parameters cite other services as examples (`your Okta identity provider`),
-   * so a word they hold stops a query that other tools answer.
+   * and one of the tools that best answer the rest holds it, or a fifth of its server's tools do
+   * (`leetcode contest details`: the LeetCode server's tools say `LeetCode username`): the name is
+   * those tools' data, not an absent service. Elsewhere parameters cite other services as examples
+   * (`your Okta identity provider`), so a word they hold stops a query that other tools answer.
    */
   private citedByAnswers(plan: QueryPlan, queryRuns: readonly string[]): QueryPlan | undefined {
     const cited: QueryTerm[] = [];

@@ -1452,6 +1452,10 @@ describe('default engine', () => {
       expect(matches.indexOf('mcp__chat__create_channel')).toBeLessThan(
         matches.indexOf('mcp__chat__archive_channel'),
       );
+      // A typo of it is bridged as corrected.
+      const typo = createToolIndex(CHAT).search('mkae a channel', { explain: true }).explanation?.words[0];
+      expect(typo?.correctedTo).toBe('make');
+      expect(typo?.expandedTo?.map((related) => related.word)).toEqual(['create']);
       const plain = createToolIndex(CHAT, { relatedWords: false }).search('make a channel').matches;
       expect(plain.indexOf('mcp__chat__create_channel')).toBeGreaterThan(
         plain.indexOf('mcp__chat__archive_channel'),

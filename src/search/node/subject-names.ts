@@ -12,7 +12,8 @@ import { firstWordsOfPhrases, isKnownApp } from './known-apps.js';
  *
  * Places come from `city-timezones` (cities of at least 100,000 people, their provinces and
  * countries) and languages and currency codes from `countries-list`, file formats from `mime-db`'s
- * extensions (`xlsx`, `yml`: `duplicate a worksheet in xlsx`), all read on first use. One-word
+ * extensions (`xlsx`, `yml`: `duplicate a worksheet in xlsx`), stock tickers from
+ * `list-of-stocks` (`msft`), all read on first use. One-word
  * names only: queries are read a word at a time.
  */
 
@@ -80,7 +81,25 @@ let places: Set<string> | undefined;
 
 export function isSubjectName(word: string): boolean {
   names ??= loadNames();
-  return names.has(word);
+  return names.has(word) || isTicker(word);
+}
+
+// Stock tickers of four or five letters (`list-of-stocks`, NYSE and NASDAQ), lower-cased.
+let tickers: Set<string> | undefined;
+
+/**
+ * A stock ticker is what a task is about (`msft dividend history`), but one that is an English word
+ * or a known app (`team`, `uber`) is read as that; shorter tickers are mostly other acronyms too
+ * (`PSN`, `IBM`).
+ */
+function isTicker(word: string): boolean {
+  if (tickers === undefined) {
+    const require = createRequire(import.meta.url);
+    const { fullList } = require('list-of-stocks') as { fullList: string[] };
+    tickers = new Set();
+    for (const ticker of fullList) if (/^[A-Z]{4,5}$/.test(ticker)) tickers.add(ticker.toLowerCase());
+  }
+  return tickers.has(word) && !isEnglishWord(word) && !isKnownApp(word);
 }
 
 /**

@@ -661,6 +661,15 @@ describe('default engine', () => {
       expect(money.search('exchange rate from zorblat').unknownWords).toEqual(['zorblat']);
     });
 
+    it('issue #15: a stock ticker is what a task is about, never a service', () => {
+      const stocks = createToolIndex([
+        ...CATALOG,
+        tool('finance', 'get_dividends', 'Get the dividends a stock paid', 'symbol'),
+      ]);
+      expect(stocks.search('msft dividend history').matches[0]).toBe('mcp__finance__get_dividends');
+      expect(stocks.search('zorblat dividend history').unknownWords).toEqual(['zorblat']);
+    });
+
     it('issue #15: a file format is what a task is about, never a service', () => {
       const files = createToolIndex([
         ...CATALOG,

@@ -28,3 +28,15 @@ describe('subject names', () => {
     expect(isPlaceName('darwin')).toBe(true);
   });
 });
+
+describe('stock tickers', () => {
+  it('holds tickers of four or five letters, but not those that are English words or known apps', () => {
+    expect(isSubjectName('msft')).toBe(true);
+    expect(isSubjectName('nvda')).toBe(true);
+    // `UBER` and `TEAM` are tickers too, but the app and the word come first.
+    expect(isSubjectName('uber')).toBe(false);
+    expect(isSubjectName('team')).toBe(false);
+    // Shorter tickers are mostly acronyms of other things (`PSN`).
+    expect(isSubjectName('psn')).toBe(false);
+  });
+});

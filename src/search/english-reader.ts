@@ -1057,24 +1057,24 @@ class EnglishReader implements QueryReader {
     const runs = query.runs;
     const word = query.words[i]!;
     if (runs[run] !== word || !capitalizedInSentence(query, i) || insideQuotes(query, i)) return false;
-    if (this.data.isPlaceName(word)) return false;
     // A name of several capitalized words is read whole (`in Paramount Plus`, `through Credit
     // Karma?`): from its first word, after the channel, to its last, where the phrase ends.
     const [start, end] = capitalizedSpan(query, run);
-    // Among many names (`… in Hyde Park or the London Zoo, …`) a name of several words is data.
-    if (start < end && namesOutside(query, start, end) > this.settings.unknownNameMaxWords) return false;
-    for (let at = start; at < end; at++) {
-      if (this.data.isPlaceName(runs[at]!) || this.data.isSubjectName(`${runs[at]} ${runs[at + 1]}`))
-        return false;
-    }
-    // Nor is a longer name ending in a place's noun (`in Zorblat Park`), or one the dictionary
-    // names as a place or a thing of the world (`in the Rocky Mountains`, `the Swiss Alps`).
-    if (this.data.isPlaceName(runs[end]!)) return false;
+    const name = runs.slice(start, end + 1);
+    // A place's word, or two, is no app's name.
+    const placeAt = (at: number) =>
+      this.data.isPlaceName(name[at]!) ||
+      (at + 1 < name.length && this.data.isSubjectName(`${name[at]} ${name[at + 1]}`));
+    if (name.some((_, at) => placeAt(at))) return false;
+    // Among many names (`… in Hyde Park or the London Zoo, …`) a name of several words is data;
+    // so is one ending in a place's noun (`in Zorblat Park`), or one the dictionary names as a
+    // place or a thing of the world (`in the Rocky Mountains`, `the Swiss Alps`).
     if (
-      end > start &&
-      (this.data.namesAPlace(runs[end]!) ||
-        this.data.namesAPlace(runs.slice(start, end + 1).join(' ')) ||
-        this.holdsAbbreviated(runs.slice(start, end + 1)))
+      name.length > 1 &&
+      (namesOutside(query, start, end) > this.settings.unknownNameMaxWords ||
+        this.data.namesAPlace(runs[end]!) ||
+        this.data.namesAPlace(name.join(' ')) ||
+        this.holdsAbbreviated(name))
     ) {
       return false;
     }
@@ -1488,16 +1488,21 @@ function quoted(query: QueryWords, i: number): boolean {
  * RSS`), as first and last run; a pause ends a name.
  */
 function capitalizedSpan(query: QueryWords, run: number): [number, number] {
+  // Not back to the first run: its capital starts the query.
+  const joined = (at: number) =>
+    at >= 1 &&
+    query.pausesAfter?.[at] !== true &&
+    writtenCapitalized(query, at) &&
+    writtenCapitalized(query, at + 1);
+  return spanOf(run, query.runs.length, joined);
+}
+
+/** The runs around `run` that `joined` (asked of each run and the next) links to it, as first and last. */
+function spanOf(run: number, runs: number, joined: (at: number) => boolean): [number, number] {
   let start = run;
-  while (start > 1 && query.pausesAfter?.[start - 1] !== true && writtenCapitalized(query, start - 1))
-    start--;
+  while (start > 0 && joined(start - 1)) start--;
   let end = run;
-  while (
-    end + 1 < query.runs.length &&
-    query.pausesAfter?.[end] !== true &&
-    writtenCapitalized(query, end + 1)
-  )
-    end++;
+  while (end + 1 < runs && joined(end)) end++;
   return [start, end];
 }
 
@@ -1522,12 +1527,11 @@ function inPath(query: QueryWords, run: number): boolean {
 function hyphenatedSpan(query: QueryWords, run: number): [number, number] {
   const { text, runStarts, runEnds } = query;
   if (text === undefined || runStarts === undefined || runEnds === undefined) return [run, run];
-  const joined = (at: number) => text.charAt(runEnds[at]!) === '-' && runStarts[at + 1] === runEnds[at]! + 1;
-  let start = run;
-  while (start > 0 && joined(start - 1)) start--;
-  let end = run;
-  while (end + 1 < runStarts.length && joined(end)) end++;
-  return [start, end];
+  return spanOf(
+    run,
+    runStarts.length,
+    (at) => text.charAt(runEnds[at]!) === '-' && runStarts[at + 1] === runEnds[at]! + 1,
+  );
 }
 
 /** How many runs outside `start`…`end` are capitalized inside a sentence. */

@@ -116,8 +116,7 @@ const INSTANCE_OF = Buffer.from(' @i ', 'latin1');
 
 /** Whether the synset at `offset` is an instance of another (`Alps` of `mountain range`). */
 function isInstance(data: Buffer, offset: number): boolean {
-  const at = data.indexOf(INSTANCE_OF, offset);
-  return at >= 0 && at < lineEnd(data, offset) && at < data.indexOf(GLOSS, offset);
+  return data.subarray(offset, fieldsEnd(data, offset)).indexOf(INSTANCE_OF) >= 0;
 }
 
 /** Whether some noun sense of `word` (lower-case, as written) is a thing and none a place or a time. */
@@ -215,13 +214,15 @@ function senseOffsets(index: Buffer, lemma: string): number[] {
 const GLOSS = Buffer.from(' | ', 'latin1');
 
 /** One synset's single words (`call_up` and other phrases left out) and its hypernyms' offsets. */
-function readSynset(data: Buffer, offset: number): { words: string[]; hypernyms: number[] } {
-  // The fields before the gloss (` | …`) only: the gloss is most of the line.
+/** Where the fields of the synset at `offset` end: before its gloss (` | …`), most of the line. */
+function fieldsEnd(data: Buffer, offset: number): number {
   const end = lineEnd(data, offset);
   const gloss = data.indexOf(GLOSS, offset);
-  const fields = data
-    .toString('latin1', offset, gloss >= 0 && gloss + GLOSS.length <= end ? gloss : end)
-    .split(' ');
+  return gloss >= 0 && gloss + GLOSS.length <= end ? gloss : end;
+}
+
+function readSynset(data: Buffer, offset: number): { words: string[]; hypernyms: number[] } {
+  const fields = data.toString('latin1', offset, fieldsEnd(data, offset)).split(' ');
   const count = Number.parseInt(fields[3] ?? '0', 16);
   const words: string[] = [];
   for (let i = 0; i < count; i++) {

@@ -355,7 +355,9 @@ class EnglishReader implements QueryReader {
           const knownApp =
             listed ||
             this.isRareWordApp(word) ||
-            (this.isKnownApp(word) && capitalizedInSentence(query, i) && !quoted(query, i));
+            ((capitalizedInSentence(query, i) || inCapitals(query, i)) &&
+              !quoted(query, i) &&
+              this.namedLikeApp(word));
           const framed = knownApp && this.inChannelFrame(query, query.runOf[i]!);
           const namedInChannel = !knownApp && reading.kind !== 'filler' && this.namedInChannel(query, i);
           namesListedService ||= this.settings.serviceNames.has(word) || framed;
@@ -761,6 +763,20 @@ class EnglishReader implements QueryReader {
    */
   private isKnownApp(word: string): boolean {
     return this.settings.knownApps && this.data.isKnownApp(word) && !this.data.isSubjectName(word);
+  }
+
+  /**
+   * A known app, or a phone app's name no dictionary knows (`LanguageData.isAppIconName`): the
+   * weaker evidence, enough where the word is also written as a name.
+   */
+  private namedLikeApp(word: string): boolean {
+    return (
+      this.isKnownApp(word) ||
+      (this.settings.knownApps &&
+        this.data.isAppIconName(word) &&
+        !this.isEnglish(word) &&
+        !this.data.isSubjectName(word))
+    );
   }
 
   /**
@@ -1593,6 +1609,21 @@ function capitalizedRuns(query: QueryWords, text: string, runStarts: readonly nu
   }
   return count;
 }
+
+/**
+ * Whether word `i` is written in capitals of at least four letters after the first word, in a query
+ * that is not (`DAZN`, `YNAB`): shorter capitals are mostly acronyms (`PDF`, `MRI`).
+ */
+function inCapitals(query: QueryWords, i: number): boolean {
+  const { text, runStarts, runEnds } = query;
+  if (text === undefined || runStarts === undefined || runEnds === undefined) return false;
+  const run = query.runOf[i]!;
+  const written = text.slice(runStarts[run]!, runEnds[run]!);
+  return run > 0 && written.length >= MIN_CAPITALS_NAME && ALL_CAPITALS.test(written) && /[a-z]/.test(text);
+}
+
+const MIN_CAPITALS_NAME = 4;
+const ALL_CAPITALS = /^[A-Z]+$/;
 
 function isAsciiCapital(code: number): boolean {
   return code >= 65 && code <= 90;

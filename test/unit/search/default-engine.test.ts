@@ -692,6 +692,25 @@ describe('default engine', () => {
       expect(stays.search('create a schedule for tado').unknownWords).toBeUndefined();
     });
 
+    it('issue #15: a phone app named with an English word is the app only standing alone as a name', () => {
+      const shop = createToolIndex([
+        ...CATALOG,
+        tool('shop', 'search_products', 'Search the products of a store collection', 'query'),
+        tool('videos', 'search_videos', 'Search videos about a topic', 'topic'),
+      ]);
+      expect(
+        shop.search(
+          'I have a wedding in June, so please browse the new collection at Mango for a summer dress',
+        ).unknownWords,
+      ).toEqual(['mango']);
+      expect(shop.search('browse the new collection at mango for a dress').unknownWords).toBeUndefined();
+      // One thing of the world (WordNet's `Apollo`) stays a subject.
+      expect(
+        shop.search('I would like you to find videos related to Apollo missions and the moon landing')
+          .matches[0],
+      ).toBe('mcp__videos__search_videos');
+    });
+
     it('issue #15: a file format is what a task is about, never a service', () => {
       const files = createToolIndex([
         ...CATALOG,

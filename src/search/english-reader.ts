@@ -186,6 +186,8 @@ const MIN_ACTION_SHARE = 0.02;
  * `yelp`, `loom` are apps first; `telegram`, `square`, `notion` stay English words.
  */
 const RARE_WORD_ZIPF = 3;
+/** The Zipf scale's high-frequency band starts here (`coffee` 5.2, `weather` 4.6; `lemonade` 3.8). */
+const HIGH_FREQUENCY_ZIPF = 4;
 
 /**
  * A name bridge needs at least this many of the tools holding the word (not in their names) named
@@ -771,6 +773,19 @@ class EnglishReader implements QueryReader {
    * (`in Tado?`), and for an English word standing alone as a name (`at Mango`), not one starting a
    * longer one (`my Fantasy Premier League team`) or naming a place or one thing of the world (`Apollo`).
    */
+  /**
+   * A phone app's name (`LanguageData.isAppIconName`) that is no English word, or one below the
+   * Zipf scale's high-frequency band (`lemonade`, `clover`; not `coffee`, nor `smartphone`, whose
+   * frequency the subtitles do not give).
+   */
+  private isIconAppOfRareWord(word: string): boolean {
+    if (!this.settings.knownApps || !this.data.isAppIconName(word) || this.data.isSubjectName(word))
+      return false;
+    if (!this.isEnglish(word)) return true;
+    const zipf = this.zipf(word);
+    return zipf > 0 && zipf < HIGH_FREQUENCY_ZIPF;
+  }
+
   private namedLikeApp(query: QueryWords, i: number): boolean {
     const word = query.words[i]!;
     if (this.isKnownApp(word)) return true;
@@ -959,11 +974,12 @@ class EnglishReader implements QueryReader {
     const firstWord = first === 0 ? 'as the first word' : `as the first word after "${runs[0]}"`;
     if (!english) return firstWord;
     // `amazon order status`, `postman collection export`: a known app named with an English word
-    // opens a short query; not one that can be a verb, which opens a request (`ring a phone`).
+    // opens a short query, or a phone app named with a rarer one (`clover refund transaction`); not
+    // one that can be a verb, which opens a request (`ring a phone`).
     const named = end - start;
     if (
       runs.length - named <= MAX_KEYWORDS_FOR_ENGLISH_FIRST &&
-      this.isKnownApp(word) &&
+      (this.isKnownApp(word) || this.isIconAppOfRareWord(word)) &&
       !this.data.mayBeVerb(word)
     ) {
       return `${firstWord} of a short query, a known app that is no verb`;

@@ -704,6 +704,9 @@ describe('default engine', () => {
         ).unknownWords,
       ).toEqual(['mango']);
       expect(shop.search('browse the new collection at mango for a dress').unknownWords).toBeUndefined();
+      // Opening a short query, a rarer English word than the Zipf scale's high-frequency band.
+      expect(shop.search('mango summer dress collection').unknownWords).toEqual(['mango']);
+      expect(shop.search('coffee products collection').unknownWords).toBeUndefined();
       // One thing of the world (WordNet's `Apollo`) stays a subject.
       expect(
         shop.search('I would like you to find videos related to Apollo missions and the moon landing')

@@ -5,7 +5,7 @@ import { firstWordsOfPhrases, isKnownApp } from './known-apps.js';
 
 /**
  * Names of what a task is about: places, languages, currencies and days (`paris`, `texas`,
- * `canberra`, `french`, `rust`, `usd`, `saturday`). Where a query ends `in <word>` or opens with a word, an unknown
+ * `canberra`, `french`, `rust`, `usd`, `bitcoin`, `saturday`). Where a query ends `in <word>` or opens with a word, an unknown
  * word usually names the app to run it in (`create an invoice in harvest`); one of these there is
  * the task's subject (`weather in paris`, `exceptions in ruby`, `a meeting on saturday`), so it
  * never empties the result.
@@ -13,11 +13,13 @@ import { firstWordsOfPhrases, isKnownApp } from './known-apps.js';
  * Places come from `city-timezones` (cities of at least 100,000 people, their provinces and
  * countries) and languages and currency codes from `countries-list`, file formats from `mime-db`'s
  * extensions (`xlsx`, `yml`: `duplicate a worksheet in xlsx`), stock tickers from
- * `list-of-stocks` (`msft`), all read on first use. One-word
+ * `list-of-stocks` (`msft`), coins from `cryptocurrencies` (`ethereum`), all read on first use. One-word
  * names only: queries are read a word at a time.
  */
 
 const MIN_CITY_POPULATION = 100_000;
+
+const ONE_WORD_COIN = /^[a-z]{4,}$/;
 
 /** Languages code is written in, which no country list names. */
 const PROGRAMMING_LANGUAGES = [
@@ -146,6 +148,21 @@ function loadNames(): Set<string> {
     for (const code of country.currency) add(code);
   }
   for (const language of Object.values(languages)) add(language.name);
+  // A coin is a currency (`bitcoin price`), though the brand lists draw its logo: a known app that
+  // the coin list names, with a ticker of its own (a token named after a brand is ticked with the
+  // brand's name: `REDDIT`). Coins no brand list knows are thousands, many named like apps.
+  const coins = require('cryptocurrencies/cryptocurrencies.json') as Record<string, string>;
+  for (const [symbol, name] of Object.entries(coins)) {
+    const word = name.toLowerCase();
+    if (
+      ONE_WORD_COIN.test(word) &&
+      symbol.toLowerCase() !== word &&
+      !isEnglishWord(word) &&
+      isKnownApp(word)
+    ) {
+      found.add(word);
+    }
+  }
   const types = require('mime-db') as Record<string, { extensions?: string[] }>;
   for (const type of Object.values(types)) {
     for (const extension of type.extensions ?? []) {

@@ -714,6 +714,18 @@ describe('default engine', () => {
       ).toBe('mcp__videos__search_videos');
     });
 
+    it('issue #15: a coin is what a task is about, though the brand lists know its name', () => {
+      const coins = createToolIndex([
+        ...CATALOG,
+        tool('crypto', 'get_price', 'Get the current price of a cryptocurrency', 'coin'),
+      ]);
+      for (const query of ['bitcoin price', 'ethereum price now', 'solana price today']) {
+        expect(coins.search(query).matches[0], query).toBe('mcp__crypto__get_price');
+      }
+      // A known app that is no coin still stops it.
+      expect(coins.search('zendesk price').unknownWords).toEqual(['zendesk']);
+    });
+
     it('issue #15: a file format is what a task is about, never a service', () => {
       const files = createToolIndex([
         ...CATALOG,

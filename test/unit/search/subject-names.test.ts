@@ -40,3 +40,12 @@ describe('stock tickers', () => {
     expect(isSubjectName('psn')).toBe(false);
   });
 });
+
+describe('coins', () => {
+  it('holds a coin the brand lists draw, with a ticker of its own, but not a token named after a brand', () => {
+    for (const coin of ['bitcoin', 'ethereum', 'solana', 'dogecoin'])
+      expect(isSubjectName(coin), coin).toBe(true);
+    // `REDDIT` is a token ticked with the brand's own name: the app comes first.
+    expect(isSubjectName('reddit')).toBe(false);
+  });
+});

@@ -767,30 +767,32 @@ class EnglishReader implements QueryReader {
     return this.settings.knownApps && this.data.isKnownApp(word) && !this.data.isSubjectName(word);
   }
 
-  /**
-   * Whether word `i`, written as a name, is a known app or a phone app's name
-   * (`LanguageData.isAppIconName`): the weaker evidence, enough for a name no dictionary knows
-   * (`in Tado?`), and for an English word standing alone as a name (`at Mango`), not one starting a
-   * longer one (`my Fantasy Premier League team`) or naming a place or one thing of the world (`Apollo`).
-   */
-  /**
-   * A phone app's name (`LanguageData.isAppIconName`) that is no English word, or one below the
-   * Zipf scale's high-frequency band (`lemonade`, `clover`; not `coffee`, nor `smartphone`, whose
-   * frequency the subtitles do not give).
-   */
-  private isIconAppOfRareWord(word: string): boolean {
-    if (!this.settings.knownApps || !this.data.isAppIconName(word) || this.data.isSubjectName(word))
-      return false;
-    if (!this.isEnglish(word)) return true;
-    const zipf = this.zipf(word);
-    return zipf > 0 && zipf < HIGH_FREQUENCY_ZIPF;
+  /** A phone app's name (`LanguageData.isAppIconName`) that is no place, language or format. */
+  private isIconApp(word: string): boolean {
+    return this.settings.knownApps && this.data.isAppIconName(word) && !this.data.isSubjectName(word);
   }
 
+  /**
+   * A known app, or a phone app's name, named with an English word below the Zipf scale's
+   * high-frequency band (`postman`, `lemonade`, `clover`; not `gold` or `coffee`); a phone app's
+   * only where the subtitles give its frequency (not `smartphone`).
+   */
+  private isAppOfRareWord(word: string): boolean {
+    const zipf = this.zipf(word);
+    if (zipf >= HIGH_FREQUENCY_ZIPF) return false;
+    return this.isKnownApp(word) || (zipf > 0 && this.isIconApp(word));
+  }
+
+  /**
+   * Whether word `i`, written as a name, is a known app or a phone app's name: the weaker
+   * evidence, enough for a name no dictionary knows (`in Tado?`), and for an English word standing
+   * alone as a name (`at Mango`), not one starting a longer one (`my Fantasy Premier League team`)
+   * or naming a place or one thing of the world (`Apollo`).
+   */
   private namedLikeApp(query: QueryWords, i: number): boolean {
     const word = query.words[i]!;
     if (this.isKnownApp(word)) return true;
-    if (!this.settings.knownApps || !this.data.isAppIconName(word) || this.data.isSubjectName(word))
-      return false;
+    if (!this.isIconApp(word)) return false;
     if (!this.isEnglish(word)) return true;
     const run = query.runOf[i]!;
     const [start, end] = capitalizedSpan(query, run);
@@ -973,13 +975,13 @@ class EnglishReader implements QueryReader {
     if (start !== first || runs.length < end + 2) return undefined;
     const firstWord = first === 0 ? 'as the first word' : `as the first word after "${runs[0]}"`;
     if (!english) return firstWord;
-    // `amazon order status`, `postman collection export`: a known app named with an English word
-    // opens a short query, or a phone app named with a rarer one (`clover refund transaction`); not
-    // one that can be a verb, which opens a request (`ring a phone`).
+    // `amazon order status`, `clover refund transaction`: an app named with an English word below
+    // the high-frequency band opens a short query (not `gold price now`); not one that can be a
+    // verb, which opens a request (`ring a phone`).
     const named = end - start;
     if (
       runs.length - named <= MAX_KEYWORDS_FOR_ENGLISH_FIRST &&
-      (this.isKnownApp(word) || this.isIconAppOfRareWord(word)) &&
+      this.isAppOfRareWord(word) &&
       !this.data.mayBeVerb(word)
     ) {
       return `${firstWord} of a short query, a known app that is no verb`;

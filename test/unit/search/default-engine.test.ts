@@ -724,6 +724,9 @@ describe('default engine', () => {
       }
       // A known app that is no coin still stops it.
       expect(coins.search('zendesk price').unknownWords).toEqual(['zendesk']);
+      // An app named with an English word of the high-frequency band opens a query as that word.
+      expect(coins.search('gold price now').matches[0]).toBe('mcp__crypto__get_price');
+      expect(coins.search('postman price now').unknownWords).toEqual(['postman']);
     });
 
     it('issue #15: a file format is what a task is about, never a service', () => {

@@ -73,33 +73,6 @@ const LETTERS_AND_DIGITS = /^[A-Za-z][0-9][A-Za-z]$/;
 const TWO_WORDS = /^[A-Za-z0-9]+ [A-Za-z0-9]+$/;
 const DOMAIN_NAME = /^[A-Za-z0-9-]+\.[A-Za-z]{2,}$/;
 
-let iconNames: ReadonlySet<string> | undefined;
-
-/**
- * Whether a word is the name of an Android app drawn in the Arcticons icon pack
- * (`@iconify-json/arcticons`): some 15,000 apps from around the world (`tado`, `agoda`, `wolt`)
- * that the brand lists above mostly lack, one-word names of at least four letters.
- */
-export function isAppIconName(word: string): boolean {
-  iconNames ??= loadIconNames();
-  return iconNames.has(word);
-}
-
-// An icon's key at the start of its line in `icons.json`, or an alias's: two tabs in, then `"name": {`.
-const ICON_KEY = /\n\t\t"([a-z0-9]+)": \{/g;
-const MIN_ICON_NAME_LETTERS = 4;
-
-function loadIconNames(): ReadonlySet<string> {
-  const require = createRequire(import.meta.url);
-  // The file is 12 MB of drawings: its keys are read off the text, not parsed as JSON.
-  const text = readFileSync(require.resolve('@iconify-json/arcticons/icons.json'), 'latin1');
-  const found = new Set<string>();
-  for (const [, key] of text.matchAll(ICON_KEY)) {
-    if (key!.replace(/[0-9]/g, '').length >= MIN_ICON_NAME_LETTERS) found.add(key!);
-  }
-  return found;
-}
-
 function loadNames(): ReadonlySet<string> {
   const require = createRequire(import.meta.url);
   const found = new Set<string>();

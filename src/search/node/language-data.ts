@@ -1,6 +1,7 @@
 import type { LanguageData } from '../reading.js';
 import { englishZipf, isEnglishWord } from './common-words.js';
-import { isAppIconName, isKnownApp, isKnownAppJoined, startsKnownAppPhrase } from './known-apps.js';
+import { isAppIconName } from './icon-names.js';
+import { isKnownApp, isKnownAppJoined, startsKnownAppPhrase } from './known-apps.js';
 import { isPlaceName, isSubjectName, startsSubjectPhrase } from './subject-names.js';
 import { isTopLevelDomain } from './top-level-domains.js';
 import { mayBeVerb, namesAPlace, namesAThing, nounForm, relatedWords } from './wordnet.js';

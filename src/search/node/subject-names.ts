@@ -83,7 +83,38 @@ let places: Set<string> | undefined;
 
 export function isSubjectName(word: string): boolean {
   names ??= loadNames();
-  return names.has(word) || isTicker(word);
+  return names.has(word) || isTicker(word) || isCoin(word);
+}
+
+// `cryptocurrencies.json` in lower case: one `"ticker": "name",` a line.
+let coinList: string | undefined;
+const coins = new Map<string, boolean>();
+
+/**
+ * A coin is a currency (`bitcoin price`), though the brand lists draw its logo: a known app that
+ * the coin list names, with a ticker of its own (a token named after a brand is ticked with the
+ * brand's name: `REDDIT`). Coins no brand list knows are thousands, many named like apps. Only a
+ * known app's name is looked for, in the list's text.
+ */
+function isCoin(word: string): boolean {
+  if (!ONE_WORD_COIN.test(word) || !isKnownApp(word)) return false;
+  let coin = coins.get(word);
+  if (coin === undefined) {
+    const require = createRequire(import.meta.url);
+    coinList ??= readFileSync(
+      require.resolve('cryptocurrencies/cryptocurrencies.json'),
+      'utf8',
+    ).toLowerCase();
+    const named = `": "${word}"`;
+    coin = false;
+    for (let at = coinList.indexOf(named); at >= 0 && !coin; at = coinList.indexOf(named, at + 1)) {
+      const ticker = coinList.slice(coinList.lastIndexOf('"', at - 1) + 1, at);
+      const whole = coinList[at + named.length] !== '"' && /[,\n]/.test(coinList[at + named.length] ?? '');
+      coin = whole && ticker !== word && !isEnglishWord(word);
+    }
+    coins.set(word, coin);
+  }
+  return coin;
 }
 
 // Stock tickers of four or five letters (`list-of-stocks`, NYSE and NASDAQ), lower-cased.
@@ -148,21 +179,6 @@ function loadNames(): Set<string> {
     for (const code of country.currency) add(code);
   }
   for (const language of Object.values(languages)) add(language.name);
-  // A coin is a currency (`bitcoin price`), though the brand lists draw its logo: a known app that
-  // the coin list names, with a ticker of its own (a token named after a brand is ticked with the
-  // brand's name: `REDDIT`). Coins no brand list knows are thousands, many named like apps.
-  const coins = require('cryptocurrencies/cryptocurrencies.json') as Record<string, string>;
-  for (const [symbol, name] of Object.entries(coins)) {
-    const word = name.toLowerCase();
-    if (
-      ONE_WORD_COIN.test(word) &&
-      symbol.toLowerCase() !== word &&
-      !isEnglishWord(word) &&
-      isKnownApp(word)
-    ) {
-      found.add(word);
-    }
-  }
   const types = require('mime-db') as Record<string, { extensions?: string[] }>;
   for (const type of Object.values(types)) {
     for (const extension of type.extensions ?? []) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAppIconName, isKnownApp, isKnownAppJoined } from '../../../src/search/node/known-apps.js';
+import { isKnownApp, isKnownAppJoined } from '../../../src/search/node/known-apps.js';
 
 describe('isKnownAppJoined', () => {
   it('finds an app whose name a query splits in two words', () => {
@@ -49,20 +49,5 @@ describe('isKnownApp', () => {
     // Tickers and acronyms in capitals stay out (`AAPL`), and so do two-character codes (`S3`).
     expect(isKnownApp('aapl')).toBe(false);
     expect(isKnownApp('s3')).toBe(false);
-  });
-});
-
-describe('isAppIconName', () => {
-  it("knows phone apps the brand lists lack, from the icon pack's names", () => {
-    for (const app of ['tado', 'agoda', 'wolt', 'sixt', 'ynab', 'zocdoc']) {
-      expect(isKnownApp(app), app).toBe(false);
-      expect(isAppIconName(app), app).toBe(true);
-    }
-  });
-
-  it('leaves out names of under four letters, mostly acronyms, and words no icon has', () => {
-    expect(isAppIconName('abc')).toBe(false);
-    expect(isAppIconName('zorblat')).toBe(false);
-    expect(isAppIconName('create')).toBe(false);
   });
 });

@@ -97,6 +97,22 @@ export function loadQueryFixture(name) {
 }
 
 /**
+ * The rows of fixture `name` whose query (ignoring case) no other fixture of the same kind holds:
+ * short agent queries written blind often repeat an earlier set's (`list open issues`), whose
+ * misses taught rules.
+ */
+export function newToTheProject(name) {
+  const kind = name.replace(/-(once|tuned)-\d+\.jsonl$|\.jsonl$/, '');
+  const earlier = new Set();
+  for (const file of readdirSync(queryFixtures)) {
+    if (file !== name && file.startsWith(kind)) {
+      for (const row of loadQueryFixture(file)) earlier.add(row.query.toLowerCase());
+    }
+  }
+  return loadQueryFixture(name).filter((row) => !earlier.has(row.query.toLowerCase()));
+}
+
+/**
  * The absent-service sets by name (`tuned-0`, …, `tuned-11`, then any `once-N`), the sets measured once first: every
  * `absent-services-*.jsonl` in the fixtures, so a new set is measured without editing the bench.
  */

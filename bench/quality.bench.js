@@ -18,6 +18,7 @@ import {
   loadDevQueries,
   loadExternalQueries,
   loadQueryFixture,
+  newToTheProject,
   sharedDataDir,
 } from './fixtures.js';
 import { fixed, table } from './measure.js';
@@ -83,12 +84,30 @@ export function runQualityBench() {
       loadQueryFixture('agent-positives-once-12.jsonl'),
     ],
     [
-      'agent queries once-16',
-      'once (headline; round 13 read the emptied ones)',
+      'agent queries once-17',
+      'once (the headline)',
       'shared',
-      loadQueryFixture('agent-positives-once-16.jsonl'),
+      loadQueryFixture('agent-positives-once-17.jsonl'),
     ],
-    ['paraphrases once-16', 'once (the headline)', 'shared', loadQueryFixture('paraphrases-once-16.jsonl')],
+    [
+      'agent queries once-17, new to the project',
+      'once (the headline)',
+      'shared',
+      newToTheProject('agent-positives-once-17.jsonl'),
+    ],
+    ['paraphrases once-17', 'once (the headline)', 'shared', loadQueryFixture('paraphrases-once-17.jsonl')],
+    [
+      'agent queries tuned-16',
+      'tuned (rounds 13, 14 read the misses)',
+      'shared',
+      loadQueryFixture('agent-positives-tuned-16.jsonl'),
+    ],
+    [
+      'paraphrases tuned-16',
+      'tuned (measured once, misses read)',
+      'shared',
+      loadQueryFixture('paraphrases-tuned-16.jsonl'),
+    ],
     [
       'agent queries tuned-15',
       'tuned (measured once, misses read)',
@@ -169,7 +188,8 @@ export function runQualityBench() {
     ['once-13', 'once (measured, misses not read)'],
     ['once-14', 'once (measured, misses not read)'],
     ['once-15', 'once (measured, misses not read)'],
-    ['once-16', 'once (the headline)'],
+    ['once-16', 'once (measured, misses not read)'],
+    ['once-17', 'once (the headline)'],
   ].map(([name, status]) => {
     const typos = loadQueryFixture(`typo-queries-${name}.jsonl`);
     return [

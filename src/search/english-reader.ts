@@ -363,6 +363,12 @@ class EnglishReader implements QueryReader {
           const framed = knownApp && this.inChannelFrame(query, query.runOf[i]!);
           const namedInChannel = !knownApp && reading.kind !== 'filler' && this.namedInChannel(query, i);
           namesListedService ||= this.settings.serviceNames.has(word) || framed;
+          // A name or known app signed into or owned as an account is the service in any sentence
+          // (an English word there is too often something else: `my savings account`).
+          namesListedService ||=
+            (reading.kind === 'name' || knownApp) &&
+            !this.data.isSubjectName(word) &&
+            inAccountFrame(query.runs, query.runOf[i]!);
           // A name written as one after a channel stops a long query as a known app does: unless
           // the rest is answered without it (`the weather forecast in Zhongguancun`).
           namesKnownApp ||= (knownApp && this.servicePlace(query, i, false) !== undefined) || namedInChannel;
@@ -1672,6 +1678,17 @@ function followedPhrase(
 /** A channel, a tool verb or a destination: what a known app's name comes after (`on`, `via`, `to`). */
 function opensChannel(word: string): boolean {
   return CHANNELS.has(word) || TOOL_VERBS.has(word) || APP_DESTINATIONS.has(word);
+}
+
+/**
+ * Whether run `run` is signed into or owned as an account: `log into wger`, `my wger instance` (not
+ * `the gardening website`: `the` owns nothing). Not `ask … to`: in a task, that is mostly a person.
+ */
+function inAccountFrame(runs: readonly string[], run: number): boolean {
+  return (
+    (isAccountName(runs, run) && runs[run - 1] !== 'the') ||
+    followedPhrase(runs, run, SIGN_IN_PHRASES) !== undefined
+  );
 }
 
 function isAccountName(runs: readonly string[], run: number): boolean {

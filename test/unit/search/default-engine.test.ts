@@ -168,6 +168,22 @@ describe('default engine', () => {
       });
     });
 
+    it('issue #15: reads a name signed into or owned as an account as the service however long the query', () => {
+      const long = (frame: string) =>
+        `After the meeting this morning I would like you to ${frame} and show me the weather forecast for the weekend trip`;
+      for (const frame of [
+        'open my Zorblat account',
+        'log into Zorblat',
+        'check the notes in our zorblat workspace',
+      ]) {
+        expect(index.search(long(frame)).unknownWords, frame).toEqual(['zorblat']);
+      }
+      // `the` owns nothing, and a person is asked to do things.
+      for (const frame of ['open the zorblat website', 'ask Zorblat to pack']) {
+        expect(index.search(long(frame)).matches[0], frame).toBe('mcp__weather__get_forecast');
+      }
+    });
+
     it('treats many names at once as data, not services', () => {
       expect(index.search('qzxv weather forecast via wbbrt in plokj').matches[0]).toBe(
         'mcp__weather__get_forecast',

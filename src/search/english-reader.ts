@@ -196,6 +196,8 @@ const HIGH_FREQUENCY_ZIPF = 4;
 const MIN_BRIDGE_TOOLS = 2;
 const MIN_BRIDGE_SHARE = 0.2;
 const MIN_BRIDGE_LIFT = 3;
+/** A query's action is among its first words: after a server's name at most (`twilio buy …`). */
+const ACTION_WITHIN = 3;
 
 const EDITION_NUMBER = /^[0-9]{1,4}$/;
 
@@ -1389,14 +1391,21 @@ class EnglishReader implements QueryReader {
    * (not name) holds the word are named with one of the catalog's actions far more often than
    * names are (`edit` in the text of `update_…` tools, `remove` in that of `delete_…` ones), a
    * tool named with that action counts the word at `nameBridgeWeight` of a name word in the
-   * name-match re-ranking. It adds no BM25 score: it re-orders the best candidates, finds none.
+   * name-match re-ranking, and the query's action at the weight of a WordNet synonym. It adds no
+   * BM25 score: it re-orders the best candidates, finds none.
    */
   private addNameBridges(plan: QueryPlan, unscored: ReadonlyMap<string, unknown>): void {
     const weight = this.settings.nameBridgeWeight;
     if (weight <= 0) return;
     const inQuery = new Set(plan.terms.map((term) => term.stem));
     const bridged = new Set<string>();
-    for (const fate of plan.words) {
+    // The query's action (its first word of the first three that is a catalog action: `add dns
+    // record`, `cloudflare add …`) names the tool: its bridges weigh as the opening verb's synonyms.
+    const actionAt = plan.words.findIndex(
+      (fate, k) => k < ACTION_WITHIN && fate.fate === 'kept' && this.isAction(fate.correctedTo ?? fate.word),
+    );
+    const actionWeight = Math.max(weight, this.settings.relatedWordWeights.synonym);
+    for (const [k, fate] of plan.words.entries()) {
       if (fate.fate !== 'kept' || unscored.has(fate.stem) || fate.stem.length < 3 || bridged.has(fate.stem))
         continue;
       bridged.add(fate.stem);
@@ -1409,7 +1418,7 @@ class EnglishReader implements QueryReader {
           termId: nameTerm,
           boost: 0,
           countsForCoverage: false,
-          nameWeight: weight,
+          nameWeight: k === actionAt ? actionWeight : weight,
           source: fate.stem,
           via: { word: related, source: 'catalog-names' },
         });

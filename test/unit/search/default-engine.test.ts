@@ -1484,7 +1484,15 @@ describe('default engine', () => {
       expect(bridged.matches.slice(0, 2)).toEqual(['mcp__chat__message_update', 'mcp__chat__message_pin']);
       expect([...bridged.matches].sort()).toEqual([...plain.matches].sort());
       const edit = bridged.explanation?.words.find((word) => word.word === 'edit');
+      // The query's action (among its first three words) weighs as a WordNet synonym; a later word, as a bridge.
       expect(edit?.expandedTo).toContainEqual({
+        word: 'updat',
+        stem: 'updat',
+        weight: 0.4,
+        source: 'catalog-names',
+      });
+      const later = createToolIndex(CHAT).search('a pinned message edit', { explain: true });
+      expect(later.explanation?.words.find((word) => word.word === 'edit')?.expandedTo).toContainEqual({
         word: 'updat',
         stem: 'updat',
         weight: 0.15,

@@ -84,18 +84,30 @@ export function runQualityBench() {
       loadQueryFixture('agent-positives-once-12.jsonl'),
     ],
     [
-      'agent queries once-17',
+      'agent queries once-18',
       'once (the headline)',
       'shared',
-      loadQueryFixture('agent-positives-once-17.jsonl'),
+      loadQueryFixture('agent-positives-once-18.jsonl'),
+    ],
+    ['paraphrases once-18', 'once (the headline)', 'shared', loadQueryFixture('paraphrases-once-18.jsonl')],
+    [
+      'agent queries tuned-17',
+      'tuned (measured once, misses read)',
+      'shared',
+      loadQueryFixture('agent-positives-tuned-17.jsonl'),
     ],
     [
-      'agent queries once-17, new to the project',
-      'once (the headline)',
+      'agent queries tuned-17, new to the project',
+      'tuned (measured once, misses read)',
       'shared',
-      newToTheProject('agent-positives-once-17.jsonl'),
+      newToTheProject('agent-positives-tuned-17.jsonl'),
     ],
-    ['paraphrases once-17', 'once (the headline)', 'shared', loadQueryFixture('paraphrases-once-17.jsonl')],
+    [
+      'paraphrases tuned-17',
+      'tuned (measured once, misses read)',
+      'shared',
+      loadQueryFixture('paraphrases-tuned-17.jsonl'),
+    ],
     [
       'agent queries tuned-16',
       'tuned (rounds 13, 14 read the misses)',
@@ -189,7 +201,8 @@ export function runQualityBench() {
     ['once-14', 'once (measured, misses not read)'],
     ['once-15', 'once (measured, misses not read)'],
     ['once-16', 'once (measured, misses not read)'],
-    ['once-17', 'once (the headline)'],
+    ['once-17', 'once (measured, misses not read)'],
+    ['once-18', 'once (the headline)'],
   ].map(([name, status]) => {
     const typos = loadQueryFixture(`typo-queries-${name}.jsonl`);
     return [

@@ -992,7 +992,7 @@ class EnglishReader implements QueryReader {
       this.isAppOfRareWord(word) &&
       !this.data.mayBeVerb(word)
     ) {
-      return `${firstWord} of a short query, a known app that is no verb`;
+      return `${firstWord} of a short query, an app named with a rarer word that is no verb`;
     }
     // `summit please create …`, `does summit let me create …`: these change nothing.
     const next =
@@ -1646,6 +1646,9 @@ function capitalizedRuns(query: QueryWords, text: string, runStarts: readonly nu
   return count;
 }
 
+const MIN_CAPITALS_NAME = 4;
+const ALL_CAPITALS = /^[A-Z]+$/;
+
 /**
  * Whether word `i` is written in capitals of at least four letters after the first word, in a query
  * that is not (`DAZN`, `YNAB`): shorter capitals are mostly acronyms (`PDF`, `MRI`).
@@ -1657,9 +1660,6 @@ function inCapitals(query: QueryWords, i: number): boolean {
   const written = text.slice(runStarts[run]!, runEnds[run]!);
   return run > 0 && written.length >= MIN_CAPITALS_NAME && ALL_CAPITALS.test(written) && /[a-z]/.test(text);
 }
-
-const MIN_CAPITALS_NAME = 4;
-const ALL_CAPITALS = /^[A-Z]+$/;
 
 function isAsciiCapital(code: number): boolean {
   return code >= 65 && code <= 90;

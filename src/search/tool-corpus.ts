@@ -708,7 +708,7 @@ export class ToolCorpus implements QueryLexicon {
 
   lookUp(word: string): WordLookUp {
     // A word indexed before (by any index) has its stem in the word table: no stemming, no map.
-    const wordId = this.cache.findWord(word, hashRange(word, 0, word.length));
+    const wordId = this.wordIdOf(word);
     if (wordId >= 0) {
       const stemId = this.cache.stemIdOf(wordId);
       return {
@@ -769,15 +769,20 @@ export class ToolCorpus implements QueryLexicon {
     return near;
   }
 
-  /** Whether some tool holds this lower-case word exactly as written (not just its stem). */
   /** Whether only parameter descriptions hold the word as written (`LeetCode username`). */
   citesOnlyInParameters(word: string): boolean {
-    const wordId = this.cache.findWord(word, hashRange(word, 0, word.length));
+    const wordId = this.wordIdOf(word);
     return this.terms.meetsWordId(wordId) && !this.terms.holdsWordId(wordId);
   }
 
+  /** Whether some tool holds this lower-case word exactly as written (not just its stem). */
   holdsWord(word: string): boolean {
-    return this.terms.holdsWordId(this.cache.findWord(word, hashRange(word, 0, word.length)));
+    return this.terms.holdsWordId(this.wordIdOf(word));
+  }
+
+  /** The process-wide id of a lower-case word, or −1 when no text has it. */
+  private wordIdOf(word: string): number {
+    return this.cache.findWord(word, hashRange(word, 0, word.length));
   }
 
   /** Whether the word is one of a server id's words (`github`, `cloudflare` and `api` of `cloudflare-api`). */

@@ -45,21 +45,22 @@ export function isAppIconName(word: string): boolean {
   return answer;
 }
 
+const ICON_FILE = createRequire(import.meta.url).resolve('@iconify-json/arcticons/icons.json');
+
 /** The path of the pack's icon file. */
 export function iconFilePath(): string {
-  return createRequire(import.meta.url).resolve('@iconify-json/arcticons/icons.json');
+  return ICON_FILE;
 }
 
 function openIconFile(): IconFile {
-  const fd = openSync(iconFilePath(), 'r');
+  const fd = openSync(ICON_FILE, 'r');
   try {
     const size = fstatSync(fd).size;
     const tailStart = Math.max(0, size - TAIL_BYTES);
     const tail = Buffer.alloc(size - tailStart);
     readSync(fd, tail, 0, tail.length, tailStart);
     const at = tail.lastIndexOf(ALIASES_START);
-    if (at < 0)
-      throw new Error(`${iconFilePath()}: no "aliases" near the end; the icon pack's layout changed`);
+    if (at < 0) throw new Error(`${ICON_FILE}: no "aliases" near the end; the icon pack's layout changed`);
     const aliases = new Set<string>();
     for (const [, key] of tail.toString('latin1', at).matchAll(ALIAS_KEY)) aliases.add(key!);
     return { fd, iconsEnd: tailStart + at, aliases, window: Buffer.alloc(WINDOW_BYTES) };

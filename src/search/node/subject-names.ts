@@ -17,6 +17,8 @@ import { firstWordsOfPhrases, isKnownApp } from './known-apps.js';
  * names only: queries are read a word at a time.
  */
 
+const require = createRequire(import.meta.url);
+
 const MIN_CITY_POPULATION = 100_000;
 
 const ONE_WORD_COIN = /^[a-z]{4,}$/;
@@ -100,7 +102,6 @@ function isCoin(word: string): boolean {
   if (!ONE_WORD_COIN.test(word) || !isKnownApp(word)) return false;
   let coin = coins.get(word);
   if (coin === undefined) {
-    const require = createRequire(import.meta.url);
     coinList ??= readFileSync(
       require.resolve('cryptocurrencies/cryptocurrencies.json'),
       'utf8',
@@ -109,7 +110,8 @@ function isCoin(word: string): boolean {
     coin = false;
     for (let at = coinList.indexOf(named); at >= 0 && !coin; at = coinList.indexOf(named, at + 1)) {
       const ticker = coinList.slice(coinList.lastIndexOf('"', at - 1) + 1, at);
-      const whole = coinList[at + named.length] !== '"' && /[,\n]/.test(coinList[at + named.length] ?? '');
+      // A whole value: its entry ends right after it (`"btc": "bitcoin",`).
+      const whole = /[,\n]/.test(coinList[at + named.length] ?? '');
       coin = whole && ticker !== word && !isEnglishWord(word);
     }
     coins.set(word, coin);
@@ -127,7 +129,6 @@ let tickers: Set<string> | undefined;
  */
 function isTicker(word: string): boolean {
   if (tickers === undefined) {
-    const require = createRequire(import.meta.url);
     const { fullList } = require('list-of-stocks') as { fullList: string[] };
     tickers = new Set();
     for (const ticker of fullList) if (/^[A-Z]{4,5}$/.test(ticker)) tickers.add(ticker.toLowerCase());
@@ -155,7 +156,6 @@ export function startsSubjectPhrase(word: string): boolean {
 }
 
 function loadNames(): Set<string> {
-  const require = createRequire(import.meta.url);
   const cityMapping = readCities(readFileSync(require.resolve('city-timezones/data/cityMap.json'), 'utf8'));
   const { countries, languages } = require('countries-list') as typeof import('countries-list');
   const found = new Set<string>([...PROGRAMMING_LANGUAGES, ...CALENDAR]);

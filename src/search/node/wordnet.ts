@@ -213,7 +213,6 @@ function senseOffsets(index: Buffer, lemma: string): number[] {
 
 const GLOSS = Buffer.from(' | ', 'latin1');
 
-/** One synset's single words (`call_up` and other phrases left out) and its hypernyms' offsets. */
 /** Where the fields of the synset at `offset` end: before its gloss (` | …`), most of the line. */
 function fieldsEnd(data: Buffer, offset: number): number {
   const end = lineEnd(data, offset);
@@ -221,6 +220,7 @@ function fieldsEnd(data: Buffer, offset: number): number {
   return gloss >= 0 && gloss + GLOSS.length <= end ? gloss : end;
 }
 
+/** One synset's single words (`call_up` and other phrases left out) and its hypernyms' offsets. */
 function readSynset(data: Buffer, offset: number): { words: string[]; hypernyms: number[] } {
   const fields = data.toString('latin1', offset, fieldsEnd(data, offset)).split(' ');
   const count = Number.parseInt(fields[3] ?? '0', 16);
